@@ -1,0 +1,204 @@
+import rateLimit from '@fastify/rate-limit'
+import swagger from '@fastify/swagger'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import scalar from '@scalar/fastify-api-reference'
+import { Ajv, type Options as AjvOptions } from 'ajv'
+import addFormats from 'ajv-formats'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { TSchema } from 'typebox'
+import type { Config } from './config.js'
+import { organisationRoutes } from './features/organisation/routes.js'
+import { OrganisationRecord } from './features/organisation/schemas.js'
+import { plannedRoutes, plannedSchemas } from './features/planned.js'
+import { tenantRoutes } from './features/tenants/routes.js'
+import { CreateTenancyRequest, TenantRecord } from './features/tenants/schemas.js'
+import { registerAuth } from './platform/auth/plugin.js'
+import { type Clock, type Ids, systemClock, uuidV7Ids } from './platform/clock.js'
+import { type Db, ping } from './platform/db/index.js'
+import { ApiError, Problem, toProblem } from './platform/http/errors.js'
+import { registerMetrics } from './platform/http/metrics.js'
+import { createServices } from './services.js'
+
+export const API_PREFIX = '/api/public/v1'
+const MAX_BODY_BYTES = 1024 * 1024
+
+export interface AppDeps {
+  db: Db
+  config: Config
+  clock?: Clock
+  ids?: Ids
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: NodeJS.WritableStream
+}
+
+/** Records registered once: they validate, serialise, and appear by name in the OpenAPI document. */
+const SHARED_SCHEMAS: TSchema[] = [Problem, OrganisationRecord, TenantRecord, CreateTenancyRequest, ...plannedSchemas]
+
+/** Bodies are never coerced (`"5"` is not a number there); query and path parameters arrive as text and are. */
+function validatorCompilers(schemas: TSchema[]) {
+  const base: AjvOptions = {
+    allErrors: true,
+    removeAdditional: false,
+    useDefaults: true,
+    strict: false,
+    addUsedSchema: false,
+  }
+  const body = new Ajv({ ...base, coerceTypes: false })
+  const params = new Ajv({ ...base, coerceTypes: 'array' })
+  for (const ajv of [body, params]) {
+    addFormats.default(ajv)
+    for (const s of schemas) ajv.addSchema(s)
+  }
+  return { body, params }
+}
+
+function pathMatcher(url: string): RegExp {
+  const pattern = url
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/:[A-Za-z0-9_]+/g, '[^/]+')
+    .replace(/\*/g, '.*')
+  return new RegExp(`^${pattern}/?$`)
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { db, config } = deps
+  const clock = deps.clock ?? systemClock
+  const ids = deps.ids ?? uuidV7Ids
+  const logger: FastifyServerOptions['logger'] = {
+    level: config.logLevel,
+    redact: {
+      paths: ['req.headers["x-api-key"]', 'req.headers.authorization', '*.clientSecret'],
+      censor: '[redacted]',
+    },
+    ...(deps.logStream ? { stream: deps.logStream } : {}),
+  }
+  const app = Fastify({
+    logger,
+    bodyLimit: MAX_BODY_BYTES,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : ids.uuid()
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  // Every operation with a body takes JSON; a text body is a 415, not a string to validate.
+  app.removeContentTypeParser('text/plain')
+  const ajv = validatorCompilers(SHARED_SCHEMAS)
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajv.body : ajv.params).compile(schema))
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema)
+
+  // Known path, wrong method: 405 with Allow. Fastify has no notion of it, so keep the route table here.
+  const routeTable: { matcher: RegExp; methods: Set<string> }[] = []
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    let entry = routeTable.find((r) => r.matcher.source === pathMatcher(route.url).source)
+    if (!entry) {
+      entry = { matcher: pathMatcher(route.url), methods: new Set() }
+      routeTable.push(entry)
+    }
+    for (const m of methods) entry.methods.add(m)
+  })
+
+  app.setErrorHandler((err, req, reply) => {
+    const { headers, ...problem } = toProblem(err, req.url, String(req.id))
+    if (problem.status >= 500) req.log.error({ err }, 'request failed')
+    if (headers) reply.headers(headers)
+    return reply.code(problem.status).type('application/problem+json').send(problem)
+  })
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? ''
+    const allowed = routeTable.find((r) => r.matcher.test(path))
+    const error = allowed
+      ? new ApiError(405, 'method-not-allowed', 'The method is not allowed on this path.', {
+          detail: `${req.method} is not allowed; use ${[...allowed.methods].sort().join(', ')}.`,
+          headers: { Allow: [...allowed.methods].sort().join(', ') },
+        })
+      : ApiError.notFound(`${path}`)
+    const { headers, ...problem } = toProblem(error, req.url, String(req.id))
+    if (headers) reply.headers(headers)
+    return reply.code(problem.status).type('application/problem+json').send(problem)
+  })
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff')
+    reply.header('X-Request-Id', String(req.id))
+    if (req.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
+    return payload
+  })
+
+  const metrics = registerMetrics(app)
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Costwatch public API',
+        version: 'v1',
+        description:
+          'Cost data, tenants, inventory, snapshot runs, anomalies, insights, reports, users and event markers of one ' +
+          'organisation. Every operation takes an API key in the X-Api-Key header. Errors are application/problem+json ' +
+          '(RFC 9457); lists are paged with page and pageSize (1 to 200) and carry a Link header.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
+      security: [{ apiKey: [] }],
+      tags: [
+        { name: 'PublicApi', description: 'Operations of the public API specification.' },
+        { name: 'Extensions', description: 'Additions to the specification.' },
+      ],
+    },
+    hideUntagged: true,
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  })
+
+  const services = createServices({ db, config, clock, ids, warn: (err, message) => app.log.warn({ err }, message) })
+  registerAuth(app, { verify: services.apiKeys.verify, organisationOfTenancy: services.tenantStore.organisationOf })
+
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitPerMinute,
+    timeWindow: 60_000,
+    // Per key, after authentication; requests without a principal (health, docs) are not limited.
+    keyGenerator: (req) => req.principal?.actor.id ?? req.ip,
+    allowList: (req) => !req.principal,
+    errorResponseBuilder: (_req, context) =>
+      new ApiError(429, 'rate-limited', 'Too many requests.', {
+        detail: `This API key may make ${context.max} requests a minute; retry after ${context.after}.`,
+      }),
+  })
+
+  await app.register(
+    async (api) => {
+      await api.register(organisationRoutes, { organisations: services.organisationStore })
+      await api.register(tenantRoutes, { tenants: services.tenants })
+      await api.register(plannedRoutes)
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+    },
+    { prefix: API_PREFIX },
+  )
+
+  await app.register(scalar, {
+    routePrefix: '/docs',
+    configuration: { url: `${API_PREFIX}/openapi.json`, title: 'Costwatch API' },
+  })
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    if (await ping(db)) return { status: 'ready' }
+    return reply
+      .code(503)
+      .type('application/problem+json')
+      .send({
+        type: '/problems/not-ready',
+        title: 'The database is not reachable.',
+        status: 503,
+        instance: '/readyz',
+        traceId: String(_req.id),
+      })
+  })
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type(metrics.contentType).send(await metrics.metrics()),
+  )
+  return app
+}

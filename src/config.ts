@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+
+export const CONNECTORS = ['azure', 'simulated'] as const
+export type ConnectorName = (typeof CONNECTORS)[number]
+
+/** Every setting of the service, read from the environment once, at start. */
+export interface Config {
+  databaseUrl: string
+  host: string
+  port: number
+  secretKey: Buffer
+  connector: ConnectorName
+  blobUrl: string
+  smtpUrl: string | null
+  publicUrl: string
+  rateLimitPerMinute: number
+  logLevel: string
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>
+
+function positiveInteger(env: Env, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new ConfigError(`Setting ${name}: must be a whole number from 1 to ${max}, got "${raw}"`)
+  }
+  return Number(raw)
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!values.includes(raw as T))
+    throw new ConfigError(`Setting ${name}: must be one of ${values.join(', ')}, got "${raw}"`)
+  return raw as T
+}
+
+/** The folder that holds the SQLite file and generated files; `null` for PostgreSQL. */
+export function dataFolderOf(databaseUrl: string): string | null {
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return null
+  return dirname(resolve(sqliteFileOf(databaseUrl)))
+}
+
+export function sqliteFileOf(databaseUrl: string): string {
+  return databaseUrl.startsWith('sqlite:')
+    ? databaseUrl.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
+    : databaseUrl
+}
+
+function secretKeyFrom(env: Env, databaseUrl: string): Buffer {
+  const raw = env.COSTWATCH_SECRET_KEY
+  if (raw) {
+    const key = Buffer.from(raw, 'base64')
+    if (key.length !== 32) throw new ConfigError('Setting COSTWATCH_SECRET_KEY: must be 32 bytes, base64-encoded')
+    return key
+  }
+  // First start without a key: generate one beside the database, readable by this user only.
+  const folder = dataFolderOf(databaseUrl) ?? resolve('data')
+  const file = join(folder, 'secret.key')
+  if (existsSync(file)) return secretKeyFrom({ COSTWATCH_SECRET_KEY: readFileSync(file, 'utf8').trim() }, databaseUrl)
+  mkdirSync(folder, { recursive: true })
+  const key = randomBytes(32)
+  writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600 })
+  chmodSync(file, 0o600)
+  return key
+}
+
+export function loadConfig(env: Env = process.env, defaults: { defaultConnector?: ConnectorName } = {}): Config {
+  const databaseUrl = env.COSTWATCH_DATABASE_URL || './data/costwatch.db'
+  const host = env.HOST || '127.0.0.1'
+  const port = env.PORT === '0' ? 0 : positiveInteger(env, 'PORT', 8080, 65535)
+  const publicUrl = (env.COSTWATCH_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(
+    /\/+$/,
+    '',
+  )
+  if (!/^https?:\/\//.test(publicUrl))
+    throw new ConfigError('Setting COSTWATCH_PUBLIC_URL: must start with http:// or https://')
+  const smtpUrl = env.COSTWATCH_SMTP_URL || null
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
+    throw new ConfigError('Setting COSTWATCH_SMTP_URL: must be an smtp:// or smtps:// URL')
+  return {
+    databaseUrl,
+    host,
+    port,
+    secretKey: secretKeyFrom(env, databaseUrl),
+    connector: oneOf(env, 'COSTWATCH_CONNECTOR', CONNECTORS, defaults.defaultConnector ?? 'azure'),
+    blobUrl: env.COSTWATCH_BLOB_URL || './data/blobs',
+    smtpUrl,
+    publicUrl,
+    rateLimitPerMinute: positiveInteger(env, 'COSTWATCH_RATE_LIMIT', 600),
+    logLevel: oneOf(env, 'COSTWATCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  }
+}

@@ -1,0 +1,53 @@
+import type { Principal } from './platform/auth/principal.js'
+import type { Services } from './services.js'
+
+export interface DemoSeed {
+  banner(baseUrl: string): string
+}
+
+/**
+ * On an empty database: a demo organisation with one simulated tenant, and its owner key printed once.
+ * On a database that has data already, nothing is created and the banner says how to get a key.
+ */
+export async function seedDemo(s: Services): Promise<DemoSeed> {
+  if (await s.organisationStore.any()) {
+    return {
+      banner: () =>
+        'The database already holds an organisation, so no demo was created. API keys are shown only once;\n' +
+        'make another with: npx costwatch keys create --org ORG_ID --name demo\n',
+    }
+  }
+  const created = await s.organisations.create({
+    name: 'Demo Organisation',
+    ownerEmail: 'owner@demo.costwatch.local',
+    plan: 'team',
+  })
+  const owner: Principal = {
+    organisationId: created.organisation.id,
+    actor: { type: 'User', id: created.owner.id, name: created.owner.email },
+    isOwner: true,
+    tenancyRoles: new Map(),
+  }
+  const tenant = await s.tenants.create(owner, {
+    name: 'Contoso (simulated)',
+    cloudTenantId: 'contoso.onmicrosoft.com',
+    credentialType: 'ManagedIdentity',
+  })
+  return {
+    banner: (base) =>
+      [
+        '',
+        `Demo organisation ${created.organisation.id} with tenant ${tenant.id} (${tenant.name}).`,
+        'Owner API key (shown once; keep it):',
+        `  ${created.apiKey}`,
+        '',
+        'Try:',
+        `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/organisation`,
+        `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/tenants`,
+        `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/tenants/${tenant.id}`,
+        '',
+        `API reference: ${base}/docs`,
+        '',
+      ].join('\n'),
+  }
+}

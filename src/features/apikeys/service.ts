@@ -1,0 +1,103 @@
+import type { Principal } from '../../platform/auth/principal.js'
+import type { Clock, Ids } from '../../platform/clock.js'
+import { apiKeyDisplayPrefix, generateApiKey, isWellFormedApiKey, sha256Hex } from '../../platform/crypto.js'
+import { ApiError } from '../../platform/http/errors.js'
+import type { ActorRef } from '../../platform/http/schemas.js'
+import type { ApiKeyRecord, TenancyGrant } from './schemas.js'
+import type { ApiKeyStore } from './store.js'
+
+const LAST_USED_RESOLUTION_MS = 60_000
+
+export interface CreateKeyInput {
+  organisationId: string
+  name: string
+  expiresAt?: string | null
+  /** null: an owner-scoped key; otherwise the tenancies it may act on and with which role. */
+  grants: TenancyGrant[] | null
+  createdBy: ActorRef
+}
+
+export function createApiKeyService(deps: {
+  store: ApiKeyStore
+  clock: Clock
+  ids: Ids
+  /** The tenancies of an organisation, to reject grants on someone else's. */
+  tenancyBelongsTo(tenancyId: string, organisationId: string): Promise<boolean>
+  onTouchError?(err: unknown): void
+}) {
+  const { store, clock, ids } = deps
+  return {
+    /** Returns the principal of a presented key, or throws the one 401 for every kind of failure. */
+    async verify(presented: string | undefined): Promise<Principal> {
+      if (!presented || !isWellFormedApiKey(presented)) throw ApiError.unauthorized()
+      const key = await store.findByHash(sha256Hex(presented))
+      const now = clock.now()
+      const nowIso = now.toISOString()
+      if (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= nowIso)) {
+        throw ApiError.unauthorized()
+      }
+      const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString()
+      if (key.lastUsedAt === null || key.lastUsedAt < staleBefore) {
+        // Not awaited: the request need not wait for bookkeeping, and a failed write only delays lastUsedAt.
+        store.touch(key.id, nowIso, staleBefore).catch((err) => deps.onTouchError?.(err))
+      }
+      return {
+        organisationId: key.organisationId,
+        actor: { type: 'ApiKey', id: key.id, name: key.name },
+        isOwner: key.ownerScoped,
+        tenancyRoles: new Map(key.grants.map((g) => [g.tenancyId, g.role])),
+      }
+    },
+
+    async create(input: CreateKeyInput): Promise<{ key: ApiKeyRecord; apiKey: string }> {
+      const name = input.name.trim()
+      const errors: Record<string, string[]> = {}
+      if (name === '' || name.length > 200) errors.name = ['must be 1 to 200 characters']
+      const now = clock.now()
+      let expiresAt: string | null = null
+      if (input.expiresAt) {
+        const at = new Date(input.expiresAt)
+        if (!/^\d{4}-\d{2}-\d{2}T/.test(input.expiresAt) || Number.isNaN(at.getTime())) {
+          errors.expiresAt = ['must be an RFC 3339 date-time']
+        } else if (at <= now) errors.expiresAt = ['must be in the future']
+        else expiresAt = at.toISOString()
+      }
+      if (input.grants !== null) {
+        if (input.grants.length === 0) errors.scope = ['a scoped key needs at least one tenancy']
+        const seen = new Set<string>()
+        for (const g of input.grants) {
+          if (seen.has(g.tenancyId)) errors.scope = [`tenancy ${g.tenancyId} is listed twice`]
+          seen.add(g.tenancyId)
+          if (!(await deps.tenancyBelongsTo(g.tenancyId, input.organisationId))) {
+            errors.scope = [`tenancy ${g.tenancyId} is not a tenancy of this organisation`]
+          }
+        }
+      }
+      if (Object.keys(errors).length) throw ApiError.invalid(errors)
+      const apiKey = generateApiKey()
+      const id = ids.uuid()
+      await store.insert({
+        id,
+        organisationId: input.organisationId,
+        name,
+        prefix: apiKeyDisplayPrefix(apiKey),
+        hash: sha256Hex(apiKey),
+        grants: input.grants,
+        createdAt: now.toISOString(),
+        createdBy: input.createdBy,
+        expiresAt,
+      })
+      const key = (await store.list(input.organisationId)).find((k) => k.id === id)!
+      return { key, apiKey }
+    },
+
+    list: (organisationId: string) => store.list(organisationId),
+
+    async revoke(keyId: string): Promise<void> {
+      const key = await store.get(keyId)
+      if (!key) throw ApiError.notFound(`API key ${keyId}`)
+      await store.revoke(keyId, clock.now().toISOString())
+    },
+  }
+}
+export type ApiKeyService = ReturnType<typeof createApiKeyService>

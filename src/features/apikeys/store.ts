@@ -1,0 +1,137 @@
+import type { Kysely } from 'kysely'
+import type { TenancyRole } from '../../platform/auth/principal.js'
+import type { Database } from '../../platform/db/index.js'
+import type { ActorRef } from '../../platform/http/schemas.js'
+import type { ApiKeyRecord, TenancyGrant } from './schemas.js'
+
+export interface KeyForVerification {
+  id: string
+  organisationId: string
+  name: string
+  ownerScoped: boolean
+  expiresAt: string | null
+  revokedAt: string | null
+  lastUsedAt: string | null
+  grants: { tenancyId: string; role: TenancyRole }[]
+}
+
+export interface NewApiKey {
+  id: string
+  organisationId: string
+  name: string
+  prefix: string
+  hash: string
+  grants: TenancyGrant[] | null
+  createdAt: string
+  createdBy: ActorRef
+  expiresAt: string | null
+}
+
+export function createApiKeyStore(db: Kysely<Database>) {
+  async function grantsOf(keyIds: string[]) {
+    if (keyIds.length === 0) return new Map<string, TenancyGrant[]>()
+    const rows = await db
+      .selectFrom('apiKeyTenancies')
+      .select(['keyId', 'tenancyId', 'role'])
+      .where('keyId', 'in', keyIds)
+      .orderBy('tenancyId')
+      .execute()
+    const byKey = new Map<string, TenancyGrant[]>()
+    for (const r of rows)
+      byKey.set(r.keyId, [...(byKey.get(r.keyId) ?? []), { tenancyId: r.tenancyId, role: r.role as TenancyRole }])
+    return byKey
+  }
+
+  return {
+    /** One indexed lookup by hash per request: revocation and expiry are seen at once, on every instance. */
+    async findByHash(hash: string): Promise<KeyForVerification | null> {
+      const row = await db
+        .selectFrom('apiKeys')
+        .select(['id', 'organisationId', 'name', 'ownerScoped', 'expiresAt', 'revokedAt', 'lastUsedAt'])
+        .where('hash', '=', hash)
+        .executeTakeFirst()
+      if (!row) return null
+      const grants = row.ownerScoped ? [] : ((await grantsOf([row.id])).get(row.id) ?? [])
+      return { ...row, ownerScoped: row.ownerScoped === 1, grants }
+    },
+
+    /** Throttled: only when the stored value is older than `staleBefore`, so busy keys cost one write a minute. */
+    async touch(id: string, at: string, staleBefore: string): Promise<void> {
+      await db
+        .updateTable('apiKeys')
+        .set({ lastUsedAt: at })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('lastUsedAt', 'is', null), eb('lastUsedAt', '<', staleBefore)]))
+        .execute()
+    },
+
+    async insert(key: NewApiKey): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('apiKeys')
+          .values({
+            id: key.id,
+            organisationId: key.organisationId,
+            name: key.name,
+            prefix: key.prefix,
+            hash: key.hash,
+            ownerScoped: key.grants === null ? 1 : 0,
+            createdAt: key.createdAt,
+            createdByType: key.createdBy.type,
+            createdById: key.createdBy.id,
+            createdByName: key.createdBy.name,
+            expiresAt: key.expiresAt,
+          })
+          .execute()
+        if (key.grants?.length) {
+          await trx
+            .insertInto('apiKeyTenancies')
+            .values(key.grants.map((g) => ({ keyId: key.id, tenancyId: g.tenancyId, role: g.role })))
+            .execute()
+        }
+      })
+    },
+
+    async list(organisationId: string): Promise<ApiKeyRecord[]> {
+      const rows = await db
+        .selectFrom('apiKeys')
+        .selectAll()
+        .where('organisationId', '=', organisationId)
+        .orderBy('createdAt')
+        .orderBy('id')
+        .execute()
+      const grants = await grantsOf(rows.filter((r) => !r.ownerScoped).map((r) => r.id))
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        prefix: r.prefix,
+        scope: r.ownerScoped ? 'owner' : (grants.get(r.id) ?? []),
+        createdAt: r.createdAt,
+        createdBy: { type: r.createdByType as ActorRef['type'], id: r.createdById, name: r.createdByName },
+        expiresAt: r.expiresAt,
+        lastUsedAt: r.lastUsedAt,
+        revokedAt: r.revokedAt,
+      }))
+    },
+
+    async get(id: string): Promise<{ organisationId: string; revokedAt: string | null } | null> {
+      return (
+        (await db
+          .selectFrom('apiKeys')
+          .select(['organisationId', 'revokedAt'])
+          .where('id', '=', id)
+          .executeTakeFirst()) ?? null
+      )
+    },
+
+    async revoke(id: string, at: string): Promise<void> {
+      await db
+        .updateTable('apiKeys')
+        .set({ revokedAt: at })
+        .where('id', '=', id)
+        .where('revokedAt', 'is', null)
+        .execute()
+    },
+  }
+}
+export type ApiKeyStore = ReturnType<typeof createApiKeyStore>

@@ -1,0 +1,62 @@
+import type { Clock, Ids } from '../../platform/clock.js'
+import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
+import type { ApiKeyRecord } from '../apikeys/schemas.js'
+import type { ApiKeyService } from '../apikeys/service.js'
+import type { UserRecord } from '../users/schemas.js'
+import type { UserStore } from '../users/store.js'
+import type { OrganisationStore } from './store.js'
+
+export const PLANS = ['free', 'team', 'enterprise'] as const
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export interface CreatedOrganisation {
+  organisation: { id: string; name: string; plan: string; tenancyCount: number }
+  owner: UserRecord
+  key: ApiKeyRecord
+  apiKey: string
+}
+
+export function createOrganisationService(deps: {
+  organisations: OrganisationStore
+  users: UserStore
+  apiKeys: ApiKeyService
+  clock: Clock
+  ids: Ids
+}) {
+  return {
+    /** A new organisation with its first owner and the owner's first API key (shown once). */
+    async create(input: { name: string; ownerEmail: string; plan?: string }): Promise<CreatedOrganisation> {
+      const name = input.name.trim()
+      const email = input.ownerEmail.trim().toLowerCase()
+      const plan = input.plan ?? 'free'
+      const errors: FieldErrors = {}
+      if (name === '' || name.length > 200) errors.name = ['must be 1 to 200 characters']
+      if (!EMAIL.test(email) || email.length > 320) errors.ownerEmail = ['must be an e-mail address']
+      if (!(PLANS as readonly string[]).includes(plan)) errors.plan = [`must be one of: ${PLANS.join(', ')}`]
+      if (Object.keys(errors).length) throw ApiError.invalid(errors)
+      const now = deps.clock.now().toISOString()
+      const organisationId = deps.ids.uuid()
+      await deps.organisations.insert({ id: organisationId, name, plan, createdAt: now })
+      const owner = await deps.users.insert({
+        id: deps.ids.uuid(),
+        organisationId,
+        email,
+        displayName: null,
+        isOwner: 1,
+        isDisabled: 0,
+        status: 'Active',
+        invitedAt: null,
+        createdAt: now,
+        lastSeenAt: null,
+      })
+      const { key, apiKey } = await deps.apiKeys.create({
+        organisationId,
+        name: 'Owner key',
+        grants: null,
+        createdBy: { type: 'User', id: owner.id, name: owner.email },
+      })
+      return { organisation: { id: organisationId, name, plan, tenancyCount: 0 }, owner, key, apiKey }
+    },
+  }
+}
+export type OrganisationService = ReturnType<typeof createOrganisationService>

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely'
+import type { Visibility } from '../../platform/auth/principal.js'
+import { readCount } from '../../platform/db/counters.js'
+import type { Database } from '../../platform/db/index.js'
+
+export const tenantCounter = (organisationId: string) => `tenants:${organisationId}`
+
+export function createOrganisationStore(db: Kysely<Database>) {
+  return {
+    async insert(row: { id: string; name: string; plan: string; createdAt: string }): Promise<void> {
+      await db.insertInto('organisations').values(row).execute()
+    },
+    async get(id: string) {
+      return (
+        (await db.selectFrom('organisations').select(['id', 'name', 'plan']).where('id', '=', id).executeTakeFirst()) ??
+        null
+      )
+    },
+    async any(): Promise<boolean> {
+      return (await db.selectFrom('organisations').select('id').limit(1).executeTakeFirst()) !== undefined
+    },
+    async tenancyCount(organisationId: string, visible: Visibility): Promise<number> {
+      if (visible === 'all') return readCount(db, tenantCounter(organisationId))
+      const row = await db
+        .selectFrom('tenants')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('organisationId', '=', organisationId)
+        .where('id', 'in', visible)
+        .executeTakeFirstOrThrow()
+      return Number(row.n)
+    },
+  }
+}
+export type OrganisationStore = ReturnType<typeof createOrganisationStore>

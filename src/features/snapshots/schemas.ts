@@ -1,0 +1,31 @@
+import { type Static, Type } from 'typebox'
+import { Instant, Nullable, QueryBoolean, StringEnum, Uuid } from '../../platform/http/schemas.js'
+import { SnapshotStatuses } from '../tenants/schemas.js'
+
+export const SnapshotRun = Type.Object(
+  {
+    id: Uuid,
+    tenantId: Uuid,
+    status: StringEnum(SnapshotStatuses),
+    deepHistory: Type.Boolean(),
+    requestedAt: Instant,
+    startedAt: Nullable(Instant),
+    completedAt: Nullable(Instant),
+    periodStart: Nullable(Type.String({ format: 'date' })),
+    periodEnd: Nullable(Type.String({ format: 'date' })),
+    stats: Type.Object({
+      subscriptions: Type.Integer({ minimum: 0 }),
+      resourceGroups: Type.Integer({ minimum: 0 }),
+      resources: Type.Integer({ minimum: 0 }),
+      costRows: Type.Integer({ minimum: 0 }),
+    }),
+    error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+  },
+  { $id: 'SnapshotRun', description: 'A cost and inventory collection run. Newest first in lists.' },
+)
+export type SnapshotRun = Static<typeof SnapshotRun>
+
+export const TriggerSnapshotQuery = Type.Object({
+  deepHistory: Type.Optional(QueryBoolean('Whether to collect the 30 days before today.')),
+})
+export const SnapshotParams = Type.Object({ tenantId: Uuid, snapshotId: Uuid })

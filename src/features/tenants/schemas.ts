@@ -1,0 +1,60 @@
+import { type Static, Type } from 'typebox'
+import { CONNECTORS } from '../../config.js'
+import { CostSummary, Instant, Nullable, StringEnum, Uuid } from '../../platform/http/schemas.js'
+
+export const CredentialTypes = ['ServicePrincipalSecret', 'ServicePrincipalCertificate', 'ManagedIdentity'] as const
+export type CredentialType = (typeof CredentialTypes)[number]
+export const SnapshotStatuses = ['Queued', 'Running', 'Succeeded', 'Failed'] as const
+
+export const TenantRecord = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    cloudTenantId: Type.String({
+      minLength: 1,
+      maxLength: 253,
+      description: 'The directory (tenant) id at the cloud provider: a GUID or a verified domain name.',
+    }),
+    credentialType: StringEnum(CredentialTypes),
+    clientId: Nullable(Type.String({ description: 'Application (client) id, a GUID.' })),
+    certificateThumbprint: Nullable(
+      Type.String({ description: 'SHA-1 (40 hex) or SHA-256 (64 hex) thumbprint of the client certificate.' }),
+    ),
+    hasClientSecret: Type.Boolean({
+      description: 'Whether a client secret is stored. The secret itself is never returned.',
+    }),
+    connector: StringEnum(CONNECTORS),
+    createdAt: Instant,
+    lastSnapshot: Nullable(
+      Type.Object({ id: Uuid, status: StringEnum(SnapshotStatuses), completedAt: Nullable(Instant) }),
+    ),
+    costs: CostSummary,
+  },
+  { $id: 'Tenant' },
+)
+export type TenantRecord = Static<typeof TenantRecord>
+
+const f = TenantRecord.properties
+export const CreateTenancyRequest = Type.Object(
+  {
+    name: f.name,
+    cloudTenantId: f.cloudTenantId,
+    credentialType: f.credentialType,
+    clientId: Type.Optional(
+      Nullable(Type.String({ maxLength: 100, description: 'Needed by both service-principal types.' })),
+    ),
+    clientSecret: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 1024,
+          description: 'Needed by ServicePrincipalSecret. Encrypted at rest; never returned, logged or exported.',
+        }),
+      ),
+    ),
+    certificateThumbprint: Type.Optional(
+      Nullable(Type.String({ maxLength: 100, description: 'Needed by ServicePrincipalCertificate.' })),
+    ),
+  },
+  { $id: 'CreateTenancyRequest', additionalProperties: false },
+)
+export type CreateTenancyRequest = Static<typeof CreateTenancyRequest>

@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { authorise, type Principal, type Requirement } from './principal.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal
+  }
+  interface FastifyContextConfig {
+    /** The permission the route needs; a route without it needs no API key. */
+    requires?: Requirement
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export interface AuthDeps {
+  verify(presentedKey: string | undefined): Promise<Principal>
+  /** The organisation owning a tenancy, or null when there is none. */
+  organisationOfTenancy(tenancyId: string): Promise<string | null>
+}
+
+function headerValue(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name] // Node lower-cases header names, so any casing of X-Api-Key arrives here
+  return Array.isArray(value) ? value[0] : value
+}
+
+/**
+ * Authentication on every keyed route (onRequest, before the body is even read), then the route's declared
+ * permission (preValidation: a caller without the right learns nothing from validation messages).
+ */
+export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
+  app.addHook('onRequest', async (req) => {
+    if (!req.routeOptions.config.requires) return
+    req.principal = await deps.verify(headerValue(req, 'x-api-key'))
+  })
+
+  app.addHook('preValidation', async (req) => {
+    const needs = req.routeOptions.config.requires
+    if (!needs || !req.principal) return
+    const params = (req.params ?? {}) as Record<string, string>
+    // Path UUIDs match case-insensitively: one spelling from here on.
+    for (const [name, value] of Object.entries(params)) if (UUID.test(value)) params[name] = value.toLowerCase()
+    if (typeof needs === 'object') {
+      const tenancyId = params.tenantId ?? params.tenancyId
+      if (!tenancyId || !UUID.test(tenancyId)) return // not a UUID: validation answers 400 next
+      authorise(req.principal, needs, { id: tenancyId, organisationId: await deps.organisationOfTenancy(tenancyId) })
+    } else {
+      authorise(req.principal, needs)
+    }
+  })
+}

@@ -1,0 +1,120 @@
+import { type Static, type TSchema, Type } from 'typebox'
+
+/** `{ type: 'string', enum }` from one list, so the list feeds both the type and the schema. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
+}
+
+export function Nullable<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()])
+}
+
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
+export const Uuid = Type.String({ format: 'uuid', pattern: UUID_PATTERN })
+export const Instant = Type.String({ format: 'date-time', description: 'RFC 3339; returned in UTC with milliseconds.' })
+export const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD (UTC day).' })
+export const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code.' })
+export const Money = Type.Number({ description: 'An amount in the billing currency named by `currency`.' })
+
+/** A boolean in the query: `true` or `false` in any letter case; anything else is a 400. */
+export function QueryBoolean(description: string) {
+  return Type.String({
+    pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
+    default: 'false',
+    description: `${description} \`true\` or \`false\` (case-insensitive).`,
+  })
+}
+export function parseQueryBoolean(value: string | undefined, fallback = false): boolean {
+  return value === undefined ? fallback : value.toLowerCase() === 'true'
+}
+
+/** Integers in the query arrive as text; `5` and `"5"` both pass, anything else is a 400. */
+export const PageQuery = Type.Object({
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2147483647, default: 1, description: 'Page number, from 1.' }),
+  ),
+  pageSize: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Items per page, 1 to 200.' }),
+  ),
+})
+export interface Paging {
+  page: number
+  pageSize: number
+}
+
+export function Page<T extends TSchema>(item: T, name: string) {
+  return Type.Object(
+    {
+      items: Type.Array(item),
+      page: Type.Integer({ minimum: 1 }),
+      pageSize: Type.Integer({ minimum: 1, maximum: 200 }),
+      totalCount: Type.Integer({ minimum: 0 }),
+      totalPages: Type.Integer({ minimum: 0 }),
+    },
+    { title: name, description: `A page of ${name.replace(/Page$/, '')} records.` },
+  )
+}
+export interface PageOf<T> {
+  items: T[]
+  page: number
+  pageSize: number
+  totalCount: number
+  totalPages: number
+}
+
+export function pageOf<T>(items: T[], totalCount: number, paging: Paging): PageOf<T> {
+  return {
+    items,
+    page: paging.page,
+    pageSize: paging.pageSize,
+    totalCount,
+    totalPages: Math.ceil(totalCount / paging.pageSize),
+  }
+}
+
+export function pagingOf(query: { page?: number; pageSize?: number }): Paging {
+  return { page: query.page ?? 1, pageSize: query.pageSize ?? 50 }
+}
+
+export function offsetOf(paging: Paging): number {
+  return (paging.page - 1) * paging.pageSize
+}
+
+/** RFC 8288 links for a page, keeping the caller's other query parameters. */
+export function pageLinks(url: string, page: PageOf<unknown>): string | undefined {
+  const parsed = new URL(url, 'http://x')
+  const link = (p: number, rel: string) => {
+    parsed.searchParams.set('page', String(p))
+    parsed.searchParams.set('pageSize', String(page.pageSize))
+    return `<${parsed.pathname}?${parsed.searchParams.toString()}>; rel="${rel}"`
+  }
+  const last = Math.max(page.totalPages, 1)
+  const links = [link(1, 'first')]
+  if (page.page > 1) links.push(link(Math.min(page.page - 1, last), 'prev'))
+  if (page.page < page.totalPages) links.push(link(page.page + 1, 'next'))
+  links.push(link(last, 'last'))
+  return links.join(', ')
+}
+
+export const ActorRef = Type.Object(
+  {
+    type: StringEnum(['ApiKey', 'User', 'System'] as const),
+    id: Nullable(Type.String()),
+    name: Nullable(Type.String()),
+  },
+  { description: 'Who did something: an API key, a user of the web interface, or the service itself.' },
+)
+export type ActorRef = Static<typeof ActorRef>
+
+export const TenantParams = Type.Object({ tenantId: Uuid }, { additionalProperties: false })
+
+export const CostSummary = Type.Object(
+  {
+    currency: Currency,
+    monthToDate: Money,
+    previousMonth: Money,
+    last30Days: Money,
+  },
+  { description: 'Amortised cost (FOCUS EffectiveCost) in the billing currency, by UTC day.' },
+)
+export type CostSummary = Static<typeof CostSummary>

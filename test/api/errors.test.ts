@@ -1,0 +1,167 @@
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { type OrgContext, useTestApp } from '../support/app.js'
+import { testDialects } from '../support/dialects.js'
+
+const API = '/api/public/v1'
+
+function expectProblem(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number) {
+  expect(res.statusCode, res.body).toBe(status)
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/)
+  const problem = JSON.parse(res.body)
+  expect(problem).toMatchObject({ status, type: expect.stringMatching(/^\/problems\//), title: expect.any(String) })
+  expect(problem.traceId).toBe(res.headers['x-request-id'])
+  return problem
+}
+
+for (const dialect of testDialects()) {
+  describe(`${dialect}: every error status is problem+json`, () => {
+    const t = useTestApp({ dialect, env: { COSTWATCH_RATE_LIMIT: '1000' } })
+    let org: OrgContext
+    const validTenant = { name: 'Prod', cloudTenantId: 'prod.onmicrosoft.com', credentialType: 'ManagedIdentity' }
+
+    it('400: malformed JSON', async () => {
+      org ??= await t.given.organisation()
+      const res = await t.request('POST', `${API}/tenants`, org.ownerKey, '{"name": ', {
+        'content-type': 'application/json',
+      })
+      expect(expectProblem(res, 400).type).toBe('/problems/malformed-json')
+    })
+
+    it('400: missing required body', async () => {
+      const res = await t.request('POST', `${API}/tenants`, org.ownerKey, undefined, {
+        'content-type': 'application/json',
+      })
+      expectProblem(res, 400)
+      const none = await t.request('POST', `${API}/tenants`, org.ownerKey)
+      expect(expectProblem(none, 400).detail).toBe('A JSON object body is required.')
+    })
+
+    it('400: failed validation names every field, unknown fields and unknown enum values', async () => {
+      const res = await t.request('POST', `${API}/tenants`, org.ownerKey, {
+        name: 5,
+        cloudTenantId: 'prod.onmicrosoft.com',
+        credentialType: 'Password',
+        colour: 'blue',
+      })
+      const problem = expectProblem(res, 400)
+      expect(problem.errors).toMatchObject({
+        name: ['must be string'],
+        credentialType: [expect.stringContaining('must be one of: ServicePrincipalSecret')],
+        colour: ['is not a known field'],
+      })
+    })
+
+    it('400: a body field is never coerced from another type', async () => {
+      const res = await t.request('POST', `${API}/tenants`, org.ownerKey, { ...validTenant, name: 42 })
+      expect(expectProblem(res, 400).errors).toEqual({ name: ['must be string'] })
+    })
+
+    it('400: bad query and path parameters', async () => {
+      for (const query of ['page=0', 'pageSize=201', 'pageSize=abc', 'page=1.5']) {
+        expectProblem(await t.request('GET', `${API}/tenants?${query}`, org.ownerKey), 400)
+      }
+      const badPath = expectProblem(await t.request('GET', `${API}/tenants/not-a-uuid`, org.ownerKey), 400)
+      expect(badPath.errors).toEqual({ tenantId: ['must be a UUID'] })
+      const ok = await t.request('GET', `${API}/tenants?page="2"&pageSize=5`, org.ownerKey)
+      expectProblem(ok, 400) // quotes are not part of a number
+      expect((await t.request('GET', `${API}/tenants?page=2&pageSize=5`, org.ownerKey)).statusCode).toBe(200)
+    })
+
+    it('401: no key, and the same body for every cause', async () => {
+      const a = expectProblem(await t.request('GET', `${API}/organisation`), 401)
+      const b = expectProblem(await t.request('GET', `${API}/organisation`, 'cw_nonsense'), 401)
+      expect({ ...a, traceId: '', instance: '' }).toEqual({ ...b, traceId: '', instance: '' })
+    })
+
+    it('403: a key that can see the resource but lacks the permission', async () => {
+      const tenant = await t.given.tenant(org)
+      const viewer = await t.given.key(org, [{ tenancyId: tenant.id, role: 'Viewer' }])
+      const res = await t.request('POST', `${API}/tenants`, viewer.apiKey, validTenant)
+      expect(expectProblem(res, 403).type).toBe('/problems/forbidden')
+    })
+
+    it('404: unknown id and unknown path', async () => {
+      expectProblem(await t.request('GET', `${API}/tenants/00000000-0000-4000-8000-000000000000`, org.ownerKey), 404)
+      expectProblem(await t.request('GET', `${API}/no-such-thing`, org.ownerKey), 404)
+      expectProblem(await t.request('GET', '/definitely/not/here'), 404)
+    })
+
+    it('405: known path, wrong method, with Allow', async () => {
+      const res = await t.request('DELETE', `${API}/tenants`, org.ownerKey)
+      expectProblem(res, 405)
+      expect(res.headers.allow).toBe('GET, HEAD, POST')
+      const item = await t.request('PUT', `${API}/tenants/00000000-0000-4000-8000-000000000000`, org.ownerKey)
+      expectProblem(item, 405)
+    })
+
+    it('409: a cloud tenant connected twice', async () => {
+      const first = await t.request('POST', `${API}/tenants`, org.ownerKey, {
+        ...validTenant,
+        cloudTenantId: 'twice.example.com',
+      })
+      expect(first.statusCode, first.body).toBe(201)
+      const again = await t.request('POST', `${API}/tenants`, org.ownerKey, {
+        ...validTenant,
+        cloudTenantId: 'TWICE.example.com',
+      })
+      expectProblem(again, 409)
+    })
+
+    it('413: a body over 1 MiB', async () => {
+      const huge = JSON.stringify({ ...validTenant, name: 'x'.repeat(1024 * 1024) })
+      const res = await t.request('POST', `${API}/tenants`, org.ownerKey, huge, { 'content-type': 'application/json' })
+      expectProblem(res, 413)
+    })
+
+    it('415: a body that is not JSON', async () => {
+      const res = await t.request('POST', `${API}/tenants`, org.ownerKey, 'name=Prod', {
+        'content-type': 'application/x-www-form-urlencoded',
+      })
+      expectProblem(res, 415)
+      const text = await t.request('POST', `${API}/tenants`, org.ownerKey, 'hello', { 'content-type': 'text/plain' })
+      expectProblem(text, 415)
+    })
+
+    it('501: an operation of the specification whose feature has not landed', async () => {
+      const res = await t.request('GET', `${API}/users`, org.ownerKey)
+      expect(expectProblem(res, 501).detail).toContain('PublicListUsers')
+    })
+
+    it('headers: nosniff everywhere, no-store on the API, no X-Powered-By, request ids echoed', async () => {
+      const res = await t.request('GET', `${API}/organisation`, org.ownerKey, undefined, {
+        'x-request-id': 'ci-run-42',
+      })
+      expect(res.headers['x-content-type-options']).toBe('nosniff')
+      expect(res.headers['cache-control']).toBe('no-store')
+      expect(res.headers['x-powered-by']).toBeUndefined()
+      expect(res.headers['x-request-id']).toBe('ci-run-42')
+      expect((await t.request('GET', '/healthz')).headers['x-content-type-options']).toBe('nosniff')
+    })
+
+    // Last: it breaks the database on purpose.
+    it('500: problem+json with a traceId, never SQL or a stack; the log has the full error', async () => {
+      await sql`DROP TABLE api_key_tenancies`.execute(t.db.kysely)
+      await sql`DROP TABLE tenancy_roles`.execute(t.db.kysely)
+      await sql`DROP TABLE tenants`.execute(t.db.kysely)
+      const res = await t.request('GET', `${API}/tenants`, org.ownerKey)
+      const problem = expectProblem(res, 500)
+      expect(res.body).not.toMatch(/select |from |sqlite|no such table|relation|stack|\n\s+at /i)
+      expect(t.logs.some((line) => line.includes(problem.traceId) && line.includes('request failed'))).toBe(true)
+    })
+  })
+
+  describe(`${dialect}: rate limit per key`, () => {
+    const t = useTestApp({ dialect, env: { COSTWATCH_RATE_LIMIT: '3' } })
+    it('429 with Retry-After once a key spends its minute, while another key goes on', async () => {
+      const org = await t.given.organisation()
+      const other = await t.given.key(org, null)
+      for (let i = 0; i < 3; i++)
+        expect((await t.request('GET', `${API}/organisation`, org.ownerKey)).statusCode).toBe(200)
+      const limited = await t.request('GET', `${API}/organisation`, org.ownerKey)
+      expectProblem(limited, 429)
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+      expect((await t.request('GET', `${API}/organisation`, other.apiKey)).statusCode).toBe(200)
+    })
+  })
+}

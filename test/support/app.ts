@@ -1,0 +1,158 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import pg from 'pg'
+import { afterAll, beforeAll, inject } from 'vitest'
+import { buildApp } from '../../src/app.js'
+import { type Config, loadConfig } from '../../src/config.js'
+import type { TenancyGrant } from '../../src/features/apikeys/schemas.js'
+import type { CreateTenancyRequest, TenantRecord } from '../../src/features/tenants/schemas.js'
+import type { Principal } from '../../src/platform/auth/principal.js'
+import { fixedClock, uuidV7Ids } from '../../src/platform/clock.js'
+import { type Db, type DialectName, migrateToLatest, openDatabase } from '../../src/platform/db/index.js'
+import { createServices, type Services } from '../../src/services.js'
+
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64')
+
+/** A fresh, empty database of the dialect: a temporary SQLite file, or a new PostgreSQL database. */
+export async function createTestDatabase(dialect: DialectName): Promise<{ url: string; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'costwatch-test-'))
+    return { url: join(dir, 'costwatch.db'), drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  }
+  const adminUrl = inject('pgUrl')
+  if (!adminUrl) throw new Error('PostgreSQL tests need COSTWATCH_TEST_PG_URL or the global setup')
+  const name = `cw_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl })
+      await client.connect()
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await client.end()
+    },
+  }
+}
+
+export interface OrgContext {
+  organisationId: string
+  ownerKey: string
+  ownerId: string
+  owner: Principal
+}
+
+export interface TestApp {
+  app: FastifyInstance
+  db: Db
+  config: Config
+  services: Services
+  clock: ReturnType<typeof fixedClock>
+  logs: string[]
+  databaseUrl: string
+  request(
+    method: InjectOptions['method'],
+    url: string,
+    key?: string | null,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>
+  given: {
+    organisation(name?: string): Promise<OrgContext>
+    tenant(org: OrgContext, input?: Partial<CreateTenancyRequest>): Promise<TenantRecord>
+    key(
+      org: OrgContext,
+      grants: TenancyGrant[] | null,
+      options?: { expiresAt?: string; name?: string },
+    ): Promise<{ id: string; apiKey: string }>
+  }
+}
+
+let cloudTenantCounter = 0
+
+/** Builds the real app on a fresh database of the dialect, with a fixed clock; closes and drops it after the file. */
+export function useTestApp(options: { dialect: DialectName; now?: string; env?: Record<string, string> }): TestApp {
+  const t = { logs: [] as string[] } as TestApp
+  let drop: () => Promise<void> = async () => {}
+  beforeAll(async () => {
+    const database = await createTestDatabase(options.dialect)
+    drop = database.drop
+    t.databaseUrl = database.url
+    t.clock = fixedClock(options.now ?? '2026-03-01T09:00:00.000Z')
+    t.config = loadConfig({
+      COSTWATCH_DATABASE_URL: database.url,
+      COSTWATCH_SECRET_KEY: TEST_SECRET_KEY,
+      COSTWATCH_CONNECTOR: 'simulated',
+      COSTWATCH_LOG_LEVEL: 'info',
+      ...options.env,
+    })
+    t.db = openDatabase(database.url)
+    await migrateToLatest(t.db)
+    const logStream = new Writable({
+      write(chunk, _enc, done) {
+        t.logs.push(String(chunk))
+        done()
+      },
+    })
+    t.app = await buildApp({ db: t.db, config: t.config, clock: t.clock, logStream })
+    await t.app.ready()
+    t.services = createServices({ db: t.db, config: t.config, clock: t.clock, ids: uuidV7Ids })
+  })
+  afterAll(async () => {
+    await t.app?.close()
+    await t.db?.close()
+    await drop()
+  })
+
+  t.request = (method, url, key, body, headers = {}) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { ...(key ? { 'x-api-key': key } : {}), ...headers },
+      ...(body === undefined ? {} : typeof body === 'string' ? { payload: body } : { payload: body as object }),
+    })
+
+  t.given = {
+    async organisation(name = 'Acme') {
+      const created = await t.services.organisations.create({ name, ownerEmail: `owner-${Math.random()}@acme.test` })
+      return {
+        organisationId: created.organisation.id,
+        ownerKey: created.apiKey,
+        ownerId: created.owner.id,
+        owner: {
+          organisationId: created.organisation.id,
+          actor: { type: 'User', id: created.owner.id, name: created.owner.email },
+          isOwner: true,
+          tenancyRoles: new Map(),
+        },
+      }
+    },
+    async tenant(org, input = {}) {
+      cloudTenantCounter++
+      return t.services.tenants.create(org.owner, {
+        name: `Tenant ${cloudTenantCounter}`,
+        cloudTenantId: `t${cloudTenantCounter}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.onmicrosoft.com`,
+        credentialType: 'ManagedIdentity',
+        ...input,
+      })
+    },
+    async key(org, grants, opts = {}) {
+      const { key, apiKey } = await t.services.apiKeys.create({
+        organisationId: org.organisationId,
+        name: opts.name ?? 'test key',
+        expiresAt: opts.expiresAt ?? null,
+        grants,
+        createdBy: { type: 'System', id: null, name: 'test' },
+      })
+      return { id: key.id, apiKey }
+    },
+  }
+  return t
+}
