@@ -1,0 +1,72 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { createTestDatabase, TEST_SECRET_KEY } from '../support/app.js'
+import { runCli, startServer } from '../support/cli.js'
+import { testDialects } from '../support/dialects.js'
+
+type Server = Awaited<ReturnType<typeof startServer>>
+
+for (const dialect of testDialects()) {
+  describe(`${dialect}: serve`, () => {
+    const servers: Server[] = []
+    const drops: (() => Promise<void>)[] = []
+    afterAll(async () => {
+      await Promise.all(servers.map((s) => s.stop()))
+      for (const drop of drops) await drop()
+    })
+
+    it('--demo on an empty database prints an owner key and example calls that work', async () => {
+      const database = await createTestDatabase(dialect)
+      drops.push(database.drop)
+      const server = await startServer(['--demo', '--no-worker'], {
+        COSTWATCH_DATABASE_URL: database.url,
+        COSTWATCH_SECRET_KEY: TEST_SECRET_KEY,
+      })
+      servers.push(server)
+      await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('API reference')
+      const out = server.output()
+      const calls = [...out.matchAll(/curl -s -H 'X-Api-Key: (cw_\w+)' (\S+)/g)]
+      expect(calls).toHaveLength(3)
+      for (const [, key, url] of calls) {
+        const res = await fetch(url!, { headers: { 'X-Api-Key': key! } })
+        expect(res.status, url).toBe(200)
+      }
+      const tenants = (await (
+        await fetch(`${server.url}/api/public/v1/tenants`, { headers: { 'X-Api-Key': calls[0]![1]! } })
+      ).json()) as { items: unknown[] }
+      expect(tenants.items).toMatchObject([{ name: 'Contoso (simulated)', connector: 'simulated' }])
+      // A second start on the same database creates nothing and says how to get a key.
+      await server.stop()
+      const again = await startServer(['--demo', '--no-worker'], {
+        COSTWATCH_DATABASE_URL: database.url,
+        COSTWATCH_SECRET_KEY: TEST_SECRET_KEY,
+      })
+      servers.push(again)
+      await expect.poll(() => again.output(), { timeout: 10_000 }).toContain('no demo was created')
+      expect(again.output()).not.toMatch(/cw_\w{46}/)
+    })
+
+    it('revocation reaches every server process at once', async () => {
+      const database = await createTestDatabase(dialect)
+      drops.push(database.drop)
+      const env = { COSTWATCH_DATABASE_URL: database.url, COSTWATCH_SECRET_KEY: TEST_SECRET_KEY }
+      const created = await runCli(
+        ['org', 'create', '--name', 'Multi', '--owner-email', 'ops@multi.example', '--json'],
+        env,
+      )
+      expect(created.code, created.stderr).toBe(0)
+      const { organisation } = JSON.parse(created.stdout)
+      const key = JSON.parse(
+        (await runCli(['keys', 'create', '--org', organisation.id, '--name', 'deploy', '--json'], env)).stdout,
+      )
+      const [a, b] = await Promise.all([startServer(['--no-worker'], env), startServer(['--no-worker'], env)])
+      servers.push(a!, b!)
+      const status = async (server: Server) =>
+        (await fetch(`${server.url}/api/public/v1/organisation`, { headers: { 'x-api-key': key.apiKey } })).status
+      expect([await status(a!), await status(b!)]).toEqual([200, 200])
+      const revoked = await runCli(['keys', 'revoke', key.key.id], env)
+      expect(revoked.code, revoked.stderr).toBe(0)
+      // The very next request on either process, with no waiting, is refused.
+      expect([await status(a!), await status(b!)]).toEqual([401, 401])
+    })
+  })
+}

@@ -1,0 +1,75 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+export interface CliResult {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs the real command line (TypeScript through tsx), with the given environment on top of ours. */
+export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, COSTWATCH_LOG_LEVEL: 'warn', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => {
+      stdout += d
+    })
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+    child.stdin.end(input ?? '')
+  })
+}
+
+/** Starts `costwatch serve` on a free port and resolves with its base URL once it listens. */
+export function startServer(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess; output: () => string; stop(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, COSTWATCH_LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`serve did not start in time:\n${output}`))
+    }, 30_000)
+    const onData = (d: Buffer) => {
+      output += d
+      const match = output.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
+      if (match) {
+        clearTimeout(timer)
+        resolve({
+          url: match[1]!,
+          child,
+          output: () => output,
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done()
+              child.once('exit', () => done())
+              child.kill('SIGTERM')
+            }),
+        })
+      }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      if (!output.includes('listening on')) reject(new Error(`serve exited with ${code}:\n${output}`))
+    })
+  })
+}
