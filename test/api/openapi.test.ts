@@ -76,7 +76,9 @@ describe('the OpenAPI document', () => {
 
   it('is valid OpenAPI 3.1', async () => {
     expect(doc.openapi).toMatch(/^3\.1\./)
-    const result = await new Validator().validate(structuredClone(doc) as unknown as Parameters<Validator["validate"]>[0])
+    const result = await new Validator().validate(
+      structuredClone(doc) as unknown as Parameters<Validator['validate']>[0],
+    )
     expect(result.errors ?? []).toEqual([])
     expect(result.valid).toBe(true)
   })
