@@ -1,0 +1,109 @@
+import type { CredentialType } from '../features/tenants/schemas.js'
+
+/** What a connector needs to reach one tenant at its provider. The secret is already decrypted. */
+export interface TenantConnection {
+  /** Costwatch's id of the tenant (a UUID). */
+  tenantId: string
+  /** The directory id at the provider: a GUID or a domain name (validated when the tenant was created). */
+  cloudTenantId: string
+  credentialType: CredentialType
+  clientId: string | null
+  clientSecret: string | null
+  certificateThumbprint: string | null
+}
+
+/** UTC days, both ends inclusive, as `YYYY-MM-DD`. */
+export interface DayWindow {
+  from: string
+  to: string
+}
+
+export interface SubscriptionItem {
+  subscriptionId: string
+  displayName: string
+  /** Enabled, Disabled, Warned, PastDue or Deleted, as the provider reports it. */
+  state: string
+  /** ISO 4217 billing currency. */
+  currency: string
+}
+
+export interface ResourceGroupItem {
+  subscriptionId: string
+  name: string
+  /** `/subscriptions/{id}/resourceGroups/{name}` */
+  armId: string
+  location: string | null
+  tags: Record<string, string>
+}
+
+export interface ResourceItem {
+  /** Full ARM id, e.g. `/subscriptions/{id}/resourceGroups/{rg}/providers/Microsoft.Compute/virtualMachines/{name}`. */
+  armId: string
+  name: string
+  /** e.g. `microsoft.compute/virtualmachines` (compared case-insensitively). */
+  resourceType: string
+  location: string | null
+  subscriptionId: string
+  resourceGroupName: string
+  tags: Record<string, string>
+  sku: string | null
+  /** Provisioning or power state where the type has one (e.g. `VM running`, `VM deallocated`, `Unattached`). */
+  state: string | null
+  /** The properties the insight rules read (e.g. `licenseType`, `diskState`, `osType`, `vmSize`), as reported. */
+  properties: Record<string, unknown>
+}
+
+export interface InventorySnapshot {
+  subscriptions: SubscriptionItem[]
+  resourceGroups: ResourceGroupItem[]
+  resources: ResourceItem[]
+}
+
+/** One amortised cost (FOCUS EffectiveCost) of one resource (or subscription) and meter on one UTC day. */
+export interface DailyCostRow {
+  /** `YYYY-MM-DD`, UTC day of the charge period start. */
+  date: string
+  subscriptionId: string
+  /** The resource's ARM id; null for charges without a resource (purchases, taxes), which belong to the subscription. */
+  resourceArmId: string | null
+  resourceGroupName: string | null
+  /** Identifies the meter: together with resource and date it is the natural key of a cost row. */
+  meterId: string
+  meterName: string | null
+  /** The service (e.g. `Virtual Machines`, `Storage`), for cost breakdowns. */
+  serviceName: string
+  cost: number
+  currency: string
+}
+
+export interface CpuSample {
+  resourceArmId: string
+  /** `YYYY-MM-DD` */
+  date: string
+  averagePercent: number
+  maxPercent: number
+}
+
+/**
+ * Where cost and inventory data come from. Every method may be called again for the same window (a retried
+ * run): results are upserted by natural keys, so repeating a call never double counts.
+ */
+export interface Connector {
+  readonly name: string
+  inventory(conn: TenantConnection, signal?: AbortSignal): Promise<InventorySnapshot>
+  /** Daily costs in the window, in batches (a provider pages its answers; a batch is one page or more). */
+  dailyCosts(conn: TenantConnection, window: DayWindow, signal?: AbortSignal): AsyncIterable<DailyCostRow[]>
+  /** Daily CPU of the given virtual machines in the window (for idle and over-provisioned rules). */
+  cpuMetrics(conn: TenantConnection, vmArmIds: string[], window: DayWindow, signal?: AbortSignal): Promise<CpuSample[]>
+}
+
+/** A failure the run records as its error: a stable code and a message fit for the user (never a secret). */
+export class ConnectorError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message)
+  }
+}
