@@ -1,0 +1,40 @@
+/**
+ * The Costwatch HTTP server as `costwatch serve` builds it (config from the environment, migrations, buildApp),
+ * in its own process for `npm run bench`. Sends `{ port }` over IPC once listening; exits on `'stop'`, on
+ * SIGTERM/SIGINT, or when the parent goes away (the IPC channel closes).
+ */
+import { buildApp } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { migrateToLatest, openDatabase } from '../src/platform/db/index.js'
+
+if (!process.send) throw new Error('bench/server.ts runs as a child of bench/run.ts (it needs an IPC channel)')
+
+const config = loadConfig(process.env)
+const db = openDatabase(config.databaseUrl)
+await migrateToLatest(db)
+const app = await buildApp({ db, config })
+await app.listen({ host: '127.0.0.1', port: 0 })
+const address = app.server.address()
+
+let stopping = false
+async function stop(): Promise<void> {
+  if (stopping) return
+  stopping = true
+  const force = setTimeout(() => process.exit(1), 5_000)
+  force.unref()
+  try {
+    await app.close()
+    await db.close()
+  } finally {
+    // A normal exit, so --cpu-prof writes its profile.
+    process.exit(0)
+  }
+}
+process.on('message', (m) => {
+  if (m === 'stop') void stop()
+})
+process.on('disconnect', () => void stop())
+process.once('SIGTERM', () => void stop())
+process.once('SIGINT', () => void stop())
+
+process.send({ port: typeof address === 'object' && address ? address.port : 0 })
