@@ -17,6 +17,19 @@ export interface Config {
   publicUrl: string
   rateLimitPerMinute: number
   logLevel: string
+  /** UTC hour from which each tenant's daily snapshot is queued. */
+  snapshotHour: number
+  workerPollMs: number
+  /** How long a worker holds a run without a heartbeat before another may take it over. */
+  runLeaseMs: number
+  runMaxAttempts: number
+  /** Pause of the simulated connector before each day of costs (demos of progress; tests of interrupted runs). */
+  simulatedLatencyMs: number
+  /** Entra ID and Resource Manager hosts of the Azure cloud (sovereign clouds differ); https only. */
+  azureAuthorityHost: string
+  azureArmEndpoint: string
+  /** Folder of `<THUMBPRINT>.pem` files for ServicePrincipalCertificate tenants. */
+  azureCertificateDir: string | null
 }
 
 export class ConfigError extends Error {}
@@ -38,6 +51,13 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   if (!values.includes(raw as T))
     throw new ConfigError(`Setting ${name}: must be one of ${values.join(', ')}, got "${raw}"`)
   return raw as T
+}
+
+function httpsUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback
+  if (!/^https:\/\/[^/?#@\s]+\/?$/.test(raw))
+    throw new ConfigError(`Setting ${name}: must be an https:// origin, got "${raw}"`)
+  return raw.replace(/\/+$/, '')
 }
 
 /** The folder that holds the SQLite file and generated files; `null` for PostgreSQL. */
@@ -93,6 +113,16 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
     smtpUrl,
     publicUrl,
     rateLimitPerMinute: positiveInteger(env, 'COSTWATCH_RATE_LIMIT', 600),
+    snapshotHour: env.COSTWATCH_SNAPSHOT_HOUR === '0' ? 0 : positiveInteger(env, 'COSTWATCH_SNAPSHOT_HOUR', 2, 23),
+    workerPollMs: positiveInteger(env, 'COSTWATCH_WORKER_POLL_MS', 1000, 600_000),
+    runLeaseMs: positiveInteger(env, 'COSTWATCH_RUN_LEASE_MS', 60_000, 3_600_000),
+    runMaxAttempts: positiveInteger(env, 'COSTWATCH_RUN_MAX_ATTEMPTS', 3, 100),
+    simulatedLatencyMs: env.COSTWATCH_SIMULATED_LATENCY_MS
+      ? positiveInteger(env, 'COSTWATCH_SIMULATED_LATENCY_MS', 0, 60_000)
+      : 0,
+    azureAuthorityHost: httpsUrl(env, 'COSTWATCH_AZURE_AUTHORITY_HOST', 'https://login.microsoftonline.com'),
+    azureArmEndpoint: httpsUrl(env, 'COSTWATCH_AZURE_ARM_ENDPOINT', 'https://management.azure.com'),
+    azureCertificateDir: env.COSTWATCH_AZURE_CERT_DIR || null,
     logLevel: oneOf(env, 'COSTWATCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   }
 }

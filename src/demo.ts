@@ -33,6 +33,7 @@ export async function seedDemo(s: Services): Promise<DemoSeed> {
     cloudTenantId: 'contoso.onmicrosoft.com',
     credentialType: 'ManagedIdentity',
   })
+  const snapshot = await s.snapshots.trigger(owner, tenant.id, true)
   return {
     banner: (base) =>
       [
@@ -40,6 +41,7 @@ export async function seedDemo(s: Services): Promise<DemoSeed> {
         `Demo organisation ${created.organisation.id} with tenant ${tenant.id} (${tenant.name}).`,
         'Owner API key (shown once; keep it):',
         `  ${created.apiKey}`,
+        `A first snapshot (the last 30 days) is collecting: ${base}/api/public/v1/tenants/${tenant.id}/snapshots/${snapshot.id}`,
         '',
         'Try:',
         `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/organisation`,

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander'
+import { pino } from 'pino'
 import { buildApp } from './app.js'
 import { type Config, ConfigError, type ConnectorName, loadConfig } from './config.js'
 import { seedDemo } from './demo.js'
+import { registerEventCommands } from './features/events/cli.js'
 import { TENANCY_ROLES, type TenancyRole } from './platform/auth/principal.js'
 import { systemClock, uuidV7Ids } from './platform/clock.js'
 import { type Db, migrateToLatest, openDatabase } from './platform/db/index.js'
 import { ApiError } from './platform/http/errors.js'
+import type { Worker } from './platform/runs/worker.js'
 import { createServices, type Services } from './services.js'
+import { createCollectionWorker } from './worker.js'
 
 /** Opens the configured database, migrated, with every feature wired; closes it when `work` is done. */
 async function withServices<T>(
@@ -50,13 +54,25 @@ function parseGrant(value: string, previous: { tenancyId: string; role: TenancyR
   return [...previous, { tenancyId: tenancyId.toLowerCase(), role: role as TenancyRole }]
 }
 
-/** Runs the API (and the worker) until SIGINT/SIGTERM, then closes connections cleanly. */
+/** Runs the API (and the worker) until SIGINT/SIGTERM, then finishes the current step and closes cleanly. */
 async function serve(opts: { worker: boolean; demo: boolean }) {
   const config = loadConfig(process.env, opts.demo ? { defaultConnector: 'simulated' as const } : {})
   const db = openDatabase(config.databaseUrl)
   await migrateToLatest(db)
-  const app = await buildApp({ db, config })
-  const demo = opts.demo ? await seedDemo(createServices({ db, config, clock: systemClock, ids: uuidV7Ids })) : null
+  let worker: Worker | null = null
+  const services = createServices({
+    db,
+    config,
+    clock: systemClock,
+    ids: uuidV7Ids,
+    onRunQueued: () => worker?.nudge(),
+  })
+  const app = await buildApp({ db, config, services })
+  if (opts.worker) {
+    worker = createCollectionWorker({ db, config, services, clock: systemClock, ids: uuidV7Ids, log: logTo(app.log) })
+    worker.start()
+  }
+  const demo = opts.demo ? await seedDemo(services) : null
   await app.listen({ host: config.host, port: config.port })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
@@ -64,13 +80,30 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   process.stdout.write(`Costwatch is listening on ${base} (API ${base}/api/public/v1, docs ${base}/docs)\n`)
   if (!opts.worker) process.stdout.write('The worker is off (--no-worker): run `costwatch worker` beside it.\n')
   if (demo) process.stdout.write(demo.banner(base))
-  const stop = async () => {
+  onStop(async () => {
+    await worker?.stop()
     await app.close()
     await db.close()
-    process.exit(0)
+  })
+}
+
+function logTo(log: {
+  info(o: object, m: string): void
+  warn(o: object, m: string): void
+  error(o: object, m: string): void
+}) {
+  return (level: 'info' | 'warn' | 'error', message: string, err?: unknown) => log[level]({ err }, message)
+}
+
+function onStop(stop: () => Promise<void>) {
+  const handler = () => {
+    stop().then(
+      () => process.exit(0),
+      (err) => fail(err),
+    )
   }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  process.once('SIGINT', handler)
+  process.once('SIGTERM', handler)
 }
 
 export function program(): Command {
@@ -94,13 +127,22 @@ export function program(): Command {
       const config = loadConfig()
       const db = openDatabase(config.databaseUrl)
       await migrateToLatest(db)
+      const services = createServices({ db, config, clock: systemClock, ids: uuidV7Ids })
+      const log = pino({ level: config.logLevel })
+      const worker = createCollectionWorker({
+        db,
+        config,
+        services,
+        clock: systemClock,
+        ids: uuidV7Ids,
+        log: logTo(log),
+      })
+      worker.start()
       process.stdout.write('Costwatch worker started; waiting for runs.\n')
-      const stop = async () => {
+      onStop(async () => {
+        await worker.stop()
         await db.close()
-        process.exit(0)
-      }
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
+      })
     })
 
   cli
@@ -233,6 +275,7 @@ export function program(): Command {
         print(!!opts.json, { tenancyId, userId, role: opts.role }, `${opts.user} is ${opts.role} of ${opts.tenancy}.`)
       }).catch(fail),
     )
+  registerEventCommands(cli)
   return cli
 }
 

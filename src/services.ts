@@ -1,8 +1,16 @@
 import type { Config } from './config.js'
 import { createApiKeyService } from './features/apikeys/service.js'
 import { createApiKeyStore } from './features/apikeys/store.js'
+import { createCostStore } from './features/costs/store.js'
+import { createEventService } from './features/events/service.js'
+import { createEventStore } from './features/events/store.js'
+import { createInventoryService } from './features/inventory/service.js'
+import { createInventoryStore } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
+import { createSnapshotService } from './features/snapshots/service.js'
+import { createSnapshotStore } from './features/snapshots/store.js'
+import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
 import { createTenantStore } from './features/tenants/store.js'
 import { createUserStore } from './features/users/store.js'
@@ -17,12 +25,26 @@ export function createServices(deps: {
   clock: Clock
   ids: Ids
   warn?: (err: unknown, message: string) => void
+  /** Wakes the worker of this process when a run is queued. */
+  onRunQueued?: () => void
 }) {
   const { db, config, clock, ids } = deps
   const secrets = createSecretBox(config.secretKey)
   const organisationStore = createOrganisationStore(db.kysely)
   const tenantStore = createTenantStore(db.kysely)
   const users = createUserStore(db.kysely)
+  const snapshotStore = createSnapshotStore(db.kysely)
+  const costStore = createCostStore(db.kysely, db.dialect)
+  const inventoryStore = createInventoryStore(db.kysely)
+  /** A tenant's latest run and cost totals, read for a whole page in two queries. */
+  const decorateTenants = async (records: TenantRecord[]): Promise<TenantRecord[]> => {
+    const tenantIds = records.map((r) => r.id)
+    const [latest, totals] = await Promise.all([
+      snapshotStore.latestOf(tenantIds),
+      costStore.tenantTotals(tenantIds, clock.now().toISOString().slice(0, 10)),
+    ])
+    return records.map((r) => ({ ...r, lastSnapshot: latest.get(r.id) ?? null, costs: totals.get(r.id) ?? r.costs }))
+  }
   const apiKeys = createApiKeyService({
     store: createApiKeyStore(db.kysely),
     clock,
@@ -38,7 +60,24 @@ export function createServices(deps: {
     users,
     apiKeys,
     organisations: createOrganisationService({ organisations: organisationStore, users, apiKeys, clock, ids }),
-    tenants: createTenantService({ store: tenantStore, clock, ids, secrets, connector: config.connector }),
+    tenants: createTenantService({
+      store: tenantStore,
+      clock,
+      ids,
+      secrets,
+      connector: config.connector,
+      decorate: decorateTenants,
+    }),
+    snapshotStore,
+    costStore,
+    inventory: createInventoryService({ store: inventoryStore, costs: costStore, clock }),
+    snapshots: createSnapshotService({ store: snapshotStore, clock, ids, onQueued: deps.onRunQueued }),
+    events: createEventService({
+      store: createEventStore(db.kysely, db.dialect),
+      inventory: inventoryStore,
+      clock,
+      ids,
+    }),
   }
 }
 export type Services = ReturnType<typeof createServices>

@@ -5,27 +5,8 @@ import { ApiError } from '../platform/http/errors.js'
 import { bodyProblems, problemResponses, publicOperation, ref } from '../platform/http/openapi.js'
 import { Page, PageQuery, TenantParams } from '../platform/http/schemas.js'
 import { AnomalyListQuery, AnomalyParams, AnomalyRecord, PatchAnomalyRequest } from './anomalies/schemas.js'
-import {
-  CreatePublicEventRequest,
-  EventListQuery,
-  EventParams,
-  EventRecord,
-  PatchPublicEventRequest,
-} from './events/schemas.js'
 import { InsightListQuery, InsightParams, InsightRecord, PatchInsightRequest } from './insights/schemas.js'
-import {
-  ResourceGroupGetQuery,
-  ResourceGroupListQuery,
-  ResourceGroupParams,
-  ResourceGroupRecord,
-  ResourceListQuery,
-  ResourceParams,
-  ResourceRecord,
-  SubscriptionParams,
-  SubscriptionRecord,
-} from './inventory/schemas.js'
 import { ReportParams, ReportRecord, ReportRunDetail, ReportRunParams, ReportRunRecord } from './reports/schemas.js'
-import { SnapshotRun, TriggerSnapshotQuery } from './snapshots/schemas.js'
 import {
   InvitePublicUserRequest,
   PatchPublicUserRequest,
@@ -37,13 +18,6 @@ import {
 
 /** Records and request bodies of operations not built yet; they are named in the OpenAPI document all the same. */
 export const plannedSchemas: TSchema[] = [
-  EventRecord,
-  CreatePublicEventRequest,
-  PatchPublicEventRequest,
-  SnapshotRun,
-  SubscriptionRecord,
-  ResourceGroupRecord,
-  ResourceRecord,
   AnomalyRecord,
   PatchAnomalyRequest,
   InsightRecord,
@@ -71,9 +45,7 @@ interface Planned {
 }
 
 const viewer: Requirement = { tenancyRole: 'Viewer' }
-const editor: Requirement = { tenancyRole: 'Editor' }
 const admin: Requirement = { tenancyRole: 'Admin' }
-const noContent = { 204: { description: 'Deleted.', type: 'null' } }
 const binary = (type: string) => ({
   200: { description: 'The file.', content: { [type]: { schema: { type: 'string', format: 'binary' } } } },
 })
@@ -83,92 +55,6 @@ const binary = (type: string) => ({
  * their final schemas, check the key and the permission like any route, and answer 501 problem+json.
  */
 export const PLANNED: Planned[] = [
-  {
-    method: 'GET',
-    url: '/tenants/:tenantId/snapshots',
-    operationId: 'PublicListTenantSnapshots',
-    summary: 'Snapshot runs of the tenant, newest first.',
-    requires: viewer,
-    params: TenantParams,
-    querystring: PageQuery,
-    ok: { 200: Page(ref(SnapshotRun), 'SnapshotRunPage') },
-    problems: [400, 404],
-  },
-  {
-    method: 'POST',
-    url: '/tenants/:tenantId/snapshots',
-    operationId: 'PublicTriggerTenantSnapshot',
-    summary: 'Starts a snapshot collection run (202 with Location).',
-    requires: editor,
-    params: TenantParams,
-    querystring: TriggerSnapshotQuery,
-    ok: { 202: ref(SnapshotRun) },
-    problems: [400, 403, 404, 409],
-  },
-  {
-    method: 'GET',
-    url: '/tenants/:tenantId/subscriptions',
-    operationId: 'PublicListTenantSubscriptions',
-    summary: 'Subscriptions of the tenant.',
-    requires: viewer,
-    params: TenantParams,
-    querystring: PageQuery,
-    ok: { 200: Page(ref(SubscriptionRecord), 'SubscriptionPage') },
-    problems: [400, 404],
-  },
-  {
-    method: 'GET',
-    url: '/tenants/:tenantId/subscriptions/:subscriptionId',
-    operationId: 'PublicGetTenantSubscription',
-    summary: 'One subscription.',
-    requires: viewer,
-    params: SubscriptionParams,
-    ok: { 200: ref(SubscriptionRecord) },
-    problems: [400, 404],
-  },
-  {
-    method: 'GET',
-    url: '/tenants/:tenantId/resource-groups',
-    operationId: 'PublicListTenantResourceGroups',
-    summary: 'Resource groups of the tenant.',
-    requires: viewer,
-    params: TenantParams,
-    querystring: ResourceGroupListQuery,
-    ok: { 200: Page(ref(ResourceGroupRecord), 'ResourceGroupPage') },
-    problems: [400, 404],
-  },
-  {
-    method: 'GET',
-    url: '/tenants/:tenantId/resource-groups/:resourceGroupName',
-    operationId: 'PublicGetTenantResourceGroup',
-    summary: 'One resource group, by name (case-insensitive; 409 when several subscriptions have it).',
-    requires: viewer,
-    params: ResourceGroupParams,
-    querystring: ResourceGroupGetQuery,
-    ok: { 200: ref(ResourceGroupRecord) },
-    problems: [400, 404, 409],
-  },
-  {
-    method: 'GET',
-    url: '/tenants/:tenantId/resources',
-    operationId: 'PublicListTenantResources',
-    summary: 'Resources of the tenant.',
-    requires: viewer,
-    params: TenantParams,
-    querystring: ResourceListQuery,
-    ok: { 200: Page(ref(ResourceRecord), 'ResourcePage') },
-    problems: [400, 404],
-  },
-  {
-    method: 'GET',
-    url: '/tenants/:tenantId/resources/:resourceId',
-    operationId: 'PublicGetTenantResource',
-    summary: 'One resource.',
-    requires: viewer,
-    params: ResourceParams,
-    ok: { 200: ref(ResourceRecord) },
-    problems: [400, 404],
-  },
   {
     method: 'GET',
     url: '/anomalies',
@@ -362,59 +248,6 @@ export const PLANNED: Planned[] = [
     params: TenancyParams,
     querystring: PageQuery,
     ok: { 200: Page(ref(TenancyUserRecord), 'TenancyUserPage') },
-    problems: [400, 403, 404],
-  },
-  {
-    method: 'GET',
-    url: '/tenants/:tenantId/events',
-    operationId: 'PublicGetTenantEvents',
-    summary: 'Event markers of the tenant, newest first.',
-    requires: viewer,
-    params: TenantParams,
-    querystring: EventListQuery,
-    ok: { 200: Page(ref(EventRecord), 'EventPage') },
-    problems: [400, 404],
-  },
-  {
-    method: 'POST',
-    url: '/tenants/:tenantId/events',
-    operationId: 'PublicCreateTenantEvent',
-    summary: 'Creates an event marker. Needs Editor or above.',
-    requires: editor,
-    params: TenantParams,
-    body: ref(CreatePublicEventRequest),
-    ok: { 201: ref(EventRecord) },
-    problems: [400, 403, 404, 409, 413, 415, 422],
-  },
-  {
-    method: 'GET',
-    url: '/tenants/:tenantId/events/:eventId',
-    operationId: 'PublicGetTenantEvent',
-    summary: 'One event marker.',
-    requires: viewer,
-    params: EventParams,
-    ok: { 200: ref(EventRecord) },
-    problems: [400, 404],
-  },
-  {
-    method: 'PATCH',
-    url: '/tenants/:tenantId/events/:eventId',
-    operationId: 'PublicUpdateTenantEvent',
-    summary: 'Changes an event marker. Needs Editor or above.',
-    requires: editor,
-    params: EventParams,
-    body: ref(PatchPublicEventRequest),
-    ok: { 200: ref(EventRecord) },
-    problems: [400, 403, 404, 413, 415],
-  },
-  {
-    method: 'DELETE',
-    url: '/tenants/:tenantId/events/:eventId',
-    operationId: 'PublicDeleteTenantEvent',
-    summary: 'Deletes an event marker at once and for good. The creator or a tenancy Admin.',
-    requires: viewer,
-    params: EventParams,
-    ok: noContent,
     problems: [400, 403, 404],
   },
 ]

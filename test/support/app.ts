@@ -7,12 +7,15 @@ import pg from 'pg'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { type Config, loadConfig } from '../../src/config.js'
+import type { Connector } from '../../src/connectors/types.js'
 import type { TenancyGrant } from '../../src/features/apikeys/schemas.js'
 import type { CreateTenancyRequest, TenantRecord } from '../../src/features/tenants/schemas.js'
 import type { Principal } from '../../src/platform/auth/principal.js'
 import { fixedClock, uuidV7Ids } from '../../src/platform/clock.js'
 import { type Db, type DialectName, migrateToLatest, openDatabase } from '../../src/platform/db/index.js'
+import type { Worker } from '../../src/platform/runs/worker.js'
 import { createServices, type Services } from '../../src/services.js'
+import { createCollectionWorker } from '../../src/worker.js'
 
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64')
 
@@ -64,6 +67,8 @@ export interface TestApp {
     body?: unknown,
     headers?: Record<string, string>,
   ): Promise<LightMyRequestResponse>
+  /** A worker of this app's database and clock; call `runOnce()` to claim and do one run. */
+  worker(options?: { connectors?: Record<string, Connector>; workerId?: string }): Worker
   given: {
     organisation(name?: string): Promise<OrgContext>
     tenant(org: OrgContext, input?: Partial<CreateTenancyRequest>): Promise<TenantRecord>
@@ -117,6 +122,16 @@ export function useTestApp(options: { dialect: DialectName; now?: string; env?: 
       url,
       headers: { ...(key ? { 'x-api-key': key } : {}), ...headers },
       ...(body === undefined ? {} : typeof body === 'string' ? { payload: body } : { payload: body as object }),
+    })
+
+  t.worker = (opts = {}) =>
+    createCollectionWorker({
+      db: t.db,
+      config: t.config,
+      services: t.services,
+      clock: t.clock,
+      ids: uuidV7Ids,
+      ...opts,
     })
 
   t.given = {

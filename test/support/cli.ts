@@ -73,3 +73,24 @@ export function startServer(
     })
   })
 }
+
+/** Starts `costwatch worker` in a child process; resolves once it says it waits for runs. */
+export function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+      cwd: ROOT,
+      env: { ...process.env, COSTWATCH_LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    const onData = (d: Buffer) => {
+      output += d
+      if (output.includes('waiting for runs')) resolve(child)
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.on('exit', (code) => {
+      if (!output.includes('waiting for runs')) reject(new Error(`worker exited with ${code}:\n${output}`))
+    })
+  })
+}

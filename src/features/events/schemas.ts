@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { ref } from '../../platform/http/openapi.js'
 import { ActorRef, Instant, Nullable, PageQuery, StringEnum, Uuid } from '../../platform/http/schemas.js'
 
 export const EventCategories = ['Deployment', 'Launch', 'Campaign', 'Configuration', 'Incident', 'Other'] as const
@@ -70,4 +71,63 @@ export const EventListQuery = Type.Object({
   category: Type.Optional(f.category),
 })
 
-export const EventParams = Type.Object({ tenantId: Uuid, eventId: Uuid })
+export const EventParams = Type.Object({ tenantId: Uuid, eventId: Uuid }, { additionalProperties: false })
+
+export const CreateEventHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7E]+$',
+      description:
+        'Makes a retried create safe (e.g. a CI step whose response was lost): a repeat with the same key and ' +
+        'body within 24 hours answers the first response (same event, 201) and creates nothing; the same key ' +
+        'with another body is a 422; a repeat while the first is still in flight is a 409 (retry shortly). ' +
+        'Keys are kept per API key and tenant. 1 to 255 visible ASCII characters; a random UUID is a good key.',
+    }),
+  ),
+})
+
+export const VisibleEventsQuery = Type.Object({
+  scope: Type.String({
+    minLength: 1,
+    maxLength: 1200,
+    description:
+      'The chart: `tenant`, `subscription:{subscriptionId}`, `resourceGroup:{name}` (case-insensitive) or ' +
+      '`resource:{resourceId}` (the resource UUID).',
+  }),
+  subscriptionId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Chooses among resource groups of the same name in several subscriptions.',
+    }),
+  ),
+  from: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Inclusive lower bound of occurredAt; default `to` - 30 days.' }),
+  ),
+  to: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Inclusive upper bound of occurredAt; default now.' }),
+  ),
+})
+
+export const MAX_VISIBLE_EVENTS = 1000
+
+export const VisibleEvents = Type.Object(
+  {
+    scope: Type.String({ description: 'The scope of the chart, as asked (a resource id in lower case).' }),
+    from: Instant,
+    to: Instant,
+    items: Type.Array(ref(EventRecord), { maxItems: MAX_VISIBLE_EVENTS }),
+    truncated: Type.Boolean({
+      description: 'True when more than 1,000 markers fall in the range; the oldest are kept.',
+    }),
+  },
+  {
+    title: 'VisibleEvents',
+    description:
+      'The markers on one cost chart, oldest first: universal markers everywhere; tagged markers on broad charts ' +
+      '(tenant, subscription), and on a resource or resource-group chart only when its own tags hold the same key ' +
+      '(case-insensitive) with the same value (exact).',
+  },
+)
+export type VisibleEvents = Static<typeof VisibleEvents>

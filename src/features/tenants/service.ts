@@ -32,8 +32,11 @@ export function createTenantService(deps: {
   ids: Ids
   secrets: SecretBox
   connector: ConnectorName
+  /** Fills in `lastSnapshot` and `costs` from collection, for a page of tenants at once. */
+  decorate?(records: TenantRecord[]): Promise<TenantRecord[]>
 }) {
   const { store, clock, ids, secrets } = deps
+  const decorate = deps.decorate ?? (async (records: TenantRecord[]) => records)
   return {
     async create(who: Principal, input: CreateTenancyRequest): Promise<TenantRecord> {
       const errors: FieldErrors = {}
@@ -77,13 +80,13 @@ export function createTenantService(deps: {
 
     async list(who: Principal, paging: Paging) {
       const { items, totalCount } = await store.list(who.organisationId, visibleTenancies(who), paging)
-      return pageOf(items, totalCount, paging)
+      return pageOf(await decorate(items), totalCount, paging)
     },
 
     async get(who: Principal, id: string): Promise<TenantRecord> {
       const tenant = await store.get(who.organisationId, id)
       if (!tenant) throw ApiError.notFound(`Tenant ${id}`)
-      return tenant
+      return (await decorate([tenant]))[0]!
     },
   }
 }

@@ -104,6 +104,15 @@ export function createTenantStore(db: Kysely<Database>) {
       return row ? toRecord(row) : null
     },
 
+    /** Everything a connector needs, secret still sealed; null when there is no such tenant. */
+    async connectionRow(id: string): Promise<TenantRow | null> {
+      return (await db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst()) ?? null
+    },
+
+    async allIds(): Promise<string[]> {
+      return (await db.selectFrom('tenants').select('id').orderBy('id').execute()).map((r) => r.id)
+    },
+
     /** The organisation owning a tenancy, for the permission check; null when there is no such tenancy. */
     async organisationOf(id: string): Promise<string | null> {
       const row = await db.selectFrom('tenants').select('organisationId').where('id', '=', id).executeTakeFirst()

@@ -13,6 +13,15 @@ export interface Database {
   apiKeys: ApiKeysTable
   apiKeyTenancies: ApiKeyTenanciesTable
   rowCounts: RowCountsTable
+  subscriptions: SubscriptionsTable
+  resourceGroups: ResourceGroupsTable
+  resources: ResourcesTable
+  events: EventsTable
+  idempotencyKeys: IdempotencyKeysTable
+  snapshotRuns: SnapshotRunsTable
+  dailyCosts: DailyCostsTable
+  costStaging: CostStagingTable
+  cpuMetrics: CpuMetricsTable
 }
 
 export interface OrganisationsTable {
@@ -80,4 +89,124 @@ export interface ApiKeyTenanciesTable {
 export interface RowCountsTable {
   counter: string
   n: Generated<number>
+}
+
+/** Inventory, as snapshot runs record it. `tags` and `properties` are JSON text (an object of strings for tags). */
+export interface SubscriptionsTable {
+  tenantId: string
+  subscriptionId: string
+  displayName: string
+  state: string
+  currency: string
+  firstSeenAt: string
+  lastSeenAt: string
+}
+
+export interface ResourceGroupsTable {
+  id: string
+  tenantId: string
+  subscriptionId: string
+  name: string
+  nameLower: string
+  armId: string
+  location: string | null
+  tags: Generated<string>
+  firstSeenAt: string
+  lastSeenAt: string
+}
+
+export interface ResourcesTable {
+  id: string
+  tenantId: string
+  subscriptionId: string
+  resourceGroupId: string
+  resourceGroupName: string
+  armId: string
+  armIdLower: string
+  name: string
+  resourceType: string
+  location: string | null
+  tags: Generated<string>
+  sku: string | null
+  state: string | null
+  properties: Generated<string>
+  firstSeenAt: string
+  lastSeenAt: string
+}
+
+export interface EventsTable {
+  id: string
+  tenantId: string
+  occurredAt: string
+  title: string
+  category: string
+  description: string | null
+  tagKey: string | null
+  tagValue: string | null
+  createdByType: string
+  createdById: string | null
+  createdByName: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+/** An Idempotency-Key of a create, per actor and tenant, for 24 hours; `responseBody` is null while in flight. */
+export interface IdempotencyKeysTable {
+  actorId: string
+  tenantId: string
+  idempotencyKey: string
+  requestHash: string
+  responseBody: string | null
+  createdAt: string
+  expiresAt: string
+}
+
+export interface SnapshotRunsTable {
+  id: string
+  tenantId: string
+  status: string
+  trigger: string
+  scheduledFor: string | null
+  deepHistory: number
+  requestedAt: string
+  requestedBy: string | null
+  startedAt: string | null
+  completedAt: string | null
+  periodStart: string | null
+  periodEnd: string | null
+  statSubscriptions: Generated<number>
+  statResourceGroups: Generated<number>
+  statResources: Generated<number>
+  statCostRows: Generated<number>
+  progress: string | null
+  errorCode: string | null
+  errorMessage: string | null
+  attempts: Generated<number>
+  leaseUntil: string | null
+  workerId: string | null
+}
+
+export interface DailyCostsTable {
+  tenantId: string
+  resourceKey: string
+  date: string
+  meterId: string
+  subscriptionId: string
+  resourceGroupKey: string
+  meterName: string | null
+  serviceName: string
+  cost: number
+  currency: string
+}
+
+export interface CostStagingTable extends DailyCostsTable {
+  runId: string
+}
+
+export interface CpuMetricsTable {
+  tenantId: string
+  resourceKey: string
+  date: string
+  averagePercent: number
+  maxPercent: number
 }

@@ -1,0 +1,182 @@
+/**
+ * Cell-level rules for FOCUS cost exports: one small function per column family, no I/O. `parse.ts` applies
+ * them row by row; they are exported on their own so the rules can be tested (and reused) as plain data.
+ */
+
+/** Decimal places kept when money is summed: Azure writes up to 28 significant digits, a double keeps 17. */
+export const MONEY_SCALE = 20
+const SCALE_FACTOR = 10n ** BigInt(MONEY_SCALE)
+
+const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,3}))?$/
+
+/**
+ * A decimal as an integer count of 10^-MONEY_SCALE units, or null when the text is not a number. Money is summed
+ * in these units so a day's total does not depend on row order and 28-digit values lose nothing that matters.
+ */
+export function parseMoney(text: string): bigint | null {
+  const m = DECIMAL.exec(text.trim())
+  if (!m) return null
+  const [, sign = '', whole = '', fraction = '', exp = '0'] = m
+  if (whole === '' && fraction === '') return null
+  const digits = BigInt(`${whole}${fraction}` || '0')
+  const shift = MONEY_SCALE + Number(exp) - fraction.length
+  let units: bigint
+  if (shift >= 0) units = digits * 10n ** BigInt(shift)
+  else {
+    // Round half away from zero when the text has more decimals than we keep.
+    const divisor = 10n ** BigInt(-shift)
+    units = (digits + divisor / 2n) / divisor
+  }
+  return sign === '-' ? -units : units
+}
+
+/** Units of 10^-MONEY_SCALE back to a number, through its decimal text so the double is the nearest one. */
+export function moneyToNumber(units: bigint): number {
+  const negative = units < 0n
+  const abs = negative ? -units : units
+  const whole = abs / SCALE_FACTOR
+  const fraction = (abs % SCALE_FACTOR).toString().padStart(MONEY_SCALE, '0')
+  return Number(`${negative ? '-' : ''}${whole}.${fraction}`)
+}
+
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(?:([Zz])|([+-])(\d{2}):?(\d{2})?)?$/
+
+/**
+ * Milliseconds since the epoch of a FOCUS date-time, or null. Azure writes `2025-10-16T00:00:00Z`; the FinOps
+ * Foundation sample writes `2024-09-18 22:00:00` (no zone, which FOCUS defines as UTC); an offset is honoured.
+ */
+export function parseInstant(text: string): number | null {
+  const m = INSTANT.exec(text.trim())
+  if (!m) return null
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => Number(v ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  if (hour > 23 || minute > 59 || second > 59) return null
+  const local = Date.UTC(year, month - 1, day, hour, minute, second)
+  // Date.UTC rolls 2025-02-30 over into March; a real date survives the round trip.
+  const check = new Date(local)
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null
+  const offsetMinutes = m[8] ? (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10] ?? 0)) : 0
+  return local - offsetMinutes * 60_000
+}
+
+/** `YYYY-MM-DD` of an instant, in UTC. */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10)
+}
+
+const SUBSCRIPTION_PATH = /^\/subscriptions\/([^/]+)\/?$/i
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The subscription id of a SubAccountId: Azure writes the ARM path `/subscriptions/{guid}`; the store keeps the
+ * bare lower-case GUID. Other providers' account ids (AWS account numbers) are kept as written.
+ */
+export function normaliseSubscriptionId(subAccountId: string): string {
+  const id = subAccountId.trim()
+  const bare = SUBSCRIPTION_PATH.exec(id)?.[1] ?? id
+  return GUID.test(bare) ? bare.toLowerCase() : bare
+}
+
+/** True for an Azure ARM id, which compares case-insensitively (a ResourceId from another cloud does not). */
+export function isArmId(id: string): boolean {
+  return /^\/subscriptions\//i.test(id)
+}
+
+/** The subscription GUID inside an ARM id, lower-cased, or null. */
+export function subscriptionOfArmId(armId: string): string | null {
+  const guid = /^\/subscriptions\/([^/]+)/i.exec(armId)?.[1]
+  return guid ? normaliseSubscriptionId(guid) : null
+}
+
+/** The resource-group segment of an ARM id as written there (Azure lower-cases it in FOCUS ResourceIds), or null. */
+export function resourceGroupOfArmId(armId: string): string | null {
+  if (!isArmId(armId)) return null
+  return /^\/subscriptions\/[^/]+\/resourcegroups\/([^/]+)/i.exec(armId)?.[1] ?? null
+}
+
+/**
+ * The ARM type of an ARM id, lower-cased: `microsoft.compute/virtualmachines`, or for a child resource
+ * `microsoft.sql/servers/databases`. Null when the id names no provider resource.
+ */
+export function armTypeOfArmId(armId: string): string | null {
+  if (!isArmId(armId)) return null
+  const parts = armId.split('/')
+  const at = parts.map((p) => p.toLowerCase()).lastIndexOf('providers')
+  if (at < 0 || at + 3 > parts.length) return null
+  const namespace = parts[at + 1]!
+  // After the namespace the segments alternate type, name, type, name...
+  const types = parts.slice(at + 2).filter((_, i) => i % 2 === 0)
+  return [namespace, ...types].join('/').toLowerCase()
+}
+
+/** The last segment of a resource id (its name in ARM ids and most ARNs). */
+export function lastSegmentOf(id: string): string {
+  const trimmed = id.replace(/\/+$/, '')
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1)
+}
+
+export type Tags = Record<string, string>
+
+/**
+ * The Tags column: a JSON object (its quotes doubled by CSV quoting, which the CSV reader undoes). Also read: the
+ * members without braces (`"env": "prod","team": "a"`), as Azure's older cost-details files write them, and an
+ * object encoded twice as a JSON string. Keys are kept exactly (the FinOps sample has both `org` and ` org`);
+ * numbers and booleans become strings, other values are dropped. Null when unreadable.
+ */
+export function parseTags(text: string | null): Tags | null {
+  const trimmed = text?.trim() ?? ''
+  if (trimmed === '') return {}
+  let value = parseJson(trimmed)
+  if (typeof value === 'string') value = parseJson(value)
+  else if (value === undefined && !trimmed.startsWith('{')) value = parseJson(`{${trimmed}}`)
+  if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) return null
+  const tags: Tags = {}
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v === 'string') tags[key] = v
+    else if (typeof v === 'number' || typeof v === 'boolean') tags[key] = String(v)
+  }
+  return tags
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** The FOCUS columns that identify a meter, null when empty. */
+export interface MeterColumns {
+  x_SkuMeterId: string | null
+  SkuPriceId: string | null
+  SkuId: string | null
+  ChargeDescription: string | null
+  ChargeCategory: string | null
+}
+
+/**
+ * A row's meter (contract section 6): x_SkuMeterId, else SkuPriceId, else SkuId with ChargeDescription, since one
+ * SkuId can cover two meters of the same resource and day. Rows with no SKU at all (taxes, some purchases and
+ * credits) are told apart by category and description. Null when nothing identifies the charge.
+ */
+export function meterIdOf(c: MeterColumns): string | null {
+  if (c.x_SkuMeterId) return c.x_SkuMeterId
+  if (c.SkuPriceId) return c.SkuPriceId
+  if (c.SkuId) return c.ChargeDescription ? `${c.SkuId}|${c.ChargeDescription}` : c.SkuId
+  if (c.ChargeCategory || c.ChargeDescription) return `${c.ChargeCategory ?? ''}|${c.ChargeDescription ?? ''}`
+  return null
+}
+
+/** ISO 4217 code in upper case, or null when the text is not one. */
+export function normaliseCurrency(text: string): string | null {
+  const code = text.trim().toUpperCase()
+  return /^[A-Z]{3}$/.test(code) ? code : null
+}

@@ -1,0 +1,546 @@
+import { createReadStream } from 'node:fs'
+import { pipeline, Readable } from 'node:stream'
+import { createGunzip } from 'node:zlib'
+import { parse } from 'csv-parse'
+import type { DailyCostRow, ResourceGroupItem, ResourceItem, SubscriptionItem } from '../types.js'
+import {
+  armTypeOfArmId,
+  isArmId,
+  lastSegmentOf,
+  meterIdOf,
+  moneyToNumber,
+  normaliseCurrency,
+  normaliseSubscriptionId,
+  parseInstant,
+  parseMoney,
+  parseTags,
+  resourceGroupOfArmId,
+  subscriptionOfArmId,
+  type Tags,
+  utcDay,
+} from './fields.js'
+
+/**
+ * Reads FOCUS 1.0/1.1 cost exports (CSV, plain or gzip) as Azure Cost Management and the FinOps Foundation write
+ * them, and aggregates them while streaming: memory grows with the distinct (resource, day, meter) keys, not with
+ * the rows, so a million-row month is fine. Bad rows become line-numbered issues and are left out of the sums.
+ */
+
+/** A path, or the bytes of one file (a stream or any async iterable of chunks). */
+export type FocusInput = string | Readable | AsyncIterable<Uint8Array>
+
+/** A problem in a file. `line` is the physical line (the header is line 1); 0 means the file as a whole. */
+export interface FocusIssue {
+  file: string
+  line: number
+  message: string
+}
+
+export interface FocusParseOptions {
+  /** The name issues give a stream input; a path names itself. */
+  fileName?: string
+  /** Errors and warnings kept, each; the rest are only counted, so a broken huge file cannot fill memory. */
+  maxIssues?: number
+}
+
+export interface FocusParseResult {
+  /** Summed by (subscription, resource, UTC day, meter, currency). */
+  costs: DailyCostRow[]
+  subscriptions: SubscriptionItem[]
+  /** One per (subscription, lower-cased name), in the first spelling seen. */
+  resourceGroups: ResourceGroupItem[]
+  /** ARM resources in a resource group, tags from their latest row. Other ResourceIds appear only in costs. */
+  resources: ResourceItem[]
+  /** Rows left out, header problems, unreadable files and mixed currencies. */
+  errors: FocusIssue[]
+  errorCount: number
+  /** Rows kept with a caveat (unreadable tags, BilledCost used for a missing EffectiveCost). */
+  warnings: FocusIssue[]
+  warningCount: number
+  /** Data rows read (not headers), bad ones included. */
+  rowsRead: number
+  rowsRejected: number
+  /** The billing currency when every kept row has the same one; null when there were none or several. */
+  currency: string | null
+  /** Every billing currency seen, in order of first appearance. */
+  currencies: string[]
+}
+
+/** FOCUS says nothing of a subscription's state; the inventory keeps what ARM reports when it has it. */
+export const UNKNOWN_SUBSCRIPTION_STATE = 'Unknown'
+
+const COLUMNS = [
+  'BilledCost',
+  'EffectiveCost',
+  'BillingCurrency',
+  'ChargePeriodStart',
+  'ChargeCategory',
+  'ChargeDescription',
+  'SubAccountId',
+  'SubAccountName',
+  'ResourceId',
+  'ResourceName',
+  'ResourceType',
+  'x_ResourceType',
+  'x_ResourceGroupName',
+  'RegionId',
+  'RegionName',
+  'Tags',
+  'ServiceName',
+  'ServiceCategory',
+  'x_SkuMeterId',
+  'x_SkuMeterName',
+  'SkuPriceId',
+  'SkuId',
+] as const
+type Column = (typeof COLUMNS)[number]
+
+/** Columns without which no row can be read: all mandatory in FOCUS 1.0 and 1.1. */
+const REQUIRED: readonly (readonly Column[])[] = [
+  ['ChargePeriodStart'],
+  ['BillingCurrency'],
+  ['SubAccountId'],
+  ['ResourceId'],
+  ['ServiceName'],
+  ['EffectiveCost', 'BilledCost'],
+  ['x_SkuMeterId', 'SkuPriceId', 'SkuId'],
+]
+
+/** Parses one file. */
+export async function parseFocusFile(input: FocusInput, options: FocusParseOptions = {}): Promise<FocusParseResult> {
+  const aggregator = createFocusAggregator(options)
+  await aggregator.addFile(input, options.fileName)
+  return aggregator.result()
+}
+
+/** Parses the files of one import (e.g. the partitions of one export): rows of the same key are summed across them. */
+export async function parseFocusFiles(
+  inputs: readonly string[],
+  options: Omit<FocusParseOptions, 'fileName'> = {},
+): Promise<FocusParseResult> {
+  const aggregator = createFocusAggregator(options)
+  for (const input of inputs) await aggregator.addFile(input)
+  return aggregator.result()
+}
+
+interface CostEntry extends Omit<DailyCostRow, 'cost'> {
+  units: bigint
+}
+
+interface ResourceEntry extends ResourceItem {
+  /** ChargePeriodStart of the row the tags came from. */
+  tagsAt: number
+}
+
+/** Accumulates any number of files into one result; files are read one at a time. */
+export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName'> = {}) {
+  const maxIssues = options.maxIssues ?? 1000
+  const costs = new Map<string, CostEntry>()
+  const subscriptions = new Map<string, SubscriptionItem>()
+  const groups = new Map<string, ResourceGroupItem>()
+  const resources = new Map<string, ResourceEntry>()
+  const currencies = new Map<string, FocusIssue>()
+  const errors: FocusIssue[] = []
+  const warnings: FocusIssue[] = []
+  let errorCount = 0
+  let warningCount = 0
+  let rowsRead = 0
+  let rowsRejected = 0
+
+  const error = (issue: FocusIssue) => {
+    if (errorCount++ < maxIssues) errors.push(issue)
+  }
+  const warn = (issue: FocusIssue) => {
+    if (warningCount++ < maxIssues) warnings.push(issue)
+  }
+
+  /** The group of a row in its first spelling: Azure names are case-insensitive and FOCUS rows vary in case. */
+  function groupOf(subscriptionId: string, name: string): ResourceGroupItem {
+    const key = `${subscriptionId}/${name.toLowerCase()}`
+    let group = groups.get(key)
+    if (!group) {
+      group = {
+        subscriptionId,
+        name,
+        armId: `/subscriptions/${subscriptionId}/resourceGroups/${name}`,
+        location: null,
+        tags: {},
+      }
+      groups.set(key, group)
+    }
+    return group
+  }
+
+  function noteCurrency(currency: string, at: FocusIssue) {
+    if (currencies.has(currency)) return
+    const first = currencies.values().next().value
+    currencies.set(currency, at)
+    if (first) {
+      const firstCurrency = currencies.keys().next().value
+      error({
+        ...at,
+        message:
+          `billing currency ${currency} differs from ${firstCurrency} (first seen in ${first.file} line ${first.line}); ` +
+          'an import should hold one currency: costs are kept per currency and never added across them',
+      })
+    }
+  }
+
+  function addRow(row: FocusRow, file: string, line: number) {
+    const subscriptionId = row.subscriptionId
+    let subscription = subscriptions.get(subscriptionId)
+    if (!subscription) {
+      subscription = {
+        subscriptionId,
+        displayName: row.subscriptionName ?? subscriptionId,
+        state: UNKNOWN_SUBSCRIPTION_STATE,
+        currency: row.currency,
+      }
+      subscriptions.set(subscriptionId, subscription)
+    } else if (subscription.displayName === subscriptionId && row.subscriptionName) {
+      subscription.displayName = row.subscriptionName
+    }
+    noteCurrency(row.currency, { file, line, message: '' })
+
+    const group = row.groupName ? groupOf(subscriptionId, row.groupName) : null
+    const resourceKey =
+      row.resourceId === null ? '' : isArmId(row.resourceId) ? row.resourceId.toLowerCase() : row.resourceId
+    const key = `${subscriptionId}\n${resourceKey}\n${row.day}\n${row.meterId}\n${row.currency}`
+    const entry = costs.get(key)
+    if (entry) entry.units += row.units
+    else {
+      costs.set(key, {
+        date: row.day,
+        subscriptionId,
+        resourceArmId: row.resourceId,
+        resourceGroupName: group?.name ?? null,
+        meterId: row.meterId,
+        meterName: row.meterName,
+        serviceName: row.serviceName,
+        units: row.units,
+        currency: row.currency,
+      })
+    }
+    if (row.resourceId && group && isArmId(row.resourceId)) addResource(row, row.resourceId, resourceKey, group)
+  }
+
+  function addResource(row: FocusRow, armId: string, key: string, group: ResourceGroupItem) {
+    const tags = row.tags ?? {}
+    const known = resources.get(key)
+    if (!known) {
+      resources.set(key, {
+        armId,
+        name: row.resourceName ?? lastSegmentOf(armId),
+        resourceType: row.resourceType ?? '',
+        location: row.location,
+        subscriptionId: group.subscriptionId,
+        resourceGroupName: group.name,
+        tags,
+        sku: null,
+        state: null,
+        properties: {},
+        tagsAt: row.ms,
+      })
+      return
+    }
+    // Tags change over a month; the latest charge period's row has the current ones (ties: the later row).
+    if (row.ms >= known.tagsAt) {
+      known.tags = tags
+      known.tagsAt = row.ms
+    }
+    known.location ??= row.location
+    if (!known.resourceType && row.resourceType) known.resourceType = row.resourceType
+  }
+
+  async function addFile(input: FocusInput, fileName?: string): Promise<void> {
+    const file = fileName ?? (typeof input === 'string' ? input : 'input')
+    let source: Readable
+    try {
+      source = await openDecoded(input)
+    } catch (err) {
+      error({ file, line: 0, message: `cannot read the file: ${messageOf(err)}` })
+      return
+    }
+    const lines = createLineCounter()
+    let columns: ColumnIndex | null = null
+    let stopped = false
+    let fallbacks = 0
+
+    function onRecord(record: string[], line: number) {
+      if (columns === null) {
+        const header = readHeader(record)
+        if ('missing' in header)
+          stop({ file, line, message: `not a FOCUS cost export: missing columns ${header.missing.join(', ')}` })
+        else columns = header
+        return
+      }
+      rowsRead++
+      if (record.length !== columns.width) {
+        rowsRejected++
+        error({ file, line, message: `expected ${columns.width} fields as in the header, found ${record.length}` })
+        return
+      }
+      const read = readRow(record, columns)
+      if ('problems' in read) {
+        rowsRejected++
+        error({ file, line, message: read.problems.join('; ') })
+        return
+      }
+      if (read.row.tags === null)
+        warn({ file, line, message: 'Tags is not a JSON object; the row is kept without tags' })
+      if (read.row.usedBilledCost) fallbacks++
+      addRow(read.row, file, line)
+    }
+
+    function onSkip(err: Error, line: number) {
+      const message = `not valid CSV: ${err.message.replace(/ at line \d+/, '')}`
+      if (columns === null) return stop({ file, line, message: `the header is ${message}` })
+      rowsRead++
+      rowsRejected++
+      error({ file, line, message })
+    }
+
+    /** A file-level error: nothing more is read from this file. */
+    function stop(issue: FocusIssue) {
+      error(issue)
+      stopped = true
+      source.destroy()
+    }
+
+    // Rows are handled inside the parser's callbacks so that rows and CSV errors arrive in file order.
+    const parser = parse({
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_record: (record: string[], info: CsvInfo) => {
+        if (!stopped) onRecord(record, lines.record(record, info))
+        return null
+      },
+    })
+    parser.on('skip', (err: CsvParseError) => {
+      if (!stopped) onSkip(err, lines.skipped(err))
+    })
+    parser.resume()
+    const failure = await new Promise<Error | null | undefined>((resolve) => pipeline(source, parser, resolve))
+    if (failure && !stopped) {
+      error({ file, line: lines.last() + 1, message: `the file ends early or is corrupt: ${messageOf(failure)}` })
+    }
+    if (columns === null && !stopped && !failure) error({ file, line: 1, message: 'the file is empty' })
+    if (fallbacks > 0) {
+      const rows = fallbacks === 1 ? '1 row has' : `${fallbacks} rows have`
+      warn({ file, line: 0, message: `${rows} no EffectiveCost; BilledCost was used instead` })
+    }
+  }
+
+  function result(): FocusParseResult {
+    const kept = [...currencies.keys()]
+    return {
+      costs: [...costs.values()].map(({ units, ...row }) => ({ ...row, cost: moneyToNumber(units) })),
+      subscriptions: [...subscriptions.values()],
+      resourceGroups: [...groups.values()],
+      resources: [...resources.values()].map(({ tagsAt: _, ...resource }) => resource),
+      errors,
+      errorCount,
+      warnings,
+      warningCount,
+      rowsRead,
+      rowsRejected,
+      currency: kept.length === 1 ? kept[0]! : null,
+      currencies: kept,
+    }
+  }
+
+  return { addFile, result }
+}
+export type FocusAggregator = ReturnType<typeof createFocusAggregator>
+
+/** One row's values after the cell rules; `tags` is null when the Tags text could not be read. */
+interface FocusRow {
+  ms: number
+  day: string
+  subscriptionId: string
+  subscriptionName: string | null
+  currency: string
+  units: bigint
+  usedBilledCost: boolean
+  resourceId: string | null
+  resourceName: string | null
+  resourceType: string | null
+  groupName: string | null
+  location: string | null
+  meterId: string
+  meterName: string | null
+  serviceName: string
+  tags: Tags | null
+}
+
+type ColumnIndex = Record<Column, number> & { width: number }
+
+/** Where each column is; names match exactly, else ignoring case and stray spaces or a second BOM. */
+function readHeader(names: string[]): ColumnIndex | { missing: string[] } {
+  const exact = new Map<string, number>()
+  const loose = new Map<string, number>()
+  names.forEach((name, i) => {
+    if (!exact.has(name)) exact.set(name, i)
+    const key = name
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .toLowerCase()
+    if (!loose.has(key)) loose.set(key, i)
+  })
+  const index = { width: names.length } as ColumnIndex
+  for (const column of COLUMNS) index[column] = exact.get(column) ?? loose.get(column.toLowerCase()) ?? -1
+  const missing = REQUIRED.filter((any) => any.every((c) => index[c] < 0)).map((any) => any.join(' or '))
+  return missing.length > 0 ? { missing } : index
+}
+
+function readRow(record: string[], at: ColumnIndex): { row: FocusRow } | { problems: string[] } {
+  // Azure writes nulls as empty fields, the FinOps Foundation sample as the bare word NULL.
+  const cell = (column: Column): string | null => {
+    const value = at[column] < 0 ? undefined : record[at[column]]?.trim()
+    return value === undefined || value === '' || value === 'NULL' ? null : value
+  }
+  const problems: string[] = []
+
+  const start = cell('ChargePeriodStart')
+  const ms = start === null ? null : parseInstant(start)
+  if (start === null) problems.push('ChargePeriodStart is missing')
+  else if (ms === null) problems.push(`ChargePeriodStart ${JSON.stringify(start)} is not a date-time`)
+
+  const currencyText = cell('BillingCurrency')
+  const currency = currencyText === null ? null : normaliseCurrency(currencyText)
+  if (currencyText === null) problems.push('BillingCurrency is missing')
+  else if (currency === null) problems.push(`BillingCurrency ${JSON.stringify(currencyText)} is not an ISO 4217 code`)
+
+  const effective = readMoney(cell('EffectiveCost'), 'EffectiveCost', problems)
+  const billed = readMoney(cell('BilledCost'), 'BilledCost', problems)
+  // EffectiveCost is the figure (amortised); BilledCost stands in only when EffectiveCost is empty.
+  const units = effective === undefined ? billed : effective
+  if (effective === undefined && billed === undefined) problems.push('EffectiveCost and BilledCost are both missing')
+
+  const resourceId = cell('ResourceId')
+  const subAccount = cell('SubAccountId')
+  // A row without SubAccountId can still be placed when its ResourceId is an ARM id.
+  const subscriptionId = subAccount
+    ? normaliseSubscriptionId(subAccount)
+    : resourceId && subscriptionOfArmId(resourceId)
+  if (!subscriptionId) problems.push('SubAccountId is missing')
+
+  const meterId = meterIdOf({
+    x_SkuMeterId: cell('x_SkuMeterId'),
+    SkuPriceId: cell('SkuPriceId'),
+    SkuId: cell('SkuId'),
+    ChargeDescription: cell('ChargeDescription'),
+    ChargeCategory: cell('ChargeCategory'),
+  })
+  if (meterId === null)
+    problems.push('no column identifies the meter (x_SkuMeterId, SkuPriceId, SkuId, ChargeDescription)')
+
+  if (problems.length > 0 || ms === null || currency === null || units == null || !subscriptionId || meterId === null) {
+    return { problems }
+  }
+  const xType = cell('x_ResourceType')
+  return {
+    row: {
+      ms,
+      day: utcDay(ms),
+      subscriptionId,
+      subscriptionName: cell('SubAccountName'),
+      currency,
+      units,
+      usedBilledCost: effective === undefined,
+      resourceId,
+      resourceName: cell('ResourceName'),
+      resourceType: xType?.toLowerCase() ?? (resourceId && armTypeOfArmId(resourceId)) ?? cell('ResourceType'),
+      groupName: cell('x_ResourceGroupName') ?? (resourceId && resourceGroupOfArmId(resourceId)),
+      location: cell('RegionId') ?? cell('RegionName'),
+      meterId,
+      meterName: cell('x_SkuMeterName') ?? cell('ChargeDescription'),
+      serviceName: cell('ServiceName') ?? cell('ServiceCategory') ?? 'Other',
+      tags: parseTags(cell('Tags')),
+    },
+  }
+}
+
+/** Money units; undefined when the cell is empty, null (and a problem noted) when it holds something else. */
+function readMoney(text: string | null, column: Column, problems: string[]): bigint | null | undefined {
+  if (text === null) return undefined
+  const units = parseMoney(text)
+  if (units === null) problems.push(`${column} ${JSON.stringify(text)} is not a number`)
+  return units
+}
+
+interface CsvInfo {
+  lines: number
+  empty_lines: number
+}
+type CsvParseError = Error & CsvInfo
+
+/**
+ * Physical line numbers of records. csv-parse reports the line where a record ends, and counts `\r\n` inside a
+ * quoted field as two lines (once as \r, once as \n); the start line is derived from the previous record's end and
+ * the skipped empty lines, minus that over-count, so it stays exact after multi-line fields in LF or CRLF files.
+ */
+function createLineCounter() {
+  let previousEnd = 0
+  let previousEmpty = 0
+  let overCount = 0
+  const startOf = (info: CsvInfo) => previousEnd + 1 + (info.empty_lines - previousEmpty)
+  return {
+    record(fields: string[], info: CsvInfo): number {
+      const start = startOf(info)
+      const line = start - overCount
+      if (info.lines > start) for (const f of fields) overCount += countCrlf(f)
+      previousEnd = info.lines
+      previousEmpty = info.empty_lines
+      return line
+    },
+    skipped(err: CsvInfo): number {
+      const line = startOf(err) - overCount
+      previousEnd = err.lines
+      previousEmpty = err.empty_lines
+      return line
+    },
+    /** The last physical line read so far. */
+    last: () => previousEnd - overCount,
+  }
+}
+
+function countCrlf(text: string): number {
+  let n = 0
+  for (let i = text.indexOf('\r\n'); i >= 0; i = text.indexOf('\r\n', i + 2)) n++
+  return n
+}
+
+/**
+ * The file's bytes, gunzipped when they start with the gzip magic number (whatever the file is called). Zip and
+ * Parquet exports are refused by name rather than read as garbage.
+ */
+async function openDecoded(input: FocusInput): Promise<Readable> {
+  const raw: AsyncIterable<Uint8Array> = typeof input === 'string' ? createReadStream(input) : input
+  const chunks = raw[Symbol.asyncIterator]()
+  const head: Buffer[] = []
+  let size = 0
+  while (size < 4) {
+    const next = await chunks.next()
+    if (next.done) break
+    const chunk = Buffer.from(next.value)
+    head.push(chunk)
+    size += chunk.length
+  }
+  const first = Buffer.concat(head)
+  if (first.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) throw new Error('a zip archive; unzip it first')
+  if (first.subarray(0, 4).toString('latin1') === 'PAR1') throw new Error('a Parquet file; export FOCUS as CSV')
+  async function* rest() {
+    if (first.length > 0) yield first
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value
+  }
+  const bytes = Readable.from(rest(), { objectMode: false })
+  const gzip = first[0] === 0x1f && first[1] === 0x8b
+  return gzip ? pipeline(bytes, createGunzip(), () => {}) : bytes
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}

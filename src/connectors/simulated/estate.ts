@@ -1,0 +1,329 @@
+import { createHash } from 'node:crypto'
+import type { ResourceGroupItem, ResourceItem, SubscriptionItem } from '../types.js'
+
+/** A deterministic pseudo-random stream (mulberry32): the same seed gives the same estate on every machine. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+export function seedOf(...parts: string[]): number {
+  return createHash('sha256').update(parts.join('\u0000')).digest().readUInt32LE(0)
+}
+
+/** A GUID-shaped id derived from its parts, stable across runs. */
+export function stableGuid(...parts: string[]): string {
+  const h = createHash('sha256').update(parts.join('\u0000')).digest('hex')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`
+}
+
+/** How a simulated resource costs and behaves; the insight rules' conditions are planted through `flags`. */
+export interface SimulatedResource extends ResourceItem {
+  dailyCost: number
+  meters: { id: string; name: string; share: number }[]
+  serviceName: string
+  /** Average CPU for VMs (idle VMs sit near 2%). */
+  cpuAverage: number | null
+  /** Costs on some dates jump several-fold (an injected anomaly). */
+  spiky: boolean
+  /** Weekend dip of compute that follows office hours. */
+  seasonal: boolean
+}
+
+export interface SimulatedEstate {
+  subscriptions: SubscriptionItem[]
+  resourceGroups: ResourceGroupItem[]
+  resources: SimulatedResource[]
+}
+
+interface Kind {
+  type: string
+  serviceName: string
+  skus: { sku: string; daily: number }[]
+  weight: number
+  meters: string[]
+  seasonal?: boolean
+  location?: string
+}
+
+// The kinds of resource the estate holds, with a realistic spread of daily list prices (USD).
+const KINDS: Kind[] = [
+  {
+    type: 'Microsoft.Compute/virtualMachines',
+    serviceName: 'Virtual Machines',
+    weight: 18,
+    meters: ['Compute Hours'],
+    seasonal: true,
+    skus: [
+      { sku: 'Standard_B2s', daily: 1.0 },
+      { sku: 'Standard_D4s_v5', daily: 4.6 },
+      { sku: 'Standard_E8s_v5', daily: 12.1 },
+      { sku: 'Standard_D16s_v5', daily: 18.4 },
+    ],
+  },
+  {
+    type: 'Microsoft.Compute/disks',
+    serviceName: 'Storage',
+    weight: 16,
+    meters: ['P10 LRS Disk', 'Disk Operations'],
+    skus: [
+      { sku: 'Premium_LRS', daily: 0.65 },
+      { sku: 'StandardSSD_LRS', daily: 0.32 },
+      { sku: 'Standard_LRS', daily: 0.16 },
+    ],
+  },
+  {
+    type: 'Microsoft.Network/publicIPAddresses',
+    serviceName: 'Virtual Network',
+    weight: 8,
+    meters: ['Static Public IP'],
+    skus: [{ sku: 'Standard', daily: 0.12 }],
+  },
+  {
+    type: 'Microsoft.Network/networkInterfaces',
+    serviceName: 'Virtual Network',
+    weight: 6,
+    meters: ['Data Transfer'],
+    skus: [{ sku: 'Standard', daily: 0.02 }],
+  },
+  {
+    type: 'Microsoft.Web/serverFarms',
+    serviceName: 'Azure App Service',
+    weight: 6,
+    meters: ['P1 v3 App Service Hours'],
+    skus: [
+      { sku: 'P1v3', daily: 4.8 },
+      { sku: 'S1', daily: 2.4 },
+      { sku: 'B1', daily: 0.43 },
+    ],
+  },
+  {
+    type: 'Microsoft.Web/sites',
+    serviceName: 'Azure App Service',
+    weight: 8,
+    meters: ['Outbound Data'],
+    skus: [{ sku: 'app', daily: 0.05 }],
+  },
+  {
+    type: 'Microsoft.Sql/servers/databases',
+    serviceName: 'SQL Database',
+    weight: 8,
+    meters: ['vCore', 'Data Stored'],
+    skus: [
+      { sku: 'GP_Gen5_2', daily: 12.2 },
+      { sku: 'S0', daily: 0.5 },
+      { sku: 'BC_Gen5_4', daily: 48.8 },
+    ],
+  },
+  {
+    type: 'Microsoft.Storage/storageAccounts',
+    serviceName: 'Storage',
+    weight: 10,
+    meters: ['Hot LRS Data Stored', 'Write Operations'],
+    skus: [
+      { sku: 'Standard_LRS', daily: 0.9 },
+      { sku: 'Standard_GRS', daily: 2.1 },
+    ],
+  },
+  {
+    type: 'Microsoft.KeyVault/vaults',
+    serviceName: 'Key Vault',
+    weight: 4,
+    meters: ['Operations'],
+    skus: [{ sku: 'standard', daily: 0.03 }],
+  },
+  {
+    type: 'Microsoft.ContainerService/managedClusters',
+    serviceName: 'Azure Kubernetes Service',
+    weight: 3,
+    meters: ['Uptime SLA'],
+    seasonal: true,
+    skus: [{ sku: 'Standard', daily: 2.4 }],
+  },
+  {
+    type: 'Microsoft.DocumentDB/databaseAccounts',
+    serviceName: 'Azure Cosmos DB',
+    weight: 3,
+    meters: ['100 RU/s', 'Data Stored'],
+    skus: [{ sku: 'Standard', daily: 5.8 }],
+  },
+  {
+    type: 'Microsoft.Network/loadBalancers',
+    serviceName: 'Load Balancer',
+    weight: 3,
+    meters: ['Standard Rules'],
+    skus: [{ sku: 'Standard', daily: 0.6 }],
+  },
+  {
+    type: 'Microsoft.Compute/snapshots',
+    serviceName: 'Storage',
+    weight: 4,
+    meters: ['Snapshot LRS'],
+    skus: [{ sku: 'Standard_LRS', daily: 0.08 }],
+  },
+  {
+    type: 'Microsoft.Cache/Redis',
+    serviceName: 'Redis Cache',
+    weight: 3,
+    meters: ['C1 Cache Instance'],
+    skus: [{ sku: 'Standard_C1', daily: 2.7 }],
+  },
+]
+
+const SUBSCRIPTIONS = ['Production', 'Staging', 'Data Platform', 'Shared Services']
+const WORKLOADS = ['web', 'api', 'data', 'ml', 'identity', 'monitoring', 'batch', 'payments']
+const ENVIRONMENTS: Record<string, string> = {
+  Production: 'prod',
+  Staging: 'staging',
+  'Data Platform': 'prod',
+  'Shared Services': 'shared',
+}
+const LOCATIONS = ['westeurope', 'northeurope', 'eastus', 'uksouth']
+const TEAMS = ['platform', 'checkout', 'search', 'insights']
+
+function pick<T>(rand: () => number, list: readonly T[]): T {
+  return list[Math.floor(rand() * list.length)]!
+}
+
+function pickKind(rand: () => number): Kind {
+  const total = KINDS.reduce((s, k) => s + k.weight, 0)
+  let r = rand() * total
+  for (const kind of KINDS) {
+    r -= kind.weight
+    if (r < 0) return kind
+  }
+  return KINDS[0]!
+}
+
+function shortName(type: string): string {
+  const last = type.split('/').pop()!.toLowerCase()
+  const map: Record<string, string> = {
+    virtualmachines: 'vm',
+    disks: 'disk',
+    publicipaddresses: 'pip',
+    networkinterfaces: 'nic',
+    serverfarms: 'plan',
+    sites: 'app',
+    databases: 'sqldb',
+    storageaccounts: 'st',
+    vaults: 'kv',
+    managedclusters: 'aks',
+    databaseaccounts: 'cosmos',
+    loadbalancers: 'lb',
+    snapshots: 'snap',
+    redis: 'redis',
+  }
+  return map[last] ?? last
+}
+
+/**
+ * The estate of a simulated tenant, derived from its cloud tenant id only: several subscriptions, tagged
+ * resource groups, and `resourceCount` resources over fourteen types, with every insight condition planted.
+ */
+export function simulatedEstate(cloudTenantId: string, resourceCount = 240): SimulatedEstate {
+  const rand = prng(seedOf('estate', cloudTenantId))
+  const subscriptions: SubscriptionItem[] = SUBSCRIPTIONS.map((name) => ({
+    subscriptionId: stableGuid('subscription', cloudTenantId, name),
+    displayName: name,
+    state: 'Enabled',
+    currency: 'USD',
+  }))
+  const resourceGroups: ResourceGroupItem[] = []
+  for (const sub of subscriptions) {
+    const env = ENVIRONMENTS[sub.displayName]!
+    const groupCount = 3 + Math.floor(rand() * 3)
+    const workloads = [...WORKLOADS].sort(() => rand() - 0.5).slice(0, groupCount)
+    for (const workload of workloads) {
+      const name = `rg-${workload}-${env}`
+      resourceGroups.push({
+        subscriptionId: sub.subscriptionId,
+        name,
+        armId: `/subscriptions/${sub.subscriptionId}/resourceGroups/${name}`,
+        location: pick(rand, LOCATIONS),
+        tags: {
+          environment: env,
+          workload,
+          team: pick(rand, TEAMS),
+          costCenter: `CC-${1000 + Math.floor(rand() * 50)}`,
+        },
+      })
+    }
+  }
+
+  const resources: SimulatedResource[] = []
+  for (let i = 0; i < resourceCount; i++) {
+    // The first resources are the planted cases, so every estate, however small, has each of them.
+    const kind = i < KINDS.length ? KINDS[i]! : pickKind(rand)
+    const group = resourceGroups[i % resourceGroups.length]!
+    const skuChoice = pick(rand, kind.skus)
+    const name = `${shortName(kind.type)}-${group.tags.workload}-${String(i).padStart(4, '0')}`
+    const armId = `${group.armId}/providers/${kind.type}/${name}`
+    const properties: Record<string, unknown> = {}
+    let state: string | null = 'Succeeded'
+    let cpuAverage: number | null = null
+    let dailyCost = skuChoice.daily * (0.8 + rand() * 0.4)
+    const tags: Record<string, string> = { ...group.tags }
+    if (rand() < 0.3) tags.owner = `${pick(rand, TEAMS)}@example.com`
+    if (rand() < 0.15) tags.Environment = group.tags.environment! // a second spelling of a key, as real estates have
+
+    if (kind.type === 'Microsoft.Compute/virtualMachines') {
+      const windows = rand() < 0.4 || i % 7 === 0
+      properties.osType = windows ? 'Windows' : 'Linux'
+      properties.vmSize = skuChoice.sku
+      // Windows without Azure Hybrid Benefit in about half the cases.
+      properties.licenseType = windows && rand() < 0.5 ? 'Windows_Server' : null
+      const roll = rand()
+      state = i % 11 === 0 || roll < 0.06 ? 'VM stopped' : roll < 0.12 ? 'VM deallocated' : 'VM running'
+      cpuAverage = i % 9 === 0 || rand() < 0.12 ? 1 + rand() * 3 : 15 + rand() * 50
+      if (state === 'VM deallocated') dailyCost = 0
+    } else if (kind.type === 'Microsoft.Compute/disks') {
+      const unattached = i % 5 === 1 || rand() < 0.15
+      properties.diskState = unattached ? 'Unattached' : 'Attached'
+      properties.diskSizeGB = pick(rand, [32, 64, 128, 256, 512, 1024])
+      state = unattached ? 'Unattached' : 'Attached'
+    } else if (kind.type === 'Microsoft.Network/publicIPAddresses') {
+      properties.ipConfiguration =
+        i % 4 === 2 || rand() < 0.25
+          ? null
+          : { id: `${group.armId}/providers/Microsoft.Network/networkInterfaces/nic-${i}/ipConfigurations/ipconfig1` }
+    } else if (kind.type === 'Microsoft.Web/serverFarms') {
+      properties.numberOfSites = i % 6 === 4 || rand() < 0.2 ? 0 : 1 + Math.floor(rand() * 5)
+    } else if (kind.type === 'Microsoft.Compute/snapshots') {
+      const ageDays = i % 3 === 0 || rand() < 0.5 ? 120 + Math.floor(rand() * 400) : Math.floor(rand() * 60)
+      properties.timeCreated = new Date(Date.UTC(2026, 0, 1) - ageDays * 86_400_000).toISOString()
+      properties.ageDays = ageDays
+    } else if (kind.type === 'Microsoft.Sql/servers/databases') {
+      properties.averageDtuPercent = i % 8 === 6 || rand() < 0.2 ? 3 + rand() * 5 : 30 + rand() * 50
+    }
+
+    resources.push({
+      armId,
+      name,
+      resourceType: kind.type,
+      location: group.location,
+      subscriptionId: group.subscriptionId,
+      resourceGroupName: group.name,
+      tags,
+      sku: skuChoice.sku,
+      state,
+      properties,
+      dailyCost,
+      meters: kind.meters.map((meter, m) => ({
+        id: stableGuid('meter', kind.type, skuChoice.sku, meter),
+        name: meter,
+        share: kind.meters.length === 1 ? 1 : m === 0 ? 0.8 : 0.2,
+      })),
+      serviceName: kind.serviceName,
+      cpuAverage,
+      spiky: i % 37 === 3,
+      seasonal: !!kind.seasonal,
+    })
+  }
+  return { subscriptions, resourceGroups, resources }
+}

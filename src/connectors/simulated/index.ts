@@ -1,0 +1,129 @@
+import type { Connector, CpuSample, DailyCostRow, DayWindow, InventorySnapshot, TenantConnection } from '../types.js'
+import { prng, type SimulatedEstate, type SimulatedResource, seedOf, simulatedEstate, stableGuid } from './estate.js'
+
+const DAY_MS = 86_400_000
+const EPOCH = Date.UTC(2024, 0, 1) // growth is measured from here, so a date's cost never depends on "today"
+
+export function daysOf(window: DayWindow): string[] {
+  const out: string[] = []
+  for (let t = Date.parse(`${window.from}T00:00:00Z`); t <= Date.parse(`${window.to}T00:00:00Z`); t += DAY_MS) {
+    out.push(new Date(t).toISOString().slice(0, 10))
+  }
+  return out
+}
+
+/** Noise in [-1, 1) from (resource, date, meter) alone, so a re-collected day has exactly the same cost. */
+function noise(...parts: string[]): number {
+  return prng(seedOf(...parts))() * 2 - 1
+}
+
+/**
+ * The cost of a resource on a day: its list price, a weekend dip for office-hours compute, slow growth,
+ * a little noise, and for a few resources a burst of several times the usual cost every 37 days.
+ */
+export function simulatedDailyCost(resource: SimulatedResource, date: string): number {
+  const t = Date.parse(`${date}T00:00:00Z`)
+  const dayNumber = Math.floor((t - EPOCH) / DAY_MS)
+  const weekday = new Date(t).getUTCDay()
+  const seasonal = resource.seasonal && (weekday === 0 || weekday === 6) ? 0.65 : 1
+  const growth = 1 + Math.max(dayNumber, 0) * 0.0008
+  const jitter = 1 + 0.05 * noise('cost', resource.armId, date)
+  const burst = resource.spiky && ((dayNumber % 37) + 37) % 37 < 2 ? 4 : 1
+  return resource.dailyCost * seasonal * growth * jitter * burst
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e6) / 1e6
+}
+
+export interface SimulatedOptions {
+  /** Resources per estate; 240 by default (the benchmark asks for 20,000). */
+  resourceCount?: number
+  /** A pause before each day's costs, to show progress and behave like a remote provider. */
+  latencyMs?: number
+}
+
+/** A deterministic synthetic Azure-like estate derived from the tenant's cloudTenantId: demo, tests, benchmarks. */
+export function createSimulatedConnector(options: SimulatedOptions = {}): Connector {
+  const estates = new Map<string, SimulatedEstate>()
+  const estateOf = (conn: TenantConnection) => {
+    let estate = estates.get(conn.cloudTenantId)
+    if (!estate) {
+      estate = simulatedEstate(conn.cloudTenantId, options.resourceCount)
+      estates.set(conn.cloudTenantId, estate)
+    }
+    return estate
+  }
+  return {
+    name: 'simulated',
+    async inventory(conn): Promise<InventorySnapshot> {
+      const { subscriptions, resourceGroups, resources } = estateOf(conn)
+      return {
+        subscriptions,
+        resourceGroups,
+        resources: resources.map(
+          ({ dailyCost: _c, meters: _m, serviceName: _s, cpuAverage: _u, spiky: _p, seasonal: _e, ...item }) => item,
+        ),
+      }
+    },
+    async *dailyCosts(conn, window): AsyncIterable<DailyCostRow[]> {
+      const estate = estateOf(conn)
+      const currency = estate.subscriptions[0]?.currency ?? 'USD'
+      for (const date of daysOf(window)) {
+        if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs))
+        const batch: DailyCostRow[] = []
+        for (const resource of estate.resources) {
+          const cost = simulatedDailyCost(resource, date)
+          if (cost === 0) continue
+          for (const meter of resource.meters) {
+            batch.push({
+              date,
+              subscriptionId: resource.subscriptionId,
+              resourceArmId: resource.armId,
+              resourceGroupName: resource.resourceGroupName,
+              meterId: meter.id,
+              meterName: meter.name,
+              serviceName: resource.serviceName,
+              cost: round(cost * meter.share),
+              currency,
+            })
+          }
+        }
+        // A monthly support charge with no resource: it belongs to its subscription.
+        if (date.endsWith('-01')) {
+          const sub = estate.subscriptions[0]!
+          batch.push({
+            date,
+            subscriptionId: sub.subscriptionId,
+            resourceArmId: null,
+            resourceGroupName: null,
+            meterId: stableGuid('meter', 'support'),
+            meterName: 'Standard Support',
+            serviceName: 'Support',
+            cost: 100,
+            currency,
+          })
+        }
+        yield batch
+      }
+    },
+    async cpuMetrics(conn, vmArmIds, window): Promise<CpuSample[]> {
+      const byId = new Map(estateOf(conn).resources.map((r) => [r.armId.toLowerCase(), r]))
+      const samples: CpuSample[] = []
+      for (const armId of vmArmIds) {
+        const vm = byId.get(armId.toLowerCase())
+        if (!vm || vm.cpuAverage === null || vm.state !== 'VM running') continue
+        for (const date of daysOf(window)) {
+          const average = Math.max(0.1, vm.cpuAverage * (1 + 0.2 * noise('cpu', armId, date)))
+          samples.push({
+            resourceArmId: vm.armId,
+            date,
+            averagePercent: round(average),
+            maxPercent: round(Math.min(100, average * 2.5)),
+          })
+        }
+      }
+      return samples
+    },
+  }
+}

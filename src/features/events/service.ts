@@ -1,0 +1,329 @@
+import { type Principal, roleOn } from '../../platform/auth/principal.js'
+import type { Clock, Ids } from '../../platform/clock.js'
+import { sha256Hex } from '../../platform/crypto.js'
+import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
+import { type Paging, pageOf } from '../../platform/http/schemas.js'
+import type { InventoryStore } from '../inventory/store.js'
+import {
+  type CreatePublicEventRequest,
+  type EventCategory,
+  type EventRecord,
+  MAX_VISIBLE_EVENTS,
+  type PatchPublicEventRequest,
+  type VisibleEvents,
+} from './schemas.js'
+import type { EventChanges, EventStore, IdempotencyRef, IdempotencyRow } from './store.js'
+import { type ChartScope, type ChartTarget, formatChartScope, parseChartScope, visibleMarkers } from './visibility.js'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+/** How long an Idempotency-Key answers with the first response. */
+export const IDEMPOTENCY_TTL_MS = DAY_MS
+/** A create still "in flight" after this long died with its process; a retry may take the key over. */
+const IN_FLIGHT_STALE_MS = 60_000
+/** Expired keys are swept at most this often per process (and replaced on sight in between). */
+const SWEEP_EVERY_MS = 10 * 60_000
+const CHART_DEFAULT_RANGE_MS = 30 * DAY_MS
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|([+-])(\d{2}):?(\d{2}))$/
+
+/**
+ * An RFC 3339 date-time with any offset, as UTC with milliseconds (the API's one instant format), or null
+ * when it is not a real instant (31 February, a leap second, or outside the years 0001 to 9999 in UTC).
+ */
+export function normaliseInstant(text: string): string | null {
+  const m = RFC3339.exec(text)
+  if (!m) return null
+  const [, y, mo, d, h, mi, s, frac, sign, oh, om] = m
+  const ms = frac ? Math.floor(Number(`0${frac}`) * 1000) : 0
+  const local = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms)
+  const check = new Date(local)
+  // Date.UTC rolls 31 February over into March; a real date survives the round trip.
+  if (
+    check.getUTCFullYear() !== Number(y) ||
+    check.getUTCMonth() !== Number(mo) - 1 ||
+    check.getUTCDate() !== Number(d) ||
+    check.getUTCHours() !== Number(h) ||
+    check.getUTCMinutes() !== Number(mi) ||
+    check.getUTCSeconds() !== Number(s)
+  ) {
+    return null
+  }
+  const offsetMinutes = sign ? (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) : 0
+  if (Number(oh ?? 0) > 23 || Number(om ?? 0) > 59) return null
+  const utc = new Date(local - offsetMinutes * 60_000)
+  const year = utc.getUTCFullYear()
+  // Beyond four-digit years the ISO text would no longer sort as text.
+  if (year < 1 || year > 9999) return null
+  return utc.toISOString()
+}
+
+/** The same body gives the same hash, whatever the order of its fields. */
+export function requestHash(operation: string, body: Record<string, unknown>): string {
+  return sha256Hex(`${operation}\n${JSON.stringify(body, Object.keys(body).sort())}`)
+}
+
+function badInstant(field: string): FieldErrors {
+  return { [field]: ['must be an RFC 3339 date-time, e.g. 2026-03-01T10:55:00Z'] }
+}
+
+/** tagKey and tagValue come together or not at all. */
+function tagPairErrors(tagKey: string | null, tagValue: string | null): FieldErrors {
+  if (tagKey !== null && tagValue === null) return { tagValue: ['is required when tagKey is set'] }
+  if (tagKey === null && tagValue !== null) return { tagKey: ['is required when tagValue is set'] }
+  return {}
+}
+
+function fail(errors: FieldErrors): void {
+  if (Object.keys(errors).length) throw ApiError.invalid(errors)
+}
+
+/** The fields of a patch applied to the current event: absent or null leaves a field as it is. */
+export function applyPatch(current: EventRecord, patch: PatchPublicEventRequest, now: string): EventChanges {
+  const errors: FieldErrors = {}
+  const changes: EventChanges = { updatedAt: now }
+  if (patch.title != null) {
+    const title = patch.title.trim()
+    if (title === '') errors.title = ['must not be empty']
+    else changes.title = title
+  }
+  if (patch.description != null) changes.description = patch.description === '' ? null : patch.description
+  if (patch.category != null) changes.category = patch.category
+  if (patch.occurredAt != null) {
+    const occurredAt = normaliseInstant(patch.occurredAt)
+    if (occurredAt === null) Object.assign(errors, badInstant('occurredAt'))
+    else changes.occurredAt = occurredAt
+  }
+  const tagKey = patch.tagKey == null ? null : patch.tagKey.trim()
+  if (tagKey === '') errors.tagKey = ['must not be empty']
+  if (patch.clearTag) {
+    if (patch.tagKey != null || patch.tagValue != null) {
+      errors.clearTag = ['cannot be combined with tagKey or tagValue']
+    } else {
+      changes.tagKey = null
+      changes.tagValue = null
+    }
+  } else if (tagKey || patch.tagValue != null) {
+    const key = tagKey || current.tagKey
+    const value = patch.tagValue ?? current.tagValue
+    // The stored event may lack the other half: the result must still be a pair.
+    Object.assign(errors, tagPairErrors(key, value))
+    changes.tagKey = key
+    changes.tagValue = value
+  }
+  fail(errors)
+  return changes
+}
+
+export function createEventService(deps: { store: EventStore; inventory: InventoryStore; clock: Clock; ids: Ids }) {
+  const { store, inventory, clock, ids } = deps
+  let nextSweepAt = 0
+
+  /** Validates a create body and builds the record it makes. */
+  function build(who: Principal, tenantId: string, input: CreatePublicEventRequest): EventRecord {
+    const errors: FieldErrors = {}
+    const title = input.title.trim()
+    if (title === '') errors.title = ['must not be empty']
+    const occurredAt = normaliseInstant(input.occurredAt)
+    if (occurredAt === null) Object.assign(errors, badInstant('occurredAt'))
+    const tagKey = input.tagKey == null ? null : input.tagKey.trim()
+    if (tagKey === '') errors.tagKey = ['must not be empty']
+    const tagValue = input.tagValue ?? null
+    Object.assign(errors, tagPairErrors(input.tagKey ?? null, tagValue))
+    fail(errors)
+    const now = clock.now().toISOString()
+    return {
+      id: ids.uuid(),
+      tenantId,
+      occurredAt: occurredAt!,
+      title,
+      category: input.category,
+      description: input.description ? input.description : null,
+      tagKey,
+      tagValue,
+      createdBy: who.actor,
+      createdAt: now,
+      updatedAt: now,
+    }
+  }
+
+  /** Holds the key for this request, or answers from the request that already holds it. */
+  async function claimKey(row: IdempotencyRow): Promise<{ replay: EventRecord } | null> {
+    const now = row.createdAt
+    if (Date.parse(now) >= nextSweepAt) {
+      nextSweepAt = Date.parse(now) + SWEEP_EVERY_MS
+      await store.idempotency.sweep(now)
+    }
+    // Each round either wins the key or sees who holds it; a lost race (deleted or taken over meanwhile) retries.
+    for (let round = 0; round < 3; round++) {
+      if (await store.idempotency.claim(row)) return null
+      const held = await store.idempotency.find(row)
+      if (!held) continue
+      const staleBefore = new Date(Date.parse(now) - IN_FLIGHT_STALE_MS).toISOString()
+      const expired = held.expiresAt <= now
+      const abandoned = held.responseBody === null && held.createdAt < staleBefore
+      if (expired || abandoned) {
+        if (await store.idempotency.takeOver(held, row)) return null
+        continue
+      }
+      if (held.requestHash !== row.requestHash) {
+        throw new ApiError(422, 'idempotency-key-reused', 'The Idempotency-Key was used for another request.', {
+          detail: 'This Idempotency-Key was already used with a different body; use a new key for a new event.',
+        })
+      }
+      if (held.responseBody === null) {
+        throw new ApiError(409, 'idempotency-in-flight', 'A request with this Idempotency-Key is in progress.', {
+          detail: 'The first request with this Idempotency-Key has not finished; retry in a moment.',
+          headers: { 'Retry-After': '1' },
+        })
+      }
+      return { replay: JSON.parse(held.responseBody) as EventRecord }
+    }
+    throw ApiError.conflict('The Idempotency-Key is contended by concurrent requests; retry in a moment.')
+  }
+
+  async function chartTarget(tenantId: string, scope: ChartScope, subscriptionId?: string): Promise<ChartTarget> {
+    switch (scope.kind) {
+      case 'tenant':
+        return { kind: 'broad' }
+      case 'subscription':
+        if (!(await inventory.subscriptionExists(tenantId, scope.subscriptionId))) {
+          throw ApiError.notFound(`Subscription ${scope.subscriptionId}`)
+        }
+        return { kind: 'broad' }
+      case 'resource': {
+        const tags = await inventory.resourceTags(tenantId, scope.resourceId)
+        if (!tags) throw ApiError.notFound(`Resource ${scope.resourceId}`)
+        return { kind: 'single', tags }
+      }
+      case 'resourceGroup': {
+        const groups = await inventory.resourceGroupsNamed(tenantId, scope.name, subscriptionId)
+        if (groups.length === 0) throw ApiError.notFound(`Resource group ${scope.name}`)
+        if (groups.length > 1) {
+          const subscriptionIds = groups.map((g) => g.subscriptionId)
+          throw ApiError.conflict(
+            `Resource group ${scope.name} exists in several subscriptions; choose one with subscriptionId.`,
+            { subscriptionIds },
+          )
+        }
+        return { kind: 'single', tags: groups[0]!.tags }
+      }
+    }
+  }
+
+  return {
+    /**
+     * Creates a marker. With an Idempotency-Key, the same key and body within 24 hours answer the first
+     * response; `replayed` says so. Without one, it is one transaction of two statements.
+     */
+    async create(
+      who: Principal,
+      tenantId: string,
+      input: CreatePublicEventRequest,
+      idempotencyKey?: string,
+    ): Promise<{ event: EventRecord; replayed: boolean }> {
+      const event = build(who, tenantId, input)
+      if (idempotencyKey === undefined) {
+        await store.insert(event)
+        return { event, replayed: false }
+      }
+      const now = clock.now()
+      const key: IdempotencyRow = {
+        actorId: who.actor.id ?? who.actor.type,
+        tenantId,
+        idempotencyKey,
+        requestHash: requestHash('PublicCreateTenantEvent', input),
+        responseBody: null,
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+      }
+      const held = await claimKey(key)
+      if (held) return { event: held.replay, replayed: true }
+      const ref: IdempotencyRef = key
+      try {
+        await store.idempotency.insertEvent(event, ref, JSON.stringify(event))
+      } catch (err) {
+        // Nothing was created: free the key so that a retry runs again.
+        await store.idempotency.release(ref, key.createdAt).catch(() => {})
+        throw err
+      }
+      return { event, replayed: false }
+    },
+
+    async list(tenantId: string, query: { from?: string; to?: string; category?: EventCategory }, paging: Paging) {
+      const errors: FieldErrors = {}
+      const from = query.from === undefined ? undefined : normaliseInstant(query.from)
+      const to = query.to === undefined ? undefined : normaliseInstant(query.to)
+      if (from === null) Object.assign(errors, badInstant('from'))
+      if (to === null) Object.assign(errors, badInstant('to'))
+      if (from && to && from > to) errors.from = ['must not be after to']
+      fail(errors)
+      const filter = { from: from ?? undefined, to: to ?? undefined, category: query.category }
+      const { items, totalCount } = await store.list(tenantId, filter, paging)
+      return pageOf(items, totalCount, paging)
+    },
+
+    async get(tenantId: string, id: string): Promise<EventRecord> {
+      const event = await store.get(tenantId, id)
+      if (!event) throw ApiError.notFound(`Event ${id}`)
+      return event
+    },
+
+    async update(tenantId: string, id: string, patch: PatchPublicEventRequest): Promise<EventRecord> {
+      const now = clock.now().toISOString()
+      const updated = await store.update(tenantId, id, (current) => applyPatch(current, patch, now))
+      if (!updated) throw ApiError.notFound(`Event ${id}`)
+      return updated
+    },
+
+    /** The creator may delete, and so may an Admin of the tenancy (owners are Admin everywhere). */
+    async delete(who: Principal, tenantId: string, id: string): Promise<void> {
+      const event = await store.get(tenantId, id)
+      if (!event) throw ApiError.notFound(`Event ${id}`)
+      const isCreator = event.createdBy.type === who.actor.type && event.createdBy.id === who.actor.id
+      if (!isCreator && roleOn(who, tenantId) !== 'Admin') {
+        throw ApiError.forbidden('Only the creator of the event or an Admin of the tenancy may delete it.')
+      }
+      if (!(await store.delete(tenantId, id))) throw ApiError.notFound(`Event ${id}`)
+    },
+
+    /** The markers on one chart, oldest first, at most 1,000. */
+    async visible(
+      tenantId: string,
+      query: { scope: string; subscriptionId?: string; from?: string; to?: string },
+    ): Promise<VisibleEvents> {
+      const errors: FieldErrors = {}
+      const scope = parseChartScope(query.scope)
+      if (!scope) {
+        errors.scope = ['must be tenant, subscription:{subscriptionId}, resourceGroup:{name} or resource:{resourceId}']
+      }
+      const to = query.to === undefined ? clock.now().toISOString() : normaliseInstant(query.to)
+      if (to === null) Object.assign(errors, badInstant('to'))
+      const from =
+        query.from !== undefined
+          ? normaliseInstant(query.from)
+          : to && new Date(Date.parse(to) - CHART_DEFAULT_RANGE_MS).toISOString()
+      if (from === null) Object.assign(errors, badInstant('from'))
+      if (from && to && from > to) errors.from = ['must not be after to']
+      fail(errors)
+      const target = await chartTarget(tenantId, scope!, query.subscriptionId)
+      // Tagged markers the chart does not show are skipped, so read in batches until the page is full.
+      const wanted = MAX_VISIBLE_EVENTS + 1
+      const items: EventRecord[] = []
+      let after: EventRecord | undefined
+      for (;;) {
+        const batch = await store.range(tenantId, from!, to!, wanted, after)
+        items.push(...visibleMarkers(batch, target))
+        after = batch.at(-1)
+        if (items.length >= wanted || batch.length < wanted) break
+      }
+      return {
+        scope: formatChartScope(scope!),
+        from: from!,
+        to: to!,
+        items: items.slice(0, MAX_VISIBLE_EVENTS),
+        truncated: items.length > MAX_VISIBLE_EVENTS,
+      }
+    },
+  }
+}
+export type EventService = ReturnType<typeof createEventService>

@@ -1,0 +1,118 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
+import { replyPage } from '../../platform/http/reply.js'
+import { Page, PageQuery, pagingOf, TenantParams } from '../../platform/http/schemas.js'
+import {
+  ResourceGroupGetQuery,
+  ResourceGroupListQuery,
+  ResourceGroupParams,
+  ResourceGroupRecord,
+  ResourceListQuery,
+  ResourceParams,
+  ResourceRecord,
+  SubscriptionParams,
+  SubscriptionRecord,
+} from './schemas.js'
+import type { InventoryService } from './service.js'
+
+const viewer = { requires: { tenancyRole: 'Viewer' as const } }
+
+export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventoryService }> = async (
+  app,
+  { inventory },
+) => {
+  app.get(
+    '/tenants/:tenantId/subscriptions',
+    {
+      schema: publicOperation('PublicListTenantSubscriptions', 'Subscriptions of the tenant, by display name.', {
+        params: TenantParams,
+        querystring: PageQuery,
+        response: { 200: Page(ref(SubscriptionRecord), 'SubscriptionPage'), ...problemResponses(400, 404) },
+      }),
+      config: viewer,
+    },
+    async (req, reply) =>
+      replyPage(req, reply, await inventory.listSubscriptions(req.params.tenantId, pagingOf(req.query))),
+  )
+
+  app.get(
+    '/tenants/:tenantId/subscriptions/:subscriptionId',
+    {
+      schema: publicOperation('PublicGetTenantSubscription', 'One subscription.', {
+        params: SubscriptionParams,
+        response: { 200: ref(SubscriptionRecord), ...problemResponses(400, 404) },
+      }),
+      config: viewer,
+    },
+    async (req) => inventory.getSubscription(req.params.tenantId, req.params.subscriptionId),
+  )
+
+  app.get(
+    '/tenants/:tenantId/resource-groups',
+    {
+      schema: publicOperation(
+        'PublicListTenantResourceGroups',
+        'Resource groups of the tenant, by name, then subscription.',
+        {
+          params: TenantParams,
+          querystring: ResourceGroupListQuery,
+          response: { 200: Page(ref(ResourceGroupRecord), 'ResourceGroupPage'), ...problemResponses(400, 404) },
+        },
+      ),
+      config: viewer,
+    },
+    async (req, reply) =>
+      replyPage(
+        req,
+        reply,
+        await inventory.listResourceGroups(req.params.tenantId, req.query.subscriptionId, pagingOf(req.query)),
+      ),
+  )
+
+  app.get(
+    '/tenants/:tenantId/resource-groups/:resourceGroupName',
+    {
+      schema: publicOperation(
+        'PublicGetTenantResourceGroup',
+        'One resource group by name, case-insensitively. When several subscriptions hold the name: 409 listing them (subscriptionIds), unless subscriptionId chooses.',
+        {
+          params: ResourceGroupParams,
+          querystring: ResourceGroupGetQuery,
+          response: { 200: ref(ResourceGroupRecord), ...problemResponses(400, 404, 409) },
+        },
+      ),
+      config: viewer,
+    },
+    async (req) =>
+      inventory.getResourceGroup(req.params.tenantId, req.params.resourceGroupName, req.query.subscriptionId),
+  )
+
+  app.get(
+    '/tenants/:tenantId/resources',
+    {
+      schema: publicOperation('PublicListTenantResources', 'Resources of the tenant, by name.', {
+        params: TenantParams,
+        querystring: ResourceListQuery,
+        response: { 200: Page(ref(ResourceRecord), 'ResourcePage'), ...problemResponses(400, 404) },
+      }),
+      config: viewer,
+    },
+    async (req, reply) => {
+      const { subscriptionId, resourceGroupId, armResourceName, resourceType } = req.query
+      const filter = { subscriptionId, resourceGroupId, armResourceName, resourceType }
+      return replyPage(req, reply, await inventory.listResources(req.params.tenantId, filter, pagingOf(req.query)))
+    },
+  )
+
+  app.get(
+    '/tenants/:tenantId/resources/:resourceId',
+    {
+      schema: publicOperation('PublicGetTenantResource', 'One resource.', {
+        params: ResourceParams,
+        response: { 200: ref(ResourceRecord), ...problemResponses(400, 404) },
+      }),
+      config: viewer,
+    },
+    async (req) => inventory.getResource(req.params.tenantId, req.params.resourceId),
+  )
+}

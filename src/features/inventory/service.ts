@@ -1,0 +1,121 @@
+import type { Clock } from '../../platform/clock.js'
+import { ApiError } from '../../platform/http/errors.js'
+import { type Paging, pageOf } from '../../platform/http/schemas.js'
+import type { CostStore, CostTotals } from '../costs/store.js'
+import type { ResourceGroupRecord, ResourceRecord, SubscriptionRecord } from './schemas.js'
+import { type InventoryStore, parseTags, type ResourceFilter } from './store.js'
+
+const NO_COSTS: CostTotals = { currency: 'USD', monthToDate: 0, previousMonth: 0, last30Days: 0 }
+
+type SubscriptionRow = Awaited<ReturnType<InventoryStore['listSubscriptions']>>['rows'][number]
+type GroupRow = Awaited<ReturnType<InventoryStore['resourceGroupsByName']>>[number]
+type ResourceRow = NonNullable<Awaited<ReturnType<InventoryStore['getResource']>>>
+
+export function createInventoryService(deps: { store: InventoryStore; costs: CostStore; clock: Clock }) {
+  const { store, costs } = deps
+  const today = () => deps.clock.now().toISOString().slice(0, 10)
+
+  async function subscriptions(tenantId: string, rows: SubscriptionRow[]): Promise<SubscriptionRecord[]> {
+    const totals = await costs.totalsBy(
+      tenantId,
+      'subscription',
+      rows.map((r) => r.subscriptionId),
+      today(),
+    )
+    return rows.map((r) => ({
+      subscriptionId: r.subscriptionId,
+      tenantId: r.tenantId,
+      displayName: r.displayName,
+      state: r.state,
+      currency: r.currency,
+      resourceGroupCount: Number(r.resourceGroupCount ?? 0),
+      resourceCount: Number(r.resourceCount ?? 0),
+      costs: totals.get(r.subscriptionId) ?? { ...NO_COSTS, currency: r.currency },
+    }))
+  }
+
+  async function groups(tenantId: string, rows: GroupRow[]): Promise<ResourceGroupRecord[]> {
+    const keyOf = (r: GroupRow) => `${r.subscriptionId}/${r.name.toLowerCase()}`
+    const totals = await costs.totalsBy(tenantId, 'resourceGroup', rows.map(keyOf), today())
+    return rows.map((r) => ({
+      id: r.id,
+      armId: r.armId,
+      name: r.name,
+      subscriptionId: r.subscriptionId,
+      tenantId: r.tenantId,
+      location: r.location,
+      tags: parseTags(r.tags),
+      resourceCount: Number(r.resourceCount ?? 0),
+      costs: totals.get(keyOf(r)) ?? NO_COSTS,
+    }))
+  }
+
+  async function resources(tenantId: string, rows: ResourceRow[]): Promise<ResourceRecord[]> {
+    const totals = await costs.totalsBy(
+      tenantId,
+      'resource',
+      rows.map((r) => r.armIdLower),
+      today(),
+    )
+    return rows.map((r) => ({
+      id: r.id,
+      armId: r.armId,
+      name: r.name,
+      resourceType: r.resourceType,
+      location: r.location,
+      subscriptionId: r.subscriptionId,
+      resourceGroupName: r.resourceGroupName,
+      resourceGroupId: r.resourceGroupId,
+      tags: parseTags(r.tags),
+      sku: r.sku,
+      state: r.state,
+      firstSeenAt: r.firstSeenAt,
+      lastSeenAt: r.lastSeenAt,
+      costs: totals.get(r.armIdLower) ?? NO_COSTS,
+    }))
+  }
+
+  return {
+    async listSubscriptions(tenantId: string, paging: Paging) {
+      const { rows, totalCount } = await store.listSubscriptions(tenantId, paging)
+      return pageOf(await subscriptions(tenantId, rows), totalCount, paging)
+    },
+
+    async getSubscription(tenantId: string, subscriptionId: string): Promise<SubscriptionRecord> {
+      const row = await store.getSubscription(tenantId, subscriptionId)
+      if (!row) throw ApiError.notFound(`Subscription ${subscriptionId}`)
+      return (await subscriptions(tenantId, [row]))[0]!
+    },
+
+    async listResourceGroups(tenantId: string, subscriptionId: string | undefined, paging: Paging) {
+      const { rows, totalCount } = await store.listResourceGroups(tenantId, subscriptionId, paging)
+      return pageOf(await groups(tenantId, rows), totalCount, paging)
+    },
+
+    /** By name, case-insensitively; a name in several subscriptions is a 409 naming them unless one is chosen. */
+    async getResourceGroup(tenantId: string, name: string, subscriptionId?: string): Promise<ResourceGroupRecord> {
+      const rows = await store.resourceGroupsByName(tenantId, name, subscriptionId)
+      if (rows.length === 0) throw ApiError.notFound(`Resource group ${name}`)
+      if (rows.length > 1) {
+        const subscriptionIds = rows.map((r) => r.subscriptionId)
+        throw ApiError.conflict(
+          `Resource group ${name} exists in ${rows.length} subscriptions (${subscriptionIds.join(', ')}); choose one with ?subscriptionId=.`,
+          { subscriptionIds },
+        )
+      }
+      return (await groups(tenantId, rows))[0]!
+    },
+
+    async listResources(tenantId: string, filter: ResourceFilter, paging: Paging) {
+      const { rows, totalCount } = await store.listResources(tenantId, filter, paging)
+      return pageOf(await resources(tenantId, rows), totalCount, paging)
+    },
+
+    async getResource(tenantId: string, id: string): Promise<ResourceRecord> {
+      const row = await store.getResource(tenantId, id)
+      if (!row) throw ApiError.notFound(`Resource ${id}`)
+      return (await resources(tenantId, [row]))[0]!
+    },
+  }
+}
+export type InventoryService = ReturnType<typeof createInventoryService>

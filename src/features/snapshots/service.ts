@@ -1,0 +1,70 @@
+import type { Principal } from '../../platform/auth/principal.js'
+import type { Clock, Ids } from '../../platform/clock.js'
+import { ApiError } from '../../platform/http/errors.js'
+import { type Paging, pageOf } from '../../platform/http/schemas.js'
+import type { SnapshotRun } from './schemas.js'
+import type { SnapshotStore } from './store.js'
+
+export function createSnapshotService(deps: {
+  store: SnapshotStore
+  clock: Clock
+  ids: Ids
+  /** Tells a worker in this process that a run is waiting, so it starts at once. */
+  onQueued?(): void
+}) {
+  const { store, clock, ids } = deps
+  return {
+    /** Queues a run; 409 with `activeRunId` while the tenant has one queued or running. */
+    async trigger(who: Principal, tenantId: string, deepHistory: boolean): Promise<SnapshotRun> {
+      const run = await store.insertQueued({
+        id: ids.uuid(),
+        tenantId,
+        trigger: 'Manual',
+        deepHistory,
+        requestedAt: clock.now().toISOString(),
+        requestedBy: who.actor.id,
+      })
+      if (!run) {
+        const activeRunId = await store.activeRunId(tenantId)
+        throw ApiError.conflict('A snapshot of this tenant is already queued or running.', { activeRunId })
+      }
+      deps.onQueued?.()
+      return run
+    },
+
+    async list(tenantId: string, paging: Paging) {
+      const { items, totalCount } = await store.list(tenantId, paging)
+      return pageOf(items, totalCount, paging)
+    },
+
+    async get(tenantId: string, id: string): Promise<SnapshotRun> {
+      const run = await store.get(tenantId, id)
+      if (!run) throw ApiError.notFound(`Snapshot run ${id}`)
+      return run
+    },
+
+    /**
+     * The daily snapshot: from `hour` (UTC) on, each tenant without a scheduled run for today gets one. The
+     * unique (tenant, day) index makes this exactly one run per day whatever the number of workers.
+     */
+    async scheduleDaily(now: Date, hour: number, tenantIds: () => Promise<string[]>): Promise<number> {
+      if (now.getUTCHours() < hour) return 0
+      const today = now.toISOString().slice(0, 10)
+      let queued = 0
+      for (const tenantId of await store.tenantsWithoutScheduledRun(today, await tenantIds())) {
+        const run = await store.insertQueued({
+          id: ids.uuid(),
+          tenantId,
+          trigger: 'Scheduled',
+          deepHistory: false,
+          requestedAt: now.toISOString(),
+          requestedBy: null,
+          scheduledFor: today,
+        })
+        if (run) queued++
+      }
+      return queued
+    },
+  }
+}
+export type SnapshotService = ReturnType<typeof createSnapshotService>

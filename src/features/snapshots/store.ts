@@ -1,0 +1,227 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../../platform/db/index.js'
+import { offsetOf, type Paging } from '../../platform/http/schemas.js'
+import type { SnapshotRun } from './schemas.js'
+
+type RunRow = Database['snapshotRuns'] extends infer T
+  ? { [K in keyof T]: T[K] extends import('kysely').Generated<infer U> ? U : T[K] }
+  : never
+
+function toRecord(r: RunRow): SnapshotRun {
+  return {
+    id: r.id,
+    tenantId: r.tenantId,
+    status: r.status as SnapshotRun['status'],
+    deepHistory: r.deepHistory === 1,
+    requestedAt: r.requestedAt,
+    startedAt: r.startedAt,
+    completedAt: r.completedAt,
+    periodStart: r.periodStart,
+    periodEnd: r.periodEnd,
+    stats: {
+      subscriptions: r.statSubscriptions,
+      resourceGroups: r.statResourceGroups,
+      resources: r.statResources,
+      costRows: r.statCostRows,
+    },
+    error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,
+  }
+}
+
+/** A unique-index violation, in either dialect's words. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string }
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE'
+}
+
+export interface NewRun {
+  id: string
+  tenantId: string
+  trigger: 'Manual' | 'Scheduled' | 'Import'
+  deepHistory: boolean
+  requestedAt: string
+  requestedBy: string | null
+  scheduledFor?: string | null
+}
+
+export function createSnapshotStore(db: Kysely<Database>) {
+  return {
+    /** Inserts a queued run; null when the tenant already has one queued or running (the partial unique index). */
+    async insertQueued(run: NewRun): Promise<SnapshotRun | null> {
+      try {
+        await db
+          .insertInto('snapshotRuns')
+          .values({
+            id: run.id,
+            tenantId: run.tenantId,
+            status: 'Queued',
+            trigger: run.trigger,
+            scheduledFor: run.scheduledFor ?? null,
+            deepHistory: run.deepHistory ? 1 : 0,
+            requestedAt: run.requestedAt,
+            requestedBy: run.requestedBy,
+          })
+          .execute()
+      } catch (err) {
+        if (isUniqueViolation(err)) return null
+        throw err
+      }
+      return (await this.get(run.tenantId, run.id))!
+    },
+
+    async activeRunId(tenantId: string): Promise<string | null> {
+      const row = await db
+        .selectFrom('snapshotRuns')
+        .select('id')
+        .where('tenantId', '=', tenantId)
+        .where('status', 'in', ['Queued', 'Running'])
+        .executeTakeFirst()
+      return row?.id ?? null
+    },
+
+    async get(tenantId: string, id: string): Promise<SnapshotRun | null> {
+      const row = await db
+        .selectFrom('snapshotRuns')
+        .selectAll()
+        .where('tenantId', '=', tenantId)
+        .where('id', '=', id)
+        .executeTakeFirst()
+      return row ? toRecord(row) : null
+    },
+
+    async byId(id: string) {
+      return (await db.selectFrom('snapshotRuns').selectAll().where('id', '=', id).executeTakeFirst()) ?? null
+    },
+
+    /** Newest first, id last, so pages never overlap. A tenant has a run or two a day: counting them is cheap. */
+    async list(tenantId: string, paging: Paging) {
+      const [rows, total] = await Promise.all([
+        db
+          .selectFrom('snapshotRuns')
+          .selectAll()
+          .where('tenantId', '=', tenantId)
+          .orderBy('requestedAt', 'desc')
+          .orderBy('id', 'desc')
+          .limit(paging.pageSize)
+          .offset(offsetOf(paging))
+          .execute(),
+        db
+          .selectFrom('snapshotRuns')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('tenantId', '=', tenantId)
+          .executeTakeFirstOrThrow(),
+      ])
+      return { items: rows.map(toRecord), totalCount: Number(total.n) }
+    },
+
+    /** The period end of the tenant's latest successful run, where the next normal run starts. */
+    async lastSucceededPeriodEnd(tenantId: string): Promise<string | null> {
+      const row = await db
+        .selectFrom('snapshotRuns')
+        .select('periodEnd')
+        .where('tenantId', '=', tenantId)
+        .where('status', '=', 'Succeeded')
+        .orderBy('completedAt', 'desc')
+        .limit(1)
+        .executeTakeFirst()
+      return row?.periodEnd ?? null
+    },
+
+    /** The newest run of each tenant, for the tenant record's `lastSnapshot`. */
+    async latestOf(tenantIds: string[]) {
+      if (tenantIds.length === 0)
+        return new Map<string, { id: string; status: SnapshotRun['status']; completedAt: string | null }>()
+      const rows = await db
+        .selectFrom('snapshotRuns as r')
+        .select(['r.tenantId', 'r.id', 'r.status', 'r.completedAt'])
+        .where('r.tenantId', 'in', tenantIds)
+        .where((eb) =>
+          eb(
+            'r.id',
+            '=',
+            eb
+              .selectFrom('snapshotRuns as l')
+              .select('l.id')
+              .whereRef('l.tenantId', '=', 'r.tenantId')
+              .orderBy('l.requestedAt', 'desc')
+              .orderBy('l.id', 'desc')
+              .limit(1),
+          ),
+        )
+        .execute()
+      return new Map(
+        rows.map((r) => [
+          r.tenantId,
+          { id: r.id, status: r.status as SnapshotRun['status'], completedAt: r.completedAt },
+        ]),
+      )
+    },
+
+    /** Success, in the transaction that commits the run's data; false when the run is no longer this worker's. */
+    async markSucceeded(
+      trx: Kysely<Database>,
+      id: string,
+      workerId: string,
+      outcome: { completedAt: string; periodStart: string; periodEnd: string; stats: SnapshotRun['stats'] },
+    ): Promise<boolean> {
+      const result = await trx
+        .updateTable('snapshotRuns')
+        .set({
+          status: 'Succeeded',
+          completedAt: outcome.completedAt,
+          periodStart: outcome.periodStart,
+          periodEnd: outcome.periodEnd,
+          statSubscriptions: outcome.stats.subscriptions,
+          statResourceGroups: outcome.stats.resourceGroups,
+          statResources: outcome.stats.resources,
+          statCostRows: outcome.stats.costRows,
+          leaseUntil: null,
+          progress: null,
+        })
+        .where('id', '=', id)
+        .where('workerId', '=', workerId)
+        .where('status', '=', 'Running')
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) === 1
+    },
+
+    async markFailed(
+      id: string,
+      workerId: string,
+      at: string,
+      error: { code: string; message: string },
+      period?: { start: string; end: string },
+    ) {
+      await db
+        .updateTable('snapshotRuns')
+        .set({
+          status: 'Failed',
+          completedAt: at,
+          errorCode: error.code,
+          errorMessage: error.message,
+          leaseUntil: null,
+          ...(period ? { periodStart: period.start, periodEnd: period.end } : {}),
+        })
+        .where('id', '=', id)
+        .where('workerId', '=', workerId)
+        .where('status', '=', 'Running')
+        .execute()
+    },
+
+    /** Of the given tenants, those with no scheduled run for the day yet. */
+    async tenantsWithoutScheduledRun(day: string, tenantIds: string[]): Promise<string[]> {
+      if (tenantIds.length === 0) return []
+      const scheduled = new Set(
+        (await db.selectFrom('snapshotRuns').select('tenantId').where('scheduledFor', '=', day).execute()).map(
+          (r) => r.tenantId,
+        ),
+      )
+      return tenantIds.filter((id) => !scheduled.has(id))
+    },
+
+    async setPeriod(id: string, periodStart: string, periodEnd: string) {
+      await db.updateTable('snapshotRuns').set({ periodStart, periodEnd }).where('id', '=', id).execute()
+    },
+  }
+}
+export type SnapshotStore = ReturnType<typeof createSnapshotStore>
