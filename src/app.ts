@@ -7,6 +7,8 @@ import addFormats from 'ajv-formats'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
+import { costRoutes } from './features/costs/routes.js'
+import { CostSeries } from './features/costs/schemas.js'
 import { eventRoutes } from './features/events/routes.js'
 import { CreatePublicEventRequest, EventRecord, PatchPublicEventRequest } from './features/events/schemas.js'
 import { inventoryRoutes } from './features/inventory/routes.js'
@@ -49,6 +51,7 @@ const SHARED_SCHEMAS: TSchema[] = [
   SubscriptionRecord,
   ResourceGroupRecord,
   ResourceRecord,
+  CostSeries,
   EventRecord,
   CreatePublicEventRequest,
   PatchPublicEventRequest,
@@ -196,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(tenantRoutes, { tenants: services.tenants })
       await api.register(snapshotRoutes, { snapshots: services.snapshots })
       await api.register(inventoryRoutes, { inventory: services.inventory })
+      await api.register(costRoutes, { costs: services.costs })
       await api.register(eventRoutes, { events: services.events })
       await api.register(plannedRoutes)
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())

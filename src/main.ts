@@ -5,6 +5,7 @@ import { buildApp } from './app.js'
 import { type Config, ConfigError, type ConnectorName, loadConfig } from './config.js'
 import { seedDemo } from './demo.js'
 import { registerEventCommands } from './features/events/cli.js'
+import { FocusImportRejected } from './features/snapshots/import.js'
 import { TENANCY_ROLES, type TenancyRole } from './platform/auth/principal.js'
 import { systemClock, uuidV7Ids } from './platform/clock.js'
 import { type Db, migrateToLatest, openDatabase } from './platform/db/index.js'
@@ -276,6 +277,42 @@ export function program(): Command {
       }).catch(fail),
     )
   registerEventCommands(cli)
+  cli
+    .command('import')
+    .description('Load cost data from files.')
+    .command('focus')
+    .description('Load FOCUS 1.0/1.1 cost exports (CSV, optionally gzip) into a tenant, as one snapshot run.')
+    .requiredOption('--tenant <id>', 'tenant id')
+    .argument('<files...>', 'FOCUS files (.csv or .csv.gz)')
+    .option('--skip-bad-rows', 'import the good rows and list the bad ones, instead of importing nothing')
+    .option('--json', 'print one JSON document')
+    .action((files: string[], opts: { tenant: string; skipBadRows?: boolean; json?: boolean }) =>
+      withServices(async (s) => {
+        try {
+          const outcome = await s.importFocus(opts.tenant.toLowerCase(), files, { skipBadRows: opts.skipBadRows })
+          const issues = [...outcome.errors, ...outcome.warnings].map((e) => `  ${e.file}:${e.line}: ${e.message}`)
+          print(
+            !!opts.json,
+            outcome,
+            [
+              `Imported ${outcome.rowsRead - outcome.rowsRejected} of ${outcome.rowsRead} rows from ${files.length} file(s) ` +
+                `into run ${outcome.run.id}: ${outcome.run.stats.costRows} daily cost rows from ${outcome.run.periodStart} to ` +
+                `${outcome.run.periodEnd}, ${outcome.totalCost} ${outcome.currency}.`,
+              ...(issues.length ? ['Skipped or noted:', ...issues] : []),
+            ].join('\n'),
+          )
+        } catch (err) {
+          if (!(err instanceof FocusImportRejected)) throw err
+          const { errors, errorCount } = err.parsed
+          if (opts.json) print(true, { imported: false, errorCount, errors }, '')
+          const shown = errors.map((e) => `  ${e.file}:${e.line}: ${e.message}`)
+          const more = errorCount > errors.length ? [`  ... and ${errorCount - errors.length} more`] : []
+          process.stderr.write(`error: ${err.message}\n${[...shown, ...more].join('\n')}\n`)
+          process.exitCode = 1
+        }
+      }).catch(fail),
+    )
+
   return cli
 }
 

@@ -1,13 +1,15 @@
 import type { Config } from './config.js'
 import { createApiKeyService } from './features/apikeys/service.js'
 import { createApiKeyStore } from './features/apikeys/store.js'
-import { createCostStore } from './features/costs/store.js'
+import { createCostService } from './features/costs/service.js'
+import { createCostStore, createSeriesQueries } from './features/costs/store.js'
 import { createEventService } from './features/events/service.js'
 import { createEventStore } from './features/events/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
+import { createFocusImporter } from './features/snapshots/import.js'
 import { createSnapshotService } from './features/snapshots/service.js'
 import { createSnapshotStore } from './features/snapshots/store.js'
 import type { TenantRecord } from './features/tenants/schemas.js'
@@ -53,6 +55,13 @@ export function createServices(deps: {
       (await tenantStore.organisationOf(tenancyId)) === organisationId,
     onTouchError: (err) => deps.warn?.(err, 'could not record when an API key was last used'),
   })
+  const events = createEventService({
+    store: createEventStore(db.kysely, db.dialect),
+    inventory: inventoryStore,
+    clock,
+    ids,
+  })
+  const inventory = createInventoryService({ store: inventoryStore, costs: costStore, clock })
   return {
     secrets,
     organisationStore,
@@ -70,14 +79,18 @@ export function createServices(deps: {
     }),
     snapshotStore,
     costStore,
-    inventory: createInventoryService({ store: inventoryStore, costs: costStore, clock }),
     snapshots: createSnapshotService({ store: snapshotStore, clock, ids, onQueued: deps.onRunQueued }),
-    events: createEventService({
-      store: createEventStore(db.kysely, db.dialect),
-      inventory: inventoryStore,
+    events,
+    inventory,
+    importFocus: createFocusImporter({
+      db: db.kysely,
+      tenants: tenantStore,
+      runs: snapshotStore,
+      costs: costStore,
       clock,
       ids,
     }),
+    costs: createCostService({ series: createSeriesQueries(db.kysely), inventoryStore, inventory, events, clock }),
   }
 }
 export type Services = ReturnType<typeof createServices>

@@ -36,9 +36,14 @@ export function summaryWindows(today: string) {
 export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
   return {
     /** Staged rows of one attempt of a run; nothing reads them until `mergeStaged`. */
-    async stage(stagingKey: string, tenantId: string, rows: readonly DailyCostRow[]): Promise<void> {
+    async stage(
+      stagingKey: string,
+      tenantId: string,
+      rows: readonly DailyCostRow[],
+      trx: Kysely<Database> = db,
+    ): Promise<void> {
       for (let i = 0; i < rows.length; i += STAGE_BATCH) {
-        await db
+        await trx
           .insertInto('costStaging')
           .values(
             rows.slice(i, i + STAGE_BATCH).map((r) => ({
@@ -182,4 +187,62 @@ export type CostStore = ReturnType<typeof createCostStore>
 /** Money in responses: cents are what people read; sums of many float rows carry noise past that. */
 export function roundMoney(value: number): number {
   return Math.round(value * 100) / 100
+}
+
+/** Which cost rows a chart covers. */
+export type SeriesFilter =
+  | { kind: 'tenant' }
+  | { kind: 'subscription'; subscriptionId: string }
+  | { kind: 'resourceGroup'; subscriptionId: string; groupKey: string }
+  | { kind: 'resource'; resourceKey: string }
+
+export type SeriesGrouping = 'service' | 'resourceGroup' | 'resource' | null
+
+/** Daily sums of a chart scope, optionally split by service, group or resource (tags are split by the caller). */
+export function createSeriesQueries(db: Kysely<Database>) {
+  return {
+    async daily(
+      tenantId: string,
+      filter: SeriesFilter,
+      from: string,
+      to: string,
+      grouping: SeriesGrouping | 'resourceKey',
+    ) {
+      const key =
+        grouping === 'service'
+          ? sql<string>`service_name`
+          : grouping === 'resourceGroup'
+            ? sql<string>`subscription_id || '/' || resource_group_key`
+            : grouping === 'resource' || grouping === 'resourceKey'
+              ? sql<string>`resource_key`
+              : sql<string>`''`
+      const rows = await db
+        .selectFrom('dailyCosts')
+        .select((eb) => [
+          'date',
+          key.as('key'),
+          eb.fn.sum<number>('cost').as('cost'),
+          eb.fn.max('currency').as('currency'),
+        ])
+        .where('tenantId', '=', tenantId)
+        .where('date', '>=', from)
+        .where('date', '<=', to)
+        .$if(filter.kind === 'subscription', (qb) =>
+          qb.where('subscriptionId', '=', (filter as { subscriptionId: string }).subscriptionId),
+        )
+        .$if(filter.kind === 'resourceGroup', (qb) =>
+          qb
+            .where('subscriptionId', '=', (filter as { subscriptionId: string }).subscriptionId)
+            .where('resourceGroupKey', '=', (filter as { groupKey: string }).groupKey),
+        )
+        .$if(filter.kind === 'resource', (qb) =>
+          qb.where('resourceKey', '=', (filter as { resourceKey: string }).resourceKey),
+        )
+        // PostgreSQL refuses a constant in GROUP BY, so an ungrouped series groups by date alone.
+        .$if(grouping === null, (qb) => qb.groupBy('date'))
+        .$if(grouping !== null, (qb) => qb.groupBy(['date', key]))
+        .execute()
+      return rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
+    },
+  }
 }

@@ -103,6 +103,26 @@ export function createInventoryStore(db: Kysely<Database>) {
       )
   }
   return {
+    /** Group names by `{subscriptionId}/{lower-cased name}`, the key cost rows carry. */
+    async groupNames(tenantId: string): Promise<Map<string, string>> {
+      const rows = await db
+        .selectFrom('resourceGroups')
+        .select(['subscriptionId', 'name'])
+        .where('tenantId', '=', tenantId)
+        .execute()
+      return new Map(rows.map((r) => [`${r.subscriptionId}/${r.name.toLowerCase()}`, r.name]))
+    },
+
+    /** Name and tags of resources by lower-cased ARM id, the key cost rows carry. */
+    async resourcesByKey(tenantId: string): Promise<Map<string, { id: string; name: string; tags: Tags }>> {
+      const rows = await db
+        .selectFrom('resources')
+        .select(['id', 'armIdLower', 'name', 'tags'])
+        .where('tenantId', '=', tenantId)
+        .execute()
+      return new Map(rows.map((r) => [r.armIdLower, { id: r.id, name: r.name, tags: parseTags(r.tags) }]))
+    },
+
     /** Ordered by display name, then id. */
     async listSubscriptions(tenantId: string, paging: Paging) {
       const [rows, total] = await Promise.all([

@@ -20,6 +20,8 @@ export async function syncInventory(
   inventory: InventorySnapshot,
   seenAt: string,
   ids: Ids,
+  /** A partial view (a FOCUS file): it names what was billed but not states, SKUs or properties; keep those. */
+  options: { partial?: boolean } = {},
 ): Promise<{ subscriptions: number; resourceGroups: number; resources: number }> {
   for (const s of inventory.subscriptions) {
     await trx
@@ -34,7 +36,7 @@ export async function syncInventory(
       .onConflict((oc) =>
         oc.columns(['tenantId', 'subscriptionId']).doUpdateSet({
           displayName: s.displayName,
-          state: s.state,
+          ...(options.partial ? {} : { state: s.state }),
           currency: s.currency,
           lastSeenAt: seenAt,
         }),
@@ -60,13 +62,17 @@ export async function syncInventory(
     if (known) {
       await trx
         .updateTable('resourceGroups')
-        .set({
-          name: g.name,
-          nameLower: g.name.toLowerCase(),
-          location: g.location,
-          tags: JSON.stringify(g.tags),
-          lastSeenAt: seenAt,
-        })
+        .set(
+          options.partial
+            ? { lastSeenAt: seenAt }
+            : {
+                name: g.name,
+                nameLower: g.name.toLowerCase(),
+                location: g.location,
+                tags: JSON.stringify(g.tags),
+                lastSeenAt: seenAt,
+              },
+        )
         .where('id', '=', known)
         .execute()
       groupIds.set(key, { id: known, name: g.name })
@@ -140,9 +146,13 @@ export async function syncInventory(
           resourceType: eb.ref('excluded.resourceType'),
           location: eb.ref('excluded.location'),
           tags: eb.ref('excluded.tags'),
-          sku: eb.ref('excluded.sku'),
-          state: eb.ref('excluded.state'),
-          properties: eb.ref('excluded.properties'),
+          ...(options.partial
+            ? {}
+            : {
+                sku: eb.ref('excluded.sku'),
+                state: eb.ref('excluded.state'),
+                properties: eb.ref('excluded.properties'),
+              }),
           lastSeenAt: eb.ref('excluded.lastSeenAt'),
         })),
       )

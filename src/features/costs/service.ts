@@ -1,0 +1,157 @@
+import type { Clock } from '../../platform/clock.js'
+import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
+import type { EventService } from '../events/service.js'
+import { parseChartScope } from '../events/visibility.js'
+import type { InventoryService } from '../inventory/service.js'
+import type { InventoryStore } from '../inventory/store.js'
+import { type CostSeries, MAX_GROUPS, MAX_SERIES_DAYS } from './schemas.js'
+import { addDays, type createSeriesQueries, roundMoney, type SeriesFilter } from './store.js'
+
+const OTHER = '(other)'
+
+function daysBetween(from: string, to: string): string[] {
+  const days: string[] = []
+  for (let d = from; d <= to; d = addDays(d, 1)) days.push(d)
+  return days
+}
+
+/** Sums `{date, key, cost}` rows into a series per key, every day present, largest total first. */
+export function groupSeries(
+  rows: readonly { date: string; key: string; cost: number }[],
+  days: readonly string[],
+  maxGroups: number,
+) {
+  const byKey = new Map<string, Map<string, number>>()
+  for (const r of rows) {
+    const series = byKey.get(r.key) ?? new Map<string, number>()
+    series.set(r.date, (series.get(r.date) ?? 0) + r.cost)
+    byKey.set(r.key, series)
+  }
+  const totals = [...byKey.entries()]
+    .map(([key, series]) => ({ key, series, cost: [...series.values()].reduce((a, b) => a + b, 0) }))
+    .sort((a, b) => b.cost - a.cost || (a.key < b.key ? -1 : 1))
+  const kept = totals.slice(0, maxGroups)
+  const rest = totals.slice(maxGroups)
+  if (rest.length) {
+    const merged = new Map<string, number>()
+    for (const g of rest) for (const [d, c] of g.series) merged.set(d, (merged.get(d) ?? 0) + c)
+    kept.push({ key: OTHER, series: merged, cost: rest.reduce((a, g) => a + g.cost, 0) })
+  }
+  return kept.map((g) => ({
+    key: g.key,
+    cost: roundMoney(g.cost),
+    points: days.map((date) => ({ date, cost: roundMoney(g.series.get(date) ?? 0) })),
+  }))
+}
+
+export function createCostService(deps: {
+  series: ReturnType<typeof createSeriesQueries>
+  inventoryStore: InventoryStore
+  inventory: InventoryService
+  events: EventService
+  clock: Clock
+}) {
+  const { series, inventoryStore, inventory } = deps
+
+  async function filterOf(tenantId: string, scopeText: string, subscriptionId?: string): Promise<SeriesFilter> {
+    const scope = parseChartScope(scopeText)
+    if (!scope) {
+      throw ApiError.invalid({
+        scope: ['must be tenant, subscription:{subscriptionId}, resourceGroup:{name} or resource:{resourceId}'],
+      })
+    }
+    switch (scope.kind) {
+      case 'tenant':
+        return { kind: 'tenant' }
+      case 'subscription': {
+        const sub = await inventory.getSubscription(tenantId, scope.subscriptionId)
+        return { kind: 'subscription', subscriptionId: sub.subscriptionId }
+      }
+      case 'resourceGroup': {
+        const group = await inventory.getResourceGroup(tenantId, scope.name, subscriptionId)
+        return { kind: 'resourceGroup', subscriptionId: group.subscriptionId, groupKey: group.name.toLowerCase() }
+      }
+      case 'resource': {
+        const resource = await inventory.getResource(tenantId, scope.resourceId)
+        return { kind: 'resource', resourceKey: resource.armId.toLowerCase() }
+      }
+    }
+  }
+
+  return {
+    /** Daily cost of one chart with its groups and the markers drawn on it. */
+    async daily(
+      tenantId: string,
+      query: { scope?: string; subscriptionId?: string; from?: string; to?: string; groupBy?: string },
+    ): Promise<CostSeries> {
+      const today = deps.clock.now().toISOString().slice(0, 10)
+      const to = query.to ?? today
+      const from = query.from ?? addDays(to, -29)
+      const errors: FieldErrors = {}
+      if (from > to) errors.from = ['must not be after to']
+      else if (daysBetween(from, to).length > MAX_SERIES_DAYS)
+        errors.from = [`the range may span at most ${MAX_SERIES_DAYS} days`]
+      if (Object.keys(errors).length) throw ApiError.invalid(errors)
+      const scopeText = query.scope ?? 'tenant'
+      const filter = await filterOf(tenantId, scopeText, query.subscriptionId)
+      const days = daysBetween(from, to)
+      const groupBy = query.groupBy ?? null
+      const tagKey = groupBy?.startsWith('tag:') ? groupBy.slice(4).toLowerCase() : null
+      const grouping = tagKey !== null ? 'resourceKey' : (groupBy as 'service' | 'resourceGroup' | 'resource' | null)
+      const rows = await series.daily(tenantId, filter, from, to, grouping)
+      const currency = rows.find((r) => r.currency)?.currency ?? 'USD'
+      const [total] = groupSeries(
+        rows.map((r) => ({ ...r, key: '' })),
+        days,
+        1,
+      )
+      const result: CostSeries = {
+        scope: scopeText,
+        from,
+        to,
+        currency,
+        groupBy,
+        points: total?.points ?? days.map((date) => ({ date, cost: 0 })),
+        markers: (
+          await deps.events.visible(tenantId, {
+            scope: scopeText,
+            subscriptionId: query.subscriptionId,
+            from: `${from}T00:00:00.000Z`,
+            to: `${to}T23:59:59.999Z`,
+          })
+        ).items,
+      }
+      if (groupBy === null) return result
+
+      let labelOf: (key: string) => string = (key) => key
+      let keyed = rows
+      if (groupBy === 'resourceGroup') {
+        const names = await inventoryStore.groupNames(tenantId)
+        labelOf = (key) => (key.endsWith('/') ? '(no resource group)' : (names.get(key) ?? key.split('/').pop()!))
+        keyed = rows.map((r) => ({ ...r, key: r.key.endsWith('/') ? '' : r.key }))
+      } else if (groupBy === 'resource' || tagKey !== null) {
+        const resources = await inventoryStore.resourcesByKey(tenantId)
+        if (tagKey === null) {
+          labelOf = (key) =>
+            key === '' ? '(subscription charges)' : (resources.get(key)?.name ?? key.split('/').pop()!)
+        } else {
+          // Azure tag names are case-insensitive: any spelling of the key groups together.
+          const valueOf = (key: string) => {
+            const tags = resources.get(key)?.tags ?? {}
+            return Object.entries(tags).find(([k]) => k.toLowerCase() === tagKey)?.[1] ?? ''
+          }
+          keyed = rows.map((r) => ({ ...r, key: valueOf(r.key) }))
+          labelOf = (key) => (key === '' ? `(no ${groupBy.slice(4)} tag)` : key)
+        }
+      }
+      result.groups = groupSeries(keyed, days, MAX_GROUPS).map((g) => ({
+        key: g.key,
+        label: g.key === OTHER ? OTHER : labelOf(g.key),
+        cost: g.cost,
+        points: g.points,
+      }))
+      return result
+    },
+  }
+}
+export type CostService = ReturnType<typeof createCostService>

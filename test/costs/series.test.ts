@@ -1,0 +1,160 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { TenantRecord } from '../../src/features/tenants/schemas.js'
+import { type OrgContext, useTestApp } from '../support/app.js'
+import { testDialects } from '../support/dialects.js'
+
+const API = '/api/public/v1'
+type Point = { date: string; cost: number }
+type Group = { key: string; label: string; cost: number; points: Point[] }
+const sum = (points: Point[]) => points.reduce((a, p) => a + p.cost, 0)
+
+for (const dialect of testDialects()) {
+  describe(`${dialect}: daily cost series for charts`, () => {
+    const t = useTestApp({ dialect, now: '2026-03-01T09:00:00.000Z' })
+    let org: OrgContext
+    let tenant: TenantRecord
+    const chart = (query: string, key = org.ownerKey) =>
+      t.request('GET', `${API}/tenants/${tenant.id}/costs/daily${query}`, key)
+
+    beforeAll(async () => {
+      org = await t.given.organisation()
+      tenant = await t.given.tenant(org)
+      await t.services.snapshots.trigger(org.owner, tenant.id, true)
+      while (await t.worker().runOnce()) {}
+    })
+
+    it('defaults to the last 30 days, every day present, matching the tenant totals', async () => {
+      const res = await chart('')
+      expect(res.statusCode, res.body).toBe(200)
+      const body = res.json()
+      expect(body).toMatchObject({
+        scope: 'tenant',
+        from: '2026-01-31',
+        to: '2026-03-01',
+        currency: 'USD',
+        groupBy: null,
+        markers: [],
+      })
+      expect(body.points).toHaveLength(30)
+      expect(body.points[0].date).toBe('2026-01-31')
+      expect(body.groups).toBeUndefined()
+      const tenantRecord = (await t.request('GET', `${API}/tenants/${tenant.id}`, org.ownerKey)).json()
+      expect(sum(body.points)).toBeCloseTo(tenantRecord.costs.last30Days, 0)
+      // Days without data are zeros, not gaps.
+      const early = (await chart('?from=2025-12-25&to=2026-01-05')).json()
+      expect(early.points).toHaveLength(12)
+      expect(early.points.filter((p: Point) => p.cost === 0).map((p: Point) => p.date)).toEqual(
+        [
+          '2025-12-25',
+          '2025-12-26',
+          '2025-12-27',
+          '2025-12-28',
+          '2025-12-29',
+          '2025-12-30',
+          '2025-12-31',
+          '2026-01-01',
+          '2026-01-02',
+          '2026-01-03',
+          '2026-01-04',
+          '2026-01-05',
+        ].filter((d) => d < '2026-01-30'),
+      )
+    })
+
+    it('groups by service, resource group, resource and tag, largest first, adding up to the total', async () => {
+      const total = sum((await chart('')).json().points)
+      for (const groupBy of ['service', 'resourceGroup', 'resource', 'tag:TEAM']) {
+        const body = (await chart(`?groupBy=${groupBy}`)).json()
+        const groups: Group[] = body.groups
+        expect(groups.length, groupBy).toBeGreaterThan(1)
+        expect(
+          groups.reduce((a, g) => a + g.cost, 0),
+          groupBy,
+        ).toBeCloseTo(total, 0)
+        const ranked = groups.filter((g) => g.key !== '(other)') // the remainder comes last, whatever its size
+        for (let i = 1; i < ranked.length; i++) expect(ranked[i - 1]!.cost).toBeGreaterThanOrEqual(ranked[i]!.cost)
+        for (const g of groups) expect(g.points).toHaveLength(30)
+      }
+      const byService = (await chart('?groupBy=service')).json().groups.map((g: Group) => g.label)
+      expect(byService).toContain('Virtual Machines')
+      const byTeam = (await chart('?groupBy=tag:team')).json().groups.map((g: Group) => g.label)
+      expect(byTeam).toEqual(expect.arrayContaining(['platform']))
+      const byResource = (await chart('?groupBy=resource')).json().groups
+      expect(byResource).toHaveLength(51) // 50 largest and "(other)"
+      expect(byResource.at(-1).key).toBe('(other)')
+    })
+
+    it('narrows to a subscription, a resource group and a resource', async () => {
+      const resources = (
+        await t.request('GET', `${API}/tenants/${tenant.id}/resources?pageSize=200`, org.ownerKey)
+      ).json().items
+      const vm = resources.find(
+        (r: { resourceType: string; costs: { last30Days: number } }) =>
+          r.resourceType === 'Microsoft.Compute/virtualMachines' && r.costs.last30Days > 0,
+      )
+      const one = (await chart(`?scope=resource:${vm.id}`)).json()
+      expect(sum(one.points)).toBeCloseTo(vm.costs.last30Days, 1)
+      const sub = (
+        await t.request('GET', `${API}/tenants/${tenant.id}/subscriptions/${vm.subscriptionId}`, org.ownerKey)
+      ).json()
+      expect(sum((await chart(`?scope=subscription:${vm.subscriptionId}`)).json().points)).toBeCloseTo(
+        sub.costs.last30Days,
+        1,
+      )
+      const group = (
+        await t.request(
+          'GET',
+          `${API}/tenants/${tenant.id}/resource-groups/${vm.resourceGroupName}?subscriptionId=${vm.subscriptionId}`,
+          org.ownerKey,
+        )
+      ).json()
+      const groupChart = await chart(
+        `?scope=resourceGroup:${vm.resourceGroupName.toUpperCase()}&subscriptionId=${vm.subscriptionId}`,
+      )
+      expect(groupChart.statusCode, groupChart.body).toBe(200)
+      expect(sum(groupChart.json().points)).toBeCloseTo(group.costs.last30Days, 1)
+    })
+
+    it('draws the markers visible on each chart', async () => {
+      const resources = (
+        await t.request('GET', `${API}/tenants/${tenant.id}/resources?pageSize=200`, org.ownerKey)
+      ).json().items
+      const prod = resources.find((r: { tags: Record<string, string> }) => r.tags.environment === 'prod')
+      const staging = resources.find((r: { tags: Record<string, string> }) => r.tags.environment === 'staging')
+      const create = (body: object) => t.request('POST', `${API}/tenants/${tenant.id}/events`, org.ownerKey, body)
+      const everywhere = (
+        await create({ title: 'Release 7', category: 'Deployment', occurredAt: '2026-02-20T10:00:00Z' })
+      ).json()
+      const prodOnly = (
+        await create({
+          title: 'Prod config',
+          category: 'Configuration',
+          occurredAt: '2026-02-21T10:00:00Z',
+          tagKey: 'Environment',
+          tagValue: 'prod',
+        })
+      ).json()
+      await create({ title: 'Too old', category: 'Other', occurredAt: '2026-01-01T10:00:00Z' })
+      const ids = async (query: string) => (await chart(query)).json().markers.map((m: { id: string }) => m.id)
+      expect(await ids('')).toEqual([everywhere.id, prodOnly.id])
+      expect(await ids(`?scope=resource:${prod.id}`)).toEqual([everywhere.id, prodOnly.id])
+      expect(await ids(`?scope=resource:${staging.id}`)).toEqual([everywhere.id])
+      expect(await ids('?from=2026-02-21&to=2026-02-21')).toEqual([prodOnly.id])
+    })
+
+    it('refuses bad input precisely', async () => {
+      const bad = async (query: string, field: string) => {
+        const res = await chart(query)
+        expect(res.statusCode, `${query}: ${res.body}`).toBe(400)
+        expect(Object.keys(res.json().errors), query).toContain(field)
+      }
+      await bad('?from=2026-03-02&to=2026-03-01', 'from')
+      await bad('?from=2024-01-01&to=2026-03-01', 'from')
+      await bad('?from=yesterday', 'from')
+      await bad('?groupBy=colour', 'groupBy')
+      await bad('?scope=galaxy:far', 'scope')
+      expect((await chart('?scope=resource:00000000-0000-4000-8000-000000000000')).statusCode).toBe(404)
+      expect((await chart('?scope=subscription:nope')).statusCode).toBe(404)
+    })
+  })
+}
