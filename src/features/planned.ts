@@ -3,7 +3,7 @@ import type { TSchema } from 'typebox'
 import type { Requirement } from '../platform/auth/principal.js'
 import { ApiError } from '../platform/http/errors.js'
 import { bodyProblems, problemResponses, publicOperation, ref } from '../platform/http/openapi.js'
-import { Page, PageQuery, TenantParams } from '../platform/http/schemas.js'
+import { Page, PageQuery } from '../platform/http/schemas.js'
 import { AnomalyListQuery, AnomalyParams, AnomalyRecord, PatchAnomalyRequest } from './anomalies/schemas.js'
 import { InsightListQuery, InsightParams, InsightRecord, PatchInsightRequest } from './insights/schemas.js'
 import { ReportParams, ReportRecord, ReportRunDetail, ReportRunParams, ReportRunRecord } from './reports/schemas.js'
@@ -44,7 +44,6 @@ interface Planned {
   problems: number[]
 }
 
-const viewer: Requirement = { tenancyRole: 'Viewer' }
 const admin: Requirement = { tenancyRole: 'Admin' }
 const binary = (type: string) => ({
   200: { description: 'The file.', content: { [type]: { schema: { type: 'string', format: 'binary' } } } },

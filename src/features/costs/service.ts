@@ -136,11 +136,11 @@ export function createCostService(deps: {
             key === '' ? '(subscription charges)' : (resources.get(key)?.name ?? key.split('/').pop()!)
         } else {
           // Azure tag names are case-insensitive: any spelling of the key groups together.
-          const valueOf = (key: string) => {
+          const tagValueOf = (key: string) => {
             const tags = resources.get(key)?.tags ?? {}
             return Object.entries(tags).find(([k]) => k.toLowerCase() === tagKey)?.[1] ?? ''
           }
-          keyed = rows.map((r) => ({ ...r, key: valueOf(r.key) }))
+          keyed = rows.map((r) => ({ ...r, key: tagValueOf(r.key) }))
           labelOf = (key) => (key === '' ? `(no ${groupBy.slice(4)} tag)` : key)
         }
       }
