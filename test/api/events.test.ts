@@ -119,12 +119,20 @@ for (const dialect of testDialects()) {
         )
         expect(longest.title).toHaveLength(200)
         expect((await created(keys.editorA.apiKey, deploy({ title: 'x' }))).title).toBe('x')
+        // 200 characters after trimming: the surrounding spaces do not count.
+        const padded = await created(keys.editorA.apiKey, deploy({ title: `  ${'p'.repeat(200)}  ` }))
+        expect(padded.title).toBe('p'.repeat(200))
       })
 
       const invalid: [string, Record<string, unknown>, string, string?][] = [
         ['empty title', deploy({ title: '' }), 'title'],
         ['a title of spaces', deploy({ title: '   ' }), 'title', 'must not be empty'],
-        ['a 201-character title', deploy({ title: 't'.repeat(201) }), 'title'],
+        [
+          'a 201-character title',
+          deploy({ title: 't'.repeat(201) }),
+          'title',
+          'must be at most 200 characters after trimming',
+        ],
         ['no title', { occurredAt: '2026-03-01T08:00:00Z', category: 'Deployment' }, 'title', 'is required'],
         ['an unknown category', deploy({ category: 'Deploy' }), 'category'],
         ['a category in the wrong case', deploy({ category: 'deployment' }), 'category'],

@@ -30,7 +30,8 @@ export const CreatePublicEventRequest = Type.Object(
       format: 'date-time',
       description: 'When it happened; any RFC 3339 offset, stored in UTC.',
     }),
-    title: Type.String({ minLength: 1, maxLength: 200, description: '1 to 200 characters after trimming.' }),
+    // The bound applies after trimming (the service checks it); the raw text only has a sane ceiling.
+    title: Type.String({ minLength: 1, maxLength: 1000, description: '1 to 200 characters after trimming.' }),
     category: f.category,
     description: Type.Optional(f.description),
     tagKey: Type.Optional(f.tagKey),

@@ -78,13 +78,22 @@ function fail(errors: FieldErrors): void {
 }
 
 /** The fields of a patch applied to the current event: absent or null leaves a field as it is. */
+export const MAX_TITLE = 200
+
+/** A title as stored: trimmed, 1 to 200 characters. */
+function titleErrors(title: string): FieldErrors {
+  if (title === '') return { title: ['must not be empty'] }
+  if (title.length > MAX_TITLE) return { title: [`must be at most ${MAX_TITLE} characters after trimming`] }
+  return {}
+}
+
 export function applyPatch(current: EventRecord, patch: PatchPublicEventRequest, now: string): EventChanges {
   const errors: FieldErrors = {}
   const changes: EventChanges = { updatedAt: now }
   if (patch.title != null) {
     const title = patch.title.trim()
-    if (title === '') errors.title = ['must not be empty']
-    else changes.title = title
+    Object.assign(errors, titleErrors(title))
+    changes.title = title
   }
   if (patch.description != null) changes.description = patch.description === '' ? null : patch.description
   if (patch.category != null) changes.category = patch.category
@@ -122,7 +131,7 @@ export function createEventService(deps: { store: EventStore; inventory: Invento
   function build(who: Principal, tenantId: string, input: CreatePublicEventRequest): EventRecord {
     const errors: FieldErrors = {}
     const title = input.title.trim()
-    if (title === '') errors.title = ['must not be empty']
+    Object.assign(errors, titleErrors(title))
     const occurredAt = normaliseInstant(input.occurredAt)
     if (occurredAt === null) Object.assign(errors, badInstant('occurredAt'))
     const tagKey = input.tagKey == null ? null : input.tagKey.trim()
