@@ -72,6 +72,10 @@ for (const dialect of testDialects()) {
           .executeTakeFirstOrThrow()
         return Number(staged.n) > 1000
       })
+      // A running run says what it is doing.
+      await until('progress to show', async () =>
+        (await services.snapshotStore.get(tenant.id, run.id))?.progress?.startsWith('collecting costs'),
+      )
       first.kill('SIGKILL')
       await new Promise((resolve) => first.once('exit', resolve))
       const interrupted = await services.snapshotStore.get(tenant.id, run.id)

@@ -72,6 +72,8 @@ for (const dialect of testDialects()) {
         requestedAt: `${TODAY}T09:00:00.000Z`,
         startedAt: null,
         error: null,
+        progress: null,
+        trigger: 'Manual',
       })
       const again = await t.request('POST', `${API}/tenants/${tenant.id}/snapshots?deepHistory=true`, org.ownerKey)
       expect(again.statusCode).toBe(409)

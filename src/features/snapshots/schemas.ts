@@ -20,6 +20,15 @@ export const SnapshotRun = Type.Object(
       costRows: Type.Integer({ minimum: 0 }),
     }),
     error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+    progress: Nullable(
+      Type.String({
+        description:
+          'While Running: what the run is doing (e.g. "collecting costs: 5200 rows so far"). An addition to the contract.',
+      }),
+    ),
+    trigger: StringEnum(['Manual', 'Scheduled', 'Import'] as const, {
+      description: 'What started the run. An addition to the contract.',
+    }),
   },
   { $id: 'SnapshotRun', description: 'A cost and inventory collection run. Newest first in lists.' },
 )

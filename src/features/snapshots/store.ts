@@ -25,6 +25,8 @@ function toRecord(r: RunRow): SnapshotRun {
       costRows: r.statCostRows,
     },
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,
+    progress: r.status === 'Running' || r.status === 'Queued' ? r.progress : null,
+    trigger: r.trigger as SnapshotRun['trigger'],
   }
 }
 
