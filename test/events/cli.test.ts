@@ -1,41 +1,15 @@
-import { spawn } from 'node:child_process'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventRecord } from '../../src/features/events/schemas.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
+import { runCli } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
 /** `costwatch events create ...` as a pipeline runs it: a process of its own, configured by the environment. */
-function eventsCreate(args: string[], env: Record<string, string>): Promise<Run> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('COSTWATCH_')))
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'events', 'create', ...args], {
-      cwd: ROOT,
-      env: { ...inherited, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => {
-      stdout += d
-    })
-    child.stderr.on('data', (d) => {
-      stderr += d
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+function eventsCreate(args: string[], env: Record<string, string>) {
+  return runCli(['events', 'create', ...args], env, { isolated: true })
 }
 
 type Step = 'forward' | 'drop-response' | 'unavailable'

@@ -9,12 +9,22 @@ export interface CliResult {
   stderr: string
 }
 
-/** Runs the real command line (TypeScript through tsx), with the given environment on top of ours. */
-export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
+/**
+ * Runs the real command line (TypeScript through tsx), with the given environment on top of ours; with
+ * `isolated`, none of our COSTWATCH_ settings leak in (as on a CI runner that has only what it is given).
+ */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  options: { input?: string; isolated?: boolean } = {},
+): Promise<CliResult> {
+  const inherited = options.isolated
+    ? Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('COSTWATCH_')))
+    : { ...process.env, COSTWATCH_LOG_LEVEL: 'warn' }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, COSTWATCH_LOG_LEVEL: 'warn', ...env },
+      env: { ...inherited, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     let stdout = ''
@@ -27,7 +37,7 @@ export function runCli(args: string[], env: Record<string, string>, input?: stri
     })
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(input ?? '')
+    child.stdin.end(options.input ?? '')
   })
 }
 
