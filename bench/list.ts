@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import { tenantCounter } from '../src/features/organisation/store.js'
+import { tenantCounter, tenantVersionCounter } from '../src/features/organisation/store.js'
+import { adjustCount } from '../src/platform/db/counters.js'
 import type { TenantsTable } from '../src/platform/db/schema.js'
 import {
   type BenchDatabase,
@@ -80,6 +81,8 @@ async function seed(database: BenchDatabase): Promise<{ apiKey: string; organisa
     await db.kysely.transaction().execute(async (trx) => {
       await insertInBatches(trx, 'tenants', TENANTS, row)
       await setCounter(trx, tenantCounter(organisation.id), TENANTS)
+      // A write to tenants outside the store bumps their version too, as the store does (src/features/tenants/store.ts).
+      await adjustCount(trx, tenantVersionCounter(organisation.id), 1)
     })
     // What autovacuum does shortly after a bulk load (statistics, visibility map for index-only scans);
     // SQLite is left as a deployment leaves it.

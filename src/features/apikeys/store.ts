@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { TenancyRole } from '../../platform/auth/principal.js'
-import type { Database } from '../../platform/db/index.js'
+import { type Database, prepared } from '../../platform/db/index.js'
 import type { ActorRef } from '../../platform/http/schemas.js'
 import type { ApiKeyRecord, TenancyGrant } from './schemas.js'
 
@@ -42,16 +42,25 @@ export function createApiKeyStore(db: Kysely<Database>) {
     return byKey
   }
 
+  // Run on every request, so compiled once (see `prepared`).
+  const keyByHash = prepared(db, (a: { hash: string }) =>
+    db
+      .selectFrom('apiKeys')
+      .select(['id', 'organisationId', 'name', 'ownerScoped', 'expiresAt', 'revokedAt', 'lastUsedAt'])
+      .where('hash', '=', a.hash),
+  )
+  const grantsOfKey = prepared(db, (a: { keyId: string }) =>
+    db.selectFrom('apiKeyTenancies').select(['tenancyId', 'role']).where('keyId', '=', a.keyId).orderBy('tenancyId'),
+  )
+
   return {
     /** One indexed lookup by hash per request: revocation and expiry are seen at once, on every instance. */
     async findByHash(hash: string): Promise<KeyForVerification | null> {
-      const row = await db
-        .selectFrom('apiKeys')
-        .select(['id', 'organisationId', 'name', 'ownerScoped', 'expiresAt', 'revokedAt', 'lastUsedAt'])
-        .where('hash', '=', hash)
-        .executeTakeFirst()
+      const [row] = await keyByHash({ hash })
       if (!row) return null
-      const grants = row.ownerScoped ? [] : ((await grantsOf([row.id])).get(row.id) ?? [])
+      const grants = row.ownerScoped
+        ? []
+        : (await grantsOfKey({ keyId: row.id })).map((g) => ({ tenancyId: g.tenancyId, role: g.role as TenancyRole }))
       return { ...row, ownerScoped: row.ownerScoped === 1, grants }
     },
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { authorise, type Principal, type Requirement } from './principal.js'
 
 declare module 'fastify' {
@@ -24,28 +24,45 @@ function headerValue(req: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
 
+type Hook = (req: FastifyRequest) => Promise<void>
+
+/** Adds `hook` to a route's own hooks of that kind, after any it declares. */
+function addRouteHook(route: RouteOptions, kind: 'onRequest' | 'preValidation', hook: Hook): void {
+  const existing = route[kind]
+  route[kind] = (existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]).concat(
+    hook as never,
+  ) as never
+}
+
 /**
  * Authentication on every keyed route (onRequest, before the body is even read), then the route's declared
  * permission (preValidation: a caller without the right learns nothing from validation messages).
+ *
+ * Route-level hooks, added as each route is declared, with its requirement in hand: app-wide hooks ran on every
+ * request (health, docs, 404s) and read `req.routeOptions`, a getter that builds a 12-field object on each call.
+ * They come before the rate limit's own route hook, which is added later and keys on the principal.
  */
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
-  app.addHook('onRequest', async (req) => {
-    if (!req.routeOptions.config.requires) return
-    req.principal = await deps.verify(headerValue(req, 'x-api-key'))
-  })
-
-  app.addHook('preValidation', async (req) => {
-    const needs = req.routeOptions.config.requires
-    if (!needs || !req.principal) return
-    const params = (req.params ?? {}) as Record<string, string>
-    // Path UUIDs match case-insensitively: one spelling from here on.
-    for (const [name, value] of Object.entries(params)) if (UUID.test(value)) params[name] = value.toLowerCase()
-    if (typeof needs === 'object') {
-      const tenancyId = params.tenantId ?? params.tenancyId
-      if (!tenancyId || !UUID.test(tenancyId)) return // not a UUID: validation answers 400 next
-      authorise(req.principal, needs, { id: tenancyId, organisationId: await deps.organisationOfTenancy(tenancyId) })
-    } else {
-      authorise(req.principal, needs)
-    }
+  app.addHook('onRoute', (route) => {
+    const needs = route.config?.requires
+    if (!needs) return
+    addRouteHook(route, 'onRequest', async (req) => {
+      req.principal = await deps.verify(headerValue(req, 'x-api-key'))
+    })
+    // A route that takes no path parameters and any key has nothing to check before validation.
+    if (needs === 'any' && !route.url.includes(':')) return
+    addRouteHook(route, 'preValidation', async (req) => {
+      if (!req.principal) return
+      const params = (req.params ?? {}) as Record<string, string>
+      // Path UUIDs match case-insensitively: one spelling from here on.
+      for (const [name, value] of Object.entries(params)) if (UUID.test(value)) params[name] = value.toLowerCase()
+      if (typeof needs === 'object') {
+        const tenancyId = params.tenantId ?? params.tenancyId
+        if (!tenancyId || !UUID.test(tenancyId)) return // not a UUID: validation answers 400 next
+        authorise(req.principal, needs, { id: tenancyId, organisationId: await deps.organisationOfTenancy(tenancyId) })
+      } else {
+        authorise(req.principal, needs)
+      }
+    })
   })
 }

@@ -1,9 +1,14 @@
 import type { Kysely } from 'kysely'
+import { prepared } from './index.js'
 import type { Database } from './schema.js'
 
 /**
  * Exact totals for big lists. A `COUNT(*)` over 100k rows costs ~7.6 ms a request (performance.md), so the
  * writer adjusts the counter in the same transaction as the rows it adds or removes.
+ *
+ * The same table holds version counters (`...-version:...`): bumped by one in the transaction of every write to
+ * some rows, so a reader that sees the same version in two snapshots knows those rows did not change between
+ * them, whichever process wrote (see the tenant store's page marks).
  */
 export async function adjustCount(db: Kysely<Database>, counter: string, delta: number): Promise<void> {
   await db
@@ -13,7 +18,56 @@ export async function adjustCount(db: Kysely<Database>, counter: string, delta: 
     .execute()
 }
 
+const readers = new WeakMap<Kysely<Database>, (args: { counter: string }) => Promise<{ n: number }[]>>()
+
+/** Read on every request of a list or the organisation, so compiled once per database handle (see `prepared`). */
 export async function readCount(db: Kysely<Database>, counter: string): Promise<number> {
-  const row = await db.selectFrom('rowCounts').select('n').where('counter', '=', counter).executeTakeFirst()
+  let read = readers.get(db)
+  if (!read) {
+    read = prepared(db, (a: { counter: string }) =>
+      db.selectFrom('rowCounts').select('n').where('counter', '=', a.counter),
+    )
+    readers.set(db, read)
+  }
+  const [row] = await read({ counter })
   return Number(row?.n ?? 0)
+}
+
+/**
+ * Values derived from rows, each kept with the version counter's value it was read at, so a reader can tell
+ * whether it still holds: it reads the counter (cheap, one indexed row) and uses the value only when the version
+ * is the same. Bounded: the least recently used entries go once the sizes given to `set` pass `budgetBytes`.
+ */
+export class VersionedCache<V> {
+  private readonly entries = new Map<string, { version: number; value: V; bytes: number }>()
+  private bytes = 0
+
+  constructor(private readonly budgetBytes: number) {}
+
+  get(key: string): { version: number; value: V } | undefined {
+    const entry = this.entries.get(key)
+    if (entry) {
+      this.entries.delete(key) // re-inserted: a Map iterates in insertion order, so its first key is the least recent
+      this.entries.set(key, entry)
+    }
+    return entry
+  }
+
+  set(key: string, version: number, value: V, bytes: number): void {
+    this.delete(key)
+    if (bytes > this.budgetBytes) return
+    for (const oldest of this.entries.keys()) {
+      if (this.bytes + bytes <= this.budgetBytes) break
+      this.delete(oldest)
+    }
+    this.entries.set(key, { version, value, bytes })
+    this.bytes += bytes
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key)
+    if (!entry) return
+    this.entries.delete(key)
+    this.bytes -= entry.bytes
+  }
 }

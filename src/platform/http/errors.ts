@@ -108,6 +108,9 @@ export function fieldErrorsOf(issues: readonly ValidationIssue[], part: string |
     } else if (issue.keyword === 'required') {
       field = [field, String(issue.params.missingProperty)].filter(Boolean).join('.')
       message = 'is required'
+    } else if (issue.keyword === 'type' && Array.isArray(issue.params.type)) {
+      // A nullable field (`type: [T, 'null']`, see Nullable): name the type it takes, as a plain field's message does.
+      message = `must be ${issue.params.type.filter((t) => t !== 'null').join(',')}`
     } else if (issue.keyword === 'enum') {
       message = `must be one of: ${(issue.params.allowedValues as unknown[]).map(String).join(', ')}`
     } else if (

@@ -5,7 +5,20 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
 }
 
+const NULLABLE_AS_TYPE_LIST = new Set(['string', 'integer', 'number', 'boolean', 'object'])
+
+/**
+ * `T` or null. Written `{ ...T, type: [T.type, 'null'] }` where that means the same (`format`, `pattern`,
+ * `minLength`, `properties`... apply only to values of T's type, so null passes them), because fast-json-stringify
+ * serialises `anyOf` by running ajv on each value to pick a branch: ~20-30 µs of the ~50 µs it took to
+ * serialise a page of 50 tenants. `enum`/`const` would refuse null and a `$ref` has no type to extend, so
+ * those keep `anyOf`.
+ */
 export function Nullable<T extends TSchema>(schema: T) {
+  const s = schema as Record<string, unknown>
+  if (typeof s.type === 'string' && NULLABLE_AS_TYPE_LIST.has(s.type) && !('enum' in s) && !('const' in s)) {
+    return Type.Unsafe<Static<T> | null>({ ...s, type: [s.type, 'null'] })
+  }
   return Type.Union([schema, Type.Null()])
 }
 
@@ -80,13 +93,36 @@ export function offsetOf(paging: Paging): number {
   return (paging.page - 1) * paging.pageSize
 }
 
+/**
+ * The query of a link to page `p`, for a query string holding nothing but `page` and `pageSize` (each at most
+ * once): what URLSearchParams `set` + `toString` give, without parsing the URL (12 µs down to 2.5 µs a list
+ * request). Null for any other query, which takes the general way.
+ */
+function pagingOnlyQuery(query: string): ((p: number, size: number) => string) | null {
+  const keys = query === '' ? [] : query.split('&').map((part) => part.split('=', 1)[0])
+  if (keys.some((k) => k !== 'page' && k !== 'pageSize') || new Set(keys).size !== keys.length) return null
+  const order = [...keys, ...['page', 'pageSize'].filter((k) => !keys.includes(k))]
+  return (p, size) => order.map((k) => (k === 'page' ? `page=${p}` : `pageSize=${size}`)).join('&')
+}
+
+/** A path the URL parser gives back unchanged (no dot segments, nothing it would escape). */
+const PLAIN_PATH = /^(?:\/[\w\-~%]+(?:\.[\w\-~%]+)*)*\/?$/
+
 /** RFC 8288 links for a page, keeping the caller's other query parameters. */
 export function pageLinks(url: string, page: PageOf<unknown>): string | undefined {
-  const parsed = new URL(url, 'http://x')
-  const link = (p: number, rel: string) => {
-    parsed.searchParams.set('page', String(p))
-    parsed.searchParams.set('pageSize', String(page.pageSize))
-    return `<${parsed.pathname}?${parsed.searchParams.toString()}>; rel="${rel}"`
+  const at = url.indexOf('?')
+  const path = at === -1 ? url : url.slice(0, at)
+  const fast = PLAIN_PATH.test(path) ? pagingOnlyQuery(at === -1 ? '' : url.slice(at + 1)) : null
+  let link: (p: number, rel: string) => string
+  if (fast) {
+    link = (p, rel) => `<${path}?${fast(p, page.pageSize)}>; rel="${rel}"`
+  } else {
+    const parsed = new URL(url, 'http://x')
+    link = (p, rel) => {
+      parsed.searchParams.set('page', String(p))
+      parsed.searchParams.set('pageSize', String(page.pageSize))
+      return `<${parsed.pathname}?${parsed.searchParams.toString()}>; rel="${rel}"`
+    }
   }
   const last = Math.max(page.totalPages, 1)
   const links = [link(1, 'first')]
