@@ -6,7 +6,8 @@ import { testDialects } from '../support/dialects.js'
 type Server = Awaited<ReturnType<typeof startServer>>
 
 for (const dialect of testDialects()) {
-  describe(`${dialect}: serve`, () => {
+  // Each test starts several processes (tsx compiles on start): slow on a busy two-core machine.
+  describe(`${dialect}: serve`, { timeout: 120_000 }, () => {
     const servers: Server[] = []
     const drops: (() => Promise<void>)[] = []
     afterAll(async () => {

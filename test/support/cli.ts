@@ -56,7 +56,7 @@ export function startServer(
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
       reject(new Error(`serve did not start in time:\n${output}`))
-    }, 30_000)
+    }, 90_000)
     const onData = (d: Buffer) => {
       output += d
       const match = output.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
