@@ -38,12 +38,12 @@ export function createServices(deps: {
   const snapshotStore = createSnapshotStore(db.kysely)
   const costStore = createCostStore(db.kysely, db.dialect)
   const inventoryStore = createInventoryStore(db.kysely)
-  /** A tenant's latest run and cost totals, read for a whole page in two queries. */
-  const decorateTenants = async (records: TenantRecord[]): Promise<TenantRecord[]> => {
+  /** A tenant's latest run and cost totals (as of `today`, a UTC day), read for a whole page in two queries. */
+  const decorateTenants = async (records: TenantRecord[], today: string): Promise<TenantRecord[]> => {
     const tenantIds = records.map((r) => r.id)
     const [latest, totals] = await Promise.all([
       snapshotStore.latestOf(tenantIds),
-      costStore.tenantTotals(tenantIds, clock.now().toISOString().slice(0, 10)),
+      costStore.tenantTotals(tenantIds, today),
     ])
     return records.map((r) => ({ ...r, lastSnapshot: latest.get(r.id) ?? null, costs: totals.get(r.id) ?? r.costs }))
   }

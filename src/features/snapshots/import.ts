@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import { type FocusIssue, type FocusParseResult, parseFocusFiles } from '../../connectors/focus/parse.js'
 import type { Clock, Ids } from '../../platform/clock.js'
+import { bumpCollectionVersion } from '../../platform/db/counters.js'
 import type { Database } from '../../platform/db/index.js'
 import { ApiError } from '../../platform/http/errors.js'
 import type { CostStore } from '../costs/store.js'
@@ -86,6 +87,8 @@ export function createFocusImporter(deps: {
           statCostRows: costRows,
         })
         .execute()
+      // A new latest run and new costs for the tenant list, seen with them or not at all.
+      await bumpCollectionVersion(trx, tenantId)
     })
     return {
       run: (await deps.runs.get(tenantId, runId))!,

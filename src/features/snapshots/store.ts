@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { bumpCollectionVersion } from '../../platform/db/counters.js'
 import type { Database } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/schemas.js'
 import type { SnapshotRun } from './schemas.js'
@@ -51,19 +52,23 @@ export function createSnapshotStore(db: Kysely<Database>) {
     /** Inserts a queued run; null when the tenant already has one queued or running (the partial unique index). */
     async insertQueued(run: NewRun): Promise<SnapshotRun | null> {
       try {
-        await db
-          .insertInto('snapshotRuns')
-          .values({
-            id: run.id,
-            tenantId: run.tenantId,
-            status: 'Queued',
-            trigger: run.trigger,
-            scheduledFor: run.scheduledFor ?? null,
-            deepHistory: run.deepHistory ? 1 : 0,
-            requestedAt: run.requestedAt,
-            requestedBy: run.requestedBy,
-          })
-          .execute()
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('snapshotRuns')
+            .values({
+              id: run.id,
+              tenantId: run.tenantId,
+              status: 'Queued',
+              trigger: run.trigger,
+              scheduledFor: run.scheduledFor ?? null,
+              deepHistory: run.deepHistory ? 1 : 0,
+              requestedAt: run.requestedAt,
+              requestedBy: run.requestedBy,
+            })
+            .execute()
+          // The new run is the tenant's lastSnapshot now.
+          await bumpCollectionVersion(trx, run.tenantId)
+        })
       } catch (err) {
         if (isUniqueViolation(err)) return null
         throw err
@@ -159,14 +164,17 @@ export function createSnapshotStore(db: Kysely<Database>) {
       )
     },
 
-    /** Success, in the transaction that commits the run's data; false when the run is no longer this worker's. */
+    /**
+     * Success, in the transaction that commits the run's data (its costs too, so the collection version bumped
+     * here covers them); false when the run is no longer this worker's.
+     */
     async markSucceeded(
       trx: Kysely<Database>,
       id: string,
       workerId: string,
       outcome: { completedAt: string; periodStart: string; periodEnd: string; stats: SnapshotRun['stats'] },
     ): Promise<boolean> {
-      const result = await trx
+      const updated = await trx
         .updateTable('snapshotRuns')
         .set({
           status: 'Succeeded',
@@ -183,8 +191,11 @@ export function createSnapshotStore(db: Kysely<Database>) {
         .where('id', '=', id)
         .where('workerId', '=', workerId)
         .where('status', '=', 'Running')
+        .returning('tenantId')
         .executeTakeFirst()
-      return Number(result.numUpdatedRows) === 1
+      if (!updated) return false
+      await bumpCollectionVersion(trx, updated.tenantId)
+      return true
     },
 
     async markFailed(
@@ -194,20 +205,24 @@ export function createSnapshotStore(db: Kysely<Database>) {
       error: { code: string; message: string },
       period?: { start: string; end: string },
     ) {
-      await db
-        .updateTable('snapshotRuns')
-        .set({
-          status: 'Failed',
-          completedAt: at,
-          errorCode: error.code,
-          errorMessage: error.message,
-          leaseUntil: null,
-          ...(period ? { periodStart: period.start, periodEnd: period.end } : {}),
-        })
-        .where('id', '=', id)
-        .where('workerId', '=', workerId)
-        .where('status', '=', 'Running')
-        .execute()
+      await db.transaction().execute(async (trx) => {
+        const updated = await trx
+          .updateTable('snapshotRuns')
+          .set({
+            status: 'Failed',
+            completedAt: at,
+            errorCode: error.code,
+            errorMessage: error.message,
+            leaseUntil: null,
+            ...(period ? { periodStart: period.start, periodEnd: period.end } : {}),
+          })
+          .where('id', '=', id)
+          .where('workerId', '=', workerId)
+          .where('status', '=', 'Running')
+          .returning('tenantId')
+          .executeTakeFirst()
+        if (updated) await bumpCollectionVersion(trx, updated.tenantId)
+      })
     },
 
     /** Of the given tenants, those with no scheduled run for the day yet. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bodyProblems, problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
-import { replyPage } from '../../platform/http/reply.js'
+import { replySerialisedPage } from '../../platform/http/reply.js'
 import { Page, PageQuery, pagingOf, TenantParams } from '../../platform/http/schemas.js'
 import { CreateTenancyRequest, TenantRecord } from './schemas.js'
 import type { TenantService } from './service.js'
@@ -15,7 +15,13 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<{ tenants: TenantService }>
       }),
       config: { requires: 'any' },
     },
-    async (req, reply) => replyPage(req, reply, await tenants.list(req.principal!, pagingOf(req.query))),
+    // The service keeps whole pages as bytes; it serialises a new one through this route's response schema.
+    async (req, reply) =>
+      replySerialisedPage(
+        req,
+        reply,
+        await tenants.listSerialised(req.principal!, pagingOf(req.query), (page) => reply.serialize(page)),
+      ),
   )
 
   app.post(

@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely'
 import type { Visibility } from '../../platform/auth/principal.js'
-import { adjustCount, readCount, VersionedCache } from '../../platform/db/counters.js'
+import { adjustCount, collectionVersionCounter, readCount, VersionedCache } from '../../platform/db/counters.js'
 import { type Database, prepared } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/schemas.js'
 import { tenantCounter, tenantVersionCounter } from '../organisation/store.js'
@@ -82,6 +82,17 @@ function frozenRecord(row: RecordRow): TenantRecord {
 const MARK_EVERY = 200
 const PAGE_CACHE_BYTES = 8 * 1024 * 1024
 const MARK_CACHE_BYTES = 2 * 1024 * 1024
+
+/**
+ * What a kept list page depends on. No total: it is in the page, and the tenant counter is adjusted in the same
+ * transactions that bump the tenants version, so the same version means the same total.
+ */
+export interface ListState {
+  /** `tenants-version:{org}`: bumped with every write to the organisation's tenants. */
+  tenantsVersion: number
+  /** `collection-version:{org}`: bumped with every change to their runs or costs (see bumpCollectionVersion). */
+  collectionVersion: number
+}
 
 interface ListKey {
   name: string
@@ -169,6 +180,12 @@ export function createTenantStore(db: Kysely<Database>) {
       eb.selectFrom('rowCounts').select('n').where('counter', '=', a.version).as('version'),
     ]),
   )
+  const readListState = prepared(db, (a: { version: string; collection: string }) =>
+    db.selectNoFrom((eb) => [
+      eb.selectFrom('rowCounts').select('n').where('counter', '=', a.version).as('tenantsVersion'),
+      eb.selectFrom('rowCounts').select('n').where('counter', '=', a.collection).as('collectionVersion'),
+    ]),
+  )
 
   const pages = new VersionedCache<TenantRecord[]>(PAGE_CACHE_BYTES)
   const marks = new VersionedCache<ListKey>(MARK_CACHE_BYTES)
@@ -250,6 +267,21 @@ export function createTenantStore(db: Kysely<Database>) {
   }
 
   return {
+    /**
+     * The versions of an organisation's tenants and of their collection data, in one statement (one snapshot):
+     * what a list request reads to know whether a kept page still holds.
+     */
+    async listState(organisationId: string): Promise<ListState> {
+      const [row] = await readListState({
+        version: tenantVersionCounter(organisationId),
+        collection: collectionVersionCounter(organisationId),
+      })
+      return {
+        tenantsVersion: Number(row?.tenantsVersion ?? 0),
+        collectionVersion: Number(row?.collectionVersion ?? 0),
+      }
+    },
+
     async insert(row: TenantRow): Promise<TenantRecord> {
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('tenants').values(row).execute()

@@ -75,6 +75,15 @@ export interface PageOf<T> {
   totalPages: number
 }
 
+/** A page without its items: what the Link header needs. */
+export type PageMeta = Omit<PageOf<unknown>, 'items'>
+
+/** A page already serialised through its route's response schema, kept and sent as these bytes. */
+export interface SerialisedPage {
+  body: Buffer
+  page: PageMeta
+}
+
 export function pageOf<T>(items: T[], totalCount: number, paging: Paging): PageOf<T> {
   return {
     items,
@@ -109,7 +118,7 @@ function pagingOnlyQuery(query: string): ((p: number, size: number) => string) |
 const PLAIN_PATH = /^(?:\/[\w\-~%]+(?:\.[\w\-~%]+)*)*\/?$/
 
 /** RFC 8288 links for a page, keeping the caller's other query parameters. */
-export function pageLinks(url: string, page: PageOf<unknown>): string | undefined {
+export function pageLinks(url: string, page: PageMeta): string | undefined {
   const at = url.indexOf('?')
   const path = at === -1 ? url : url.slice(0, at)
   const fast = PLAIN_PATH.test(path) ? pagingOnlyQuery(at === -1 ? '' : url.slice(at + 1)) : null
