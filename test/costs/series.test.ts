@@ -85,9 +85,15 @@ for (const dialect of testDialects()) {
     })
 
     it('narrows to a subscription, a resource group and a resource', async () => {
-      const resources = (
-        await t.request('GET', `${API}/tenants/${tenant.id}/resources?pageSize=200`, org.ownerKey)
-      ).json().items
+      const resources =
+        // Names sort `vm-...` last: ask for the VMs themselves, not the first page of everything.
+        (
+          await t.request(
+            'GET',
+            `${API}/tenants/${tenant.id}/resources?resourceType=Microsoft.Compute/virtualMachines&pageSize=200`,
+            org.ownerKey,
+          )
+        ).json().items
       const vm = resources.find(
         (r: { resourceType: string; costs: { last30Days: number } }) =>
           r.resourceType === 'Microsoft.Compute/virtualMachines' && r.costs.last30Days > 0,
@@ -116,11 +122,18 @@ for (const dialect of testDialects()) {
     })
 
     it('draws the markers visible on each chart', async () => {
-      const resources = (
-        await t.request('GET', `${API}/tenants/${tenant.id}/resources?pageSize=200`, org.ownerKey)
-      ).json().items
-      const prod = resources.find((r: { tags: Record<string, string> }) => r.tags.environment === 'prod')
-      const staging = resources.find((r: { tags: Record<string, string> }) => r.tags.environment === 'staging')
+      const resources: { id: string; tags: Record<string, string> }[] = []
+      for (const page of [1, 2]) {
+        const res = await t.request(
+          'GET',
+          `${API}/tenants/${tenant.id}/resources?pageSize=200&page=${page}`,
+          org.ownerKey,
+        )
+        resources.push(...res.json().items)
+      }
+      expect(resources).toHaveLength(240)
+      const prod = resources.find((r) => r.tags.environment === 'prod')!
+      const staging = resources.find((r) => r.tags.environment === 'staging')!
       const create = (body: object) => t.request('POST', `${API}/tenants/${tenant.id}/events`, org.ownerKey, body)
       const everywhere = (
         await create({ title: 'Release 7', category: 'Deployment', occurredAt: '2026-02-20T10:00:00Z' })
