@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import { adjustCount, readCount } from '../../platform/db/counters.js'
+import { createGroupCommit } from '../../platform/db/group-commit.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import type { EventsTable, IdempotencyKeysTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/schemas.js'
@@ -62,6 +63,10 @@ export function toEventRow(event: EventRecord): EventRow {
 }
 
 export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
+  const inserts = createGroupCommit<EventRecord>(db, async (trx, event) => {
+    await trx.insertInto('events').values(toEventRow(event)).execute()
+    await adjustCount(trx, eventCounter(event.tenantId), 1)
+  })
   const inTenant = (tenantId: string, filter: EventListFilter = {}) =>
     db
       .selectFrom('events')
@@ -79,12 +84,8 @@ export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
 
   return {
     /** The row and its tenant's counter in one transaction: two statements, nothing read first. */
-    async insert(event: EventRecord): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('events').values(toEventRow(event)).execute()
-        await adjustCount(trx, eventCounter(event.tenantId), 1)
-      })
-    },
+    /** Committed with the creates that arrive at the same time (see createGroupCommit). */
+    insert: (event: EventRecord): Promise<void> => inserts.write(event),
 
     /** Newest occurredAt first, id last, so pages never repeat or skip while data is unchanged. */
     async list(tenantId: string, filter: EventListFilter, paging: Paging) {
