@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, sql } from 'kysely'
+import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
 import type { DailyCostRow } from '../../connectors/types.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 
@@ -69,6 +69,40 @@ export function summaryWindows(today: string) {
 }
 
 export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
+  /** The three cost totals of each key (a tenant, subscription, group or resource) over its recent days. */
+  async function summarise(key: RawBuilder<string>, keys: string[], today: string, tenantId?: string) {
+    const totals = new Map<string, CostTotals>()
+    if (keys.length === 0) return totals
+    const w = summaryWindows(today)
+    const from = w.previousMonthStart < w.last30Start ? w.previousMonthStart : w.last30Start
+    const sumBetween = (start: string, end: string) =>
+      sql<number>`sum(case when date >= ${start} and date <= ${end} then cost else 0 end)`
+    const rows = await db
+      .selectFrom('dailyCosts')
+      .select((eb) => [
+        key.as('key'),
+        eb.fn.max('currency').as('currency'),
+        sumBetween(w.monthStart, w.today).as('monthToDate'),
+        sumBetween(w.previousMonthStart, w.previousMonthEnd).as('previousMonth'),
+        sumBetween(w.last30Start, w.today).as('last30Days'),
+      ])
+      .$if(tenantId !== undefined, (qb) => qb.where('tenantId', '=', tenantId!))
+      .where(key, 'in', keys)
+      .where('date', '>=', from)
+      .where('date', '<=', w.today)
+      .groupBy(key)
+      .execute()
+    for (const r of rows) {
+      totals.set(r.key, {
+        currency: r.currency ?? 'USD',
+        monthToDate: roundMoney(Number(r.monthToDate)),
+        previousMonth: roundMoney(Number(r.previousMonth)),
+        last30Days: roundMoney(Number(r.last30Days)),
+      })
+    }
+    return totals
+  }
+
   const perInsert = STAGE_ROWS[dialect]
   const fullInsert = stagingInsert(dialect, perInsert)
 
@@ -185,93 +219,23 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
     },
 
     /** Month to date, previous month and last 30 days of each tenant, in one pass over its recent days. */
-    async tenantTotals(tenantIds: string[], today: string): Promise<Map<string, CostTotals>> {
-      const totals = new Map<string, CostTotals>()
-      if (tenantIds.length === 0) return totals
-      const w = summaryWindows(today)
-      const from = w.previousMonthStart < w.last30Start ? w.previousMonthStart : w.last30Start
-      const rows = await db
-        .selectFrom('dailyCosts')
-        .select((eb) => [
-          'tenantId',
-          eb.fn.max('currency').as('currency'),
-          sql<number>`sum(case when date >= ${w.monthStart} and date <= ${w.today} then cost else 0 end)`.as(
-            'monthToDate',
-          ),
-          sql<number>`sum(case when date >= ${w.previousMonthStart} and date <= ${w.previousMonthEnd} then cost else 0 end)`.as(
-            'previousMonth',
-          ),
-          sql<number>`sum(case when date >= ${w.last30Start} and date <= ${w.today} then cost else 0 end)`.as(
-            'last30Days',
-          ),
-        ])
-        .where('tenantId', 'in', tenantIds)
-        .where('date', '>=', from)
-        .where('date', '<=', w.today)
-        .groupBy('tenantId')
-        .execute()
-      for (const r of rows) {
-        totals.set(r.tenantId, {
-          currency: r.currency ?? 'USD',
-          monthToDate: roundMoney(Number(r.monthToDate)),
-          previousMonth: roundMoney(Number(r.previousMonth)),
-          last30Days: roundMoney(Number(r.last30Days)),
-        })
-      }
-      return totals
-    },
+    tenantTotals: (tenantIds: string[], today: string) => summarise(sql<string>`tenant_id`, tenantIds, today),
 
     /**
      * The same totals per subscription, resource group (`{subscriptionId}/{group name lower-cased}`) or resource
      * (lower-cased ARM id) of one tenant, for a page of records at once.
      */
-    async totalsBy(
-      tenantId: string,
-      by: 'subscription' | 'resourceGroup' | 'resource',
-      keys: string[],
-      today: string,
-    ): Promise<Map<string, CostTotals>> {
-      const totals = new Map<string, CostTotals>()
-      if (keys.length === 0) return totals
-      const w = summaryWindows(today)
-      const from = w.previousMonthStart < w.last30Start ? w.previousMonthStart : w.last30Start
-      const key =
+    totalsBy: (tenantId: string, by: 'subscription' | 'resourceGroup' | 'resource', keys: string[], today: string) =>
+      summarise(
         by === 'subscription'
           ? sql<string>`subscription_id`
           : by === 'resource'
             ? sql<string>`resource_key`
-            : sql<string>`subscription_id || '/' || resource_group_key`
-      const rows = await db
-        .selectFrom('dailyCosts')
-        .select((eb) => [
-          key.as('key'),
-          eb.fn.max('currency').as('currency'),
-          sql<number>`sum(case when date >= ${w.monthStart} and date <= ${w.today} then cost else 0 end)`.as(
-            'monthToDate',
-          ),
-          sql<number>`sum(case when date >= ${w.previousMonthStart} and date <= ${w.previousMonthEnd} then cost else 0 end)`.as(
-            'previousMonth',
-          ),
-          sql<number>`sum(case when date >= ${w.last30Start} and date <= ${w.today} then cost else 0 end)`.as(
-            'last30Days',
-          ),
-        ])
-        .where('tenantId', '=', tenantId)
-        .where(key, 'in', keys)
-        .where('date', '>=', from)
-        .where('date', '<=', w.today)
-        .groupBy(key)
-        .execute()
-      for (const r of rows) {
-        totals.set(r.key, {
-          currency: r.currency ?? 'USD',
-          monthToDate: roundMoney(Number(r.monthToDate)),
-          previousMonth: roundMoney(Number(r.previousMonth)),
-          last30Days: roundMoney(Number(r.last30Days)),
-        })
-      }
-      return totals
-    },
+            : sql<string>`subscription_id || '/' || resource_group_key`,
+        keys,
+        today,
+        tenantId,
+      ),
 
     dialect,
   }
