@@ -212,17 +212,8 @@ export async function setCounter(db: Kysely<Database>, counter: string, n: numbe
     .execute()
 }
 
-/** A deterministic pseudo-random generator (mulberry32), so every run seeds the same shape of data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** A deterministic pseudo-random generator, so every run seeds the same shape of data. */
+export { prng as seededRandom } from '../src/connectors/simulated/estate.js'
 
 // ---------------------------------------------------------------------------------------------------------------
 // Child processes
@@ -372,12 +363,20 @@ export async function measure(
     ...(options.body === undefined ? {} : { body: options.body }),
     connections: SETTINGS.connections,
   }
+  return measureWith(base, options.seconds)
+}
+
+/**
+ * Runs autocannon with `base` (URL, method, headers or `requests`): first the warm-up (discarded), then
+ * `seconds`. Throws if any response is not a 2xx or any request fails, so a figure is never of errors.
+ */
+export async function measureWith(base: autocannon.Options, seconds = SETTINGS.seconds): Promise<Measurement> {
   if (SETTINGS.warmupSeconds > 0) await cannon({ ...base, duration: SETTINGS.warmupSeconds })
-  const result = await cannon({ ...base, duration: options.seconds ?? SETTINGS.seconds })
+  const result = await cannon({ ...base, duration: seconds })
   const failures = result.non2xx + result.errors + result.timeouts
   if (failures > 0) {
     throw new Error(
-      `${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts ` +
+      `${base.url}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts ` +
         `of ${result.requests.total}`,
     )
   }

@@ -2,8 +2,8 @@
  * Helpers of the ingest and events benchmarks that bench/lib.ts does not have (lib.ts is shared with the list
  * benchmark and edited by its owners; what is added here may move there later).
  */
-import autocannon from 'autocannon'
-import { type Measurement, SETTINGS } from './lib.js'
+import type autocannon from 'autocannon'
+import { type Measurement, measureWith, SETTINGS } from './lib.js'
 
 /** A positive integer from the environment, or `fallback` when unset or empty. */
 export function intFromEnv(name: string, fallback: number): number {
@@ -35,33 +35,6 @@ export async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms
 /** One autocannon request description (`requests` option): path, method, body, headers, `setupRequest`. */
 export type CannonRequest = NonNullable<autocannon.Options['requests']>[number]
 
-function cannon(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolveRun, reject) => {
-    autocannon(options, (err, result) => (err ? reject(err) : resolveRun(result)))
-  })
-}
-
-/**
- * Like lib.ts's `measure()`, for requests that change on every call (autocannon's `requests` with a
- * `setupRequest`, e.g. a fresh Idempotency-Key): warm-up (discarded), then SETTINGS.seconds from
- * SETTINGS.connections connections. Throws if any response is not a 2xx or any request fails.
- */
 export async function measureRequests(url: string, requests: CannonRequest[]): Promise<Measurement> {
-  const base: autocannon.Options = { url, requests, connections: SETTINGS.connections }
-  if (SETTINGS.warmupSeconds > 0) await cannon({ ...base, duration: SETTINGS.warmupSeconds })
-  const result = await cannon({ ...base, duration: SETTINGS.seconds })
-  const failures = result.non2xx + result.errors + result.timeouts
-  if (failures > 0) {
-    throw new Error(
-      `${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts ` +
-        `of ${result.requests.total}`,
-    )
-  }
-  return {
-    requestsPerSecond: result.requests.total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    failures,
-  }
+  return measureWith({ url, requests, connections: SETTINGS.connections })
 }
