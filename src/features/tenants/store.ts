@@ -126,53 +126,26 @@ export function createTenantStore(db: Kysely<Database>) {
   type PageArgs = { organisationId: string; count: string; version: string; limit: number; offset: number }
   type MarkArgs = PageArgs & ListKey
 
-  // The queries of every list request of an owner key, compiled once (see `prepared`).
-  const pageFromStart = prepared(db, (a: PageArgs) =>
+  /** An owner's list in its order (name, then id), from the start or from a mark, with the counters. */
+  const inListOrder = (a: PageArgs & Partial<ListKey>, fromMark: boolean) =>
     db
       .selectFrom('tenants')
-      .select(recordColumns)
       .select((eb) => counters(eb, a))
       .where('organisationId', '=', a.organisationId)
+      .$if(fromMark, (qb) =>
+        qb.where(({ eb, refTuple, tuple }) => eb(refTuple('name', 'id'), '>=', tuple(a.name!, a.id!))),
+      )
       .orderBy('name')
       .orderBy('id')
       .limit(a.limit)
-      .offset(a.offset),
-  )
-  const pageFromMark = prepared(db, (a: MarkArgs) =>
-    db
-      .selectFrom('tenants')
-      .select(recordColumns)
-      .select((eb) => counters(eb, a))
-      .where('organisationId', '=', a.organisationId)
-      .where(({ eb, refTuple, tuple }) => eb(refTuple('name', 'id'), '>=', tuple(a.name, a.id)))
-      .orderBy('name')
-      .orderBy('id')
-      .limit(a.limit)
-      .offset(a.offset),
-  )
-  const keyFromStart = prepared(db, (a: PageArgs) =>
-    db
-      .selectFrom('tenants')
-      .select(['name', 'id'])
-      .select((eb) => counters(eb, a))
-      .where('organisationId', '=', a.organisationId)
-      .orderBy('name')
-      .orderBy('id')
-      .limit(a.limit)
-      .offset(a.offset),
-  )
-  const keyFromMark = prepared(db, (a: MarkArgs) =>
-    db
-      .selectFrom('tenants')
-      .select(['name', 'id'])
-      .select((eb) => counters(eb, a))
-      .where('organisationId', '=', a.organisationId)
-      .where(({ eb, refTuple, tuple }) => eb(refTuple('name', 'id'), '>=', tuple(a.name, a.id)))
-      .orderBy('name')
-      .orderBy('id')
-      .limit(a.limit)
-      .offset(a.offset),
-  )
+      .offset(a.offset)
+
+  // The queries of every list request of an owner key, compiled once (see `prepared`): a page of records, or
+  // the key at one position (to find a mark).
+  const pageFromStart = prepared(db, (a: PageArgs) => inListOrder(a, false).select(recordColumns))
+  const pageFromMark = prepared(db, (a: MarkArgs) => inListOrder(a, true).select(recordColumns))
+  const keyFromStart = prepared(db, (a: PageArgs) => inListOrder(a, false).select(['name', 'id']))
+  const keyFromMark = prepared(db, (a: MarkArgs) => inListOrder(a, true).select(['name', 'id']))
 
   const readCounters = prepared(db, (a: { count: string; version: string }) =>
     db.selectNoFrom((eb) => [
