@@ -46,6 +46,32 @@ for (const dialect of testDialects()) {
       expect(again.output()).not.toMatch(/cw_\w{46}/)
     })
 
+    it('--demo with its worker collects the first snapshot the banner points to', async () => {
+      const database = await createTestDatabase(dialect)
+      drops.push(database.drop)
+      const server = await startServer(['--demo'], {
+        COSTWATCH_DATABASE_URL: database.url,
+        COSTWATCH_SECRET_KEY: TEST_SECRET_KEY,
+      })
+      servers.push(server)
+      await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('API reference')
+      const key = server.output().match(/X-Api-Key: (cw_\w+)/)![1]!
+      const snapshotUrl = server.output().match(/is collecting: (\S+)/)![1]!
+      const snapshot = async () =>
+        (await (await fetch(snapshotUrl, { headers: { 'X-Api-Key': key } })).json()) as {
+          status: string
+          stats: { resources: number }
+        }
+      await expect.poll(async () => (await snapshot()).status, { timeout: 60_000, interval: 200 }).toBe('Succeeded')
+      expect((await snapshot()).stats.resources).toBe(240)
+      const tenant = (await (
+        await fetch(snapshotUrl.replace(/\/snapshots\/.*$/, ''), { headers: { 'X-Api-Key': key } })
+      ).json()) as {
+        costs: { last30Days: number }
+      }
+      expect(tenant.costs.last30Days).toBeGreaterThan(0)
+    })
+
     it('revocation reaches every server process at once', async () => {
       const database = await createTestDatabase(dialect)
       drops.push(database.drop)
