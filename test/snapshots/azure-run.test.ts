@@ -31,6 +31,17 @@ for (const dialect of testDialects()) {
     })
     afterAll(async () => fake?.close())
 
+    /** One worker turn with the Azure connector pointed at the fake (waits skipped). */
+    const runWorkerAgainstFake = async () => {
+      const azure = createAzureConnector({
+        authorityHost: fake.url,
+        armEndpoint: fake.url,
+        fetch: fetchTrusting(tls.certificate),
+        sleep: async () => {},
+      })
+      await t.worker({ connectors: { azure } }).runOnce()
+    }
+
     it('collects inventory and costs through the API, the worker and the Azure protocols', async () => {
       const org = await t.given.organisation()
       const created = await t.request('POST', `${API}/tenants`, org.ownerKey, {
@@ -47,13 +58,7 @@ for (const dialect of testDialects()) {
         await t.request('POST', `${API}/tenants/${tenant.id}/snapshots?deepHistory=true`, org.ownerKey)
       ).json()
 
-      const azure = createAzureConnector({
-        authorityHost: fake.url,
-        armEndpoint: fake.url,
-        fetch: fetchTrusting(tls.certificate),
-        sleep: async () => {},
-      })
-      await t.worker({ connectors: { azure } }).runOnce()
+      await runWorkerAgainstFake()
 
       const done = (await t.request('GET', `${API}/tenants/${tenant.id}/snapshots/${run.id}`, org.ownerKey)).json()
       expect(done, JSON.stringify(done.error)).toMatchObject({
@@ -110,13 +115,7 @@ for (const dialect of testDialects()) {
         })
       ).json()
       const run = (await t.request('POST', `${API}/tenants/${tenant.id}/snapshots`, org.ownerKey)).json()
-      const azure = createAzureConnector({
-        authorityHost: fake.url,
-        armEndpoint: fake.url,
-        fetch: fetchTrusting(tls.certificate),
-        sleep: async () => {},
-      })
-      await t.worker({ connectors: { azure } }).runOnce()
+      await runWorkerAgainstFake()
       const failed = (await t.request('GET', `${API}/tenants/${tenant.id}/snapshots/${run.id}`, org.ownerKey)).json()
       expect(failed).toMatchObject({ status: 'Failed', error: { code: 'auth_failed' } })
       expect(failed.error.message).not.toContain(SECRET)

@@ -236,8 +236,6 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
         today,
         tenantId,
       ),
-
-    dialect,
   }
 }
 export type CostStore = ReturnType<typeof createCostStore>
