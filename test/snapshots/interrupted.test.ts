@@ -105,10 +105,14 @@ for (const dialect of testDialects()) {
         clientSecret: null,
         certificateThumbprint: null,
       }
-      for await (const batch of createSimulatedConnector().dailyCosts(conn, {
-        from: done.periodStart!,
-        to: done.periodEnd!,
-      })) {
+      for await (const batch of createSimulatedConnector().dailyCosts(
+        conn,
+        {
+          from: done.periodStart!,
+          to: done.periodEnd!,
+        },
+        { clock: systemClock },
+      )) {
         expectedRows += batch.length
         for (const r of batch) expected += r.cost
       }

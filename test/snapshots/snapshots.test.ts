@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createSimulatedConnector } from '../../src/connectors/simulated/index.js'
 import { type Connector, ConnectorError } from '../../src/connectors/types.js'
+import { systemClock } from '../../src/platform/clock.js'
 import { type OrgContext, type TestApp, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 
@@ -32,7 +33,7 @@ async function expectedTotal(cloudTenantId: string, from: string, to: string) {
     clientSecret: null,
     certificateThumbprint: null,
   }
-  for await (const batch of createSimulatedConnector().dailyCosts(conn, { from, to }))
+  for await (const batch of createSimulatedConnector().dailyCosts(conn, { from, to }, { clock: systemClock }))
     for (const r of batch) total += r.cost
   return total
 }
@@ -42,9 +43,9 @@ function failingConnector(failAfterDays: number): Connector {
   const inner = createSimulatedConnector()
   return {
     ...inner,
-    async *dailyCosts(conn, window, signal) {
+    async *dailyCosts(conn, window, context) {
       let days = 0
-      for await (const batch of inner.dailyCosts(conn, window, signal)) {
+      for await (const batch of inner.dailyCosts(conn, window, context)) {
         if (days++ === failAfterDays)
           throw new ConnectorError('provider_error', 'Cost Management answered 503 three times; try again later.')
         yield batch
