@@ -7,8 +7,7 @@ import type { ClaimedRun } from '../../platform/runs/queue.js'
 import type { RunHandler } from '../../platform/runs/worker.js'
 import { toDay } from '../../platform/time.js'
 import type { CostStore } from '../costs/store.js'
-import { resourceKeyOf } from '../costs/store.js'
-import { syncInventory } from '../inventory/sync.js'
+import { saveCpuSamples, syncInventory } from '../inventory/store.js'
 import type { TenantStore } from '../tenants/store.js'
 import type { SnapshotStore } from './store.js'
 import { collectionWindow } from './window.js'
@@ -92,23 +91,7 @@ export function createSnapshotHandler(deps: {
       await db.transaction().execute(async (trx) => {
         const counts = await syncInventory(trx, run.tenantId, inventory, clock.now().toISOString(), deps.ids)
         const costRows = await deps.costs.mergeStaged(trx, stagingKey)
-        for (const s of cpu) {
-          await trx
-            .insertInto('cpuMetrics')
-            .values({
-              tenantId: run.tenantId,
-              resourceKey: resourceKeyOf(s.resourceArmId),
-              date: s.date,
-              averagePercent: s.averagePercent,
-              maxPercent: s.maxPercent,
-            })
-            .onConflict((oc) =>
-              oc
-                .columns(['tenantId', 'resourceKey', 'date'])
-                .doUpdateSet({ averagePercent: s.averagePercent, maxPercent: s.maxPercent }),
-            )
-            .execute()
-        }
+        await saveCpuSamples(trx, run.tenantId, cpu)
         await deps.costs.clearStaged(run.id, trx)
         const ours = await runs.markSucceeded(trx, run.id, deps.workerId, {
           completedAt: clock.now().toISOString(),
