@@ -2,9 +2,9 @@ import type { Clock } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { addDays, dayBounds, dayCount, daysBetween, toDay } from '../../platform/time.js'
 import type { EventService } from '../events/service.js'
-import { parseChartScope } from '../events/visibility.js'
 import type { InventoryService } from '../inventory/service.js'
 import type { InventoryStore } from '../inventory/store.js'
+import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
 import { type CostSeries, MAX_GROUPS, MAX_SERIES_DAYS } from './schemas.js'
 import { type createSeriesQueries, roundMoney, type SeriesFilter } from './store.js'
 
@@ -51,9 +51,7 @@ export function createCostService(deps: {
   async function filterOf(tenantId: string, scopeText: string, subscriptionId?: string): Promise<SeriesFilter> {
     const scope = parseChartScope(scopeText)
     if (!scope) {
-      throw ApiError.invalid({
-        scope: ['must be tenant, subscription:{subscriptionId}, resourceGroup:{name} or resource:{resourceId}'],
-      })
+      throw ApiError.invalid({ scope: [CHART_SCOPE_ERROR] })
     }
     switch (scope.kind) {
       case 'tenant':

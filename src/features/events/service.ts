@@ -5,6 +5,7 @@ import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type Paging, pageOf } from '../../platform/http/schemas.js'
 import { DAY_MS, utcMillis } from '../../platform/time.js'
 import type { InventoryStore } from '../inventory/store.js'
+import { CHART_SCOPE_ERROR, type ChartScope, formatChartScope, parseChartScope } from '../shared/chart-scope.js'
 import {
   type CreatePublicEventRequest,
   type EventCategory,
@@ -14,7 +15,7 @@ import {
   type VisibleEvents,
 } from './schemas.js'
 import type { EventChanges, EventStore, IdempotencyRef, IdempotencyRow } from './store.js'
-import { type ChartScope, type ChartTarget, formatChartScope, parseChartScope, visibleMarkers } from './visibility.js'
+import { type ChartTarget, visibleMarkers } from './visibility.js'
 
 /** How long an Idempotency-Key answers with the first response. */
 export const IDEMPOTENCY_TTL_MS = DAY_MS
@@ -292,7 +293,7 @@ export function createEventService(deps: { store: EventStore; inventory: Invento
       const errors: FieldErrors = {}
       const scope = parseChartScope(query.scope)
       if (!scope) {
-        errors.scope = ['must be tenant, subscription:{subscriptionId}, resourceGroup:{name} or resource:{resourceId}']
+        errors.scope = [CHART_SCOPE_ERROR]
       }
       const to = query.to === undefined ? clock.now().toISOString() : normaliseInstant(query.to)
       if (to === null) Object.assign(errors, badInstant('to'))
