@@ -4,6 +4,7 @@ import { createInventoryStore } from '../../src/features/inventory/store.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { daysBetween } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
+import { simulatedConnection } from '../support/connection.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -149,14 +150,7 @@ for (const dialect of testDialects()) {
       const vm = vms.find((v) => v.state === 'VM running')!
       const stopped = vms.find((v) => v.state !== 'VM running')!
       const armId = String(vm.armId)
-      const conn = {
-        tenantId: tenant.id,
-        cloudTenantId: tenant.cloudTenantId,
-        credentialType: 'ManagedIdentity' as const,
-        clientId: null,
-        clientSecret: null,
-        certificateThumbprint: null,
-      }
+      const conn = simulatedConnection(tenant)
       const window = { from: '2026-02-27', to: '2026-03-01' } // across a month end
       const expected = await createSimulatedConnector().cpuMetrics(conn, [armId], window, { clock: t.clock })
       expect(expected).toHaveLength(3)

@@ -3,6 +3,7 @@ import { createSimulatedConnector } from '../../src/connectors/simulated/index.j
 import { type Connector, ConnectorError } from '../../src/connectors/types.js'
 import { systemClock } from '../../src/platform/clock.js'
 import { type OrgContext, type TestApp, useTestApp } from '../support/app.js'
+import { simulatedConnection } from '../support/connection.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -25,14 +26,7 @@ async function costTotal(t: TestApp, tenantId: string) {
 /** What the simulated estate bills in the window, computed straight from the connector. */
 async function expectedTotal(cloudTenantId: string, from: string, to: string) {
   let total = 0
-  const conn = {
-    tenantId: 'x',
-    cloudTenantId,
-    credentialType: 'ManagedIdentity' as const,
-    clientId: null,
-    clientSecret: null,
-    certificateThumbprint: null,
-  }
+  const conn = simulatedConnection({ id: 'x', cloudTenantId })
   for await (const batch of createSimulatedConnector().dailyCosts(conn, { from, to }, { clock: systemClock }))
     for (const r of batch) total += r.cost
   return total
