@@ -23,7 +23,9 @@ import { sql } from 'kysely'
 import { sqliteFileOf } from '../src/config.js'
 import { createSimulatedConnector } from '../src/connectors/simulated/index.js'
 import type { DailyCostRow, TenantConnection } from '../src/connectors/types.js'
-import { addDays, resourceKeyOf } from '../src/features/costs/store.js'
+import { resourceKeyOf } from '../src/features/costs/store.js'
+import { systemClock } from '../src/platform/clock.js'
+import { addDays } from '../src/platform/time.js'
 import {
   type BenchDatabase,
   type Benchmark,
@@ -85,7 +87,7 @@ async function generate(resources: number, days: number): Promise<GeneratedRows>
   let rows = 0
   let keys = 0
   let totalCost = 0
-  for await (const batch of connector.dailyCosts(conn, window)) {
+  for await (const batch of connector.dailyCosts(conn, window, { clock: systemClock })) {
     const template = new Uint32Array(batch.length)
     const cost = new Float64Array(batch.length)
     const seen = new Set<string>()

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import { tenantCounter, tenantVersionCounter } from '../src/features/organisation/store.js'
+import { tenantCounter, tenantVersionCounter } from '../src/features/tenants/counters.js'
 import { adjustCount } from '../src/platform/db/counters.js'
 import type { TenantsTable } from '../src/platform/db/schema.js'
 import {

@@ -1,4 +1,8 @@
-import type { CredentialType } from '../features/tenants/schemas.js'
+import type { Clock } from '../platform/clock.js'
+
+/** How a connector signs in at the provider for a tenant. */
+export const CredentialTypes = ['ServicePrincipalSecret', 'ServicePrincipalCertificate', 'ManagedIdentity'] as const
+export type CredentialType = (typeof CredentialTypes)[number]
 
 /** What a connector needs to reach one tenant at its provider. The secret is already decrypted. */
 export interface TenantConnection {
@@ -84,17 +88,30 @@ export interface CpuSample {
   maxPercent: number
 }
 
+/** What the worker gives every call of a collection. */
+export interface CollectContext {
+  /** The worker's clock: whatever a connector dates by "now" (a lookback window, a Retry-After date) follows it. */
+  clock: Clock
+  /** Aborted when the run is no longer this worker's (its lease was lost). */
+  signal?: AbortSignal
+}
+
 /**
  * Where cost and inventory data come from. Every method may be called again for the same window (a retried
  * run): results are upserted by natural keys, so repeating a call never double counts.
  */
 export interface Connector {
   readonly name: string
-  inventory(conn: TenantConnection, signal?: AbortSignal): Promise<InventorySnapshot>
+  inventory(conn: TenantConnection, context: CollectContext): Promise<InventorySnapshot>
   /** Daily costs in the window, in batches (a provider pages its answers; a batch is one page or more). */
-  dailyCosts(conn: TenantConnection, window: DayWindow, signal?: AbortSignal): AsyncIterable<DailyCostRow[]>
+  dailyCosts(conn: TenantConnection, window: DayWindow, context: CollectContext): AsyncIterable<DailyCostRow[]>
   /** Daily CPU of the given virtual machines in the window (for idle and over-provisioned rules). */
-  cpuMetrics(conn: TenantConnection, vmArmIds: string[], window: DayWindow, signal?: AbortSignal): Promise<CpuSample[]>
+  cpuMetrics(
+    conn: TenantConnection,
+    vmArmIds: string[],
+    window: DayWindow,
+    context: CollectContext,
+  ): Promise<CpuSample[]>
 }
 
 /** A failure the run records as its error: a stable code and a message fit for the user (never a secret). */

@@ -26,8 +26,3 @@ export function fixedClock(start: string | Date): Clock & { set(at: string | Dat
     },
   }
 }
-
-/** RFC 3339 in UTC with milliseconds, the one instant format of the API. */
-export function iso(at: Date, plusMs = 0): string {
-  return new Date(at.getTime() + plusMs).toISOString()
-}

@@ -64,6 +64,9 @@ beforeEach(() => {
   waits = []
 })
 
+/** What the worker would pass: its clock, fixed here, is the connector's "now". */
+const ctx = { clock: fixedClock('2023-11-06T08:00:00Z') }
+
 function connector(extra: Parameters<typeof createAzureConnector>[0] = {}) {
   return createAzureConnector({
     authorityHost: fake.url,
@@ -73,7 +76,6 @@ function connector(extra: Parameters<typeof createAzureConnector>[0] = {}) {
     sleep: async (ms) => {
       waits.push(ms)
     },
-    clock: fixedClock('2023-11-06T08:00:00Z'),
     ...extra,
   })
 }
@@ -143,9 +145,9 @@ describe('azure connector: credentials', () => {
       const grant = kind.grant
       const azure = connector()
 
-      const inventory = await azure.inventory(conn)
-      const costs = (await collect(azure.dailyCosts(conn, WEEK))).flat()
-      const cpu = await azure.cpuMetrics(conn, [IDS.devVm], WEEK)
+      const inventory = await azure.inventory(conn, ctx)
+      const costs = (await collect(azure.dailyCosts(conn, WEEK, ctx))).flat()
+      const cpu = await azure.cpuMetrics(conn, [IDS.devVm], WEEK, ctx)
 
       expect(inventory.subscriptions.map((s) => s.subscriptionId)).toEqual([SUB_PROD, SUB_DEV])
       expect(inventory.resources).toHaveLength(estate.resources.length)
@@ -159,7 +161,7 @@ describe('azure connector: credentials', () => {
   }
 
   it('gets a token with a client secret from the configured authority and reads the inventory', async () => {
-    const inventory = await connector().inventory(secretTenant)
+    const inventory = await connector().inventory(secretTenant, ctx)
 
     expect(inventory.subscriptions).toEqual([
       { subscriptionId: SUB_PROD, displayName: 'Example Subscription', state: 'Enabled', currency: 'EUR' },
@@ -185,7 +187,7 @@ describe('azure connector: credentials', () => {
   })
 
   it('signs a client assertion with the certificate found by thumbprint', async () => {
-    const batches = await collect(connector().dailyCosts(certificateTenant(), WEEK))
+    const batches = await collect(connector().dailyCosts(certificateTenant(), WEEK, ctx))
 
     expect(batches.flat().length).toBe(expectedWeek().size)
     const token = fake.requests.find((r) => r.kind === 'token')
@@ -208,11 +210,13 @@ describe('azure connector: credentials', () => {
       tenant({ credentialType: 'ManagedIdentity', clientId: null, clientSecret: null }),
       [IDS.devVm],
       WEEK,
+      ctx,
     )
     const user = await connector().cpuMetrics(
       tenant({ credentialType: 'ManagedIdentity', clientId: USER_ASSIGNED, clientSecret: null }),
       [IDS.webVm],
       WEEK,
+      ctx,
     )
 
     expect(system.map((s) => s.date)).toEqual(['2023-11-01', '2023-11-02', '2023-11-03', '2023-11-04', '2023-11-05'])
@@ -229,7 +233,7 @@ describe('azure connector: credentials', () => {
 
   it('reports a wrong client secret as auth_failed without the secret in the message', async () => {
     const wrong = 'Wr0ng~secret.value_that-must-not-leak'
-    const err = await failure(connector().inventory(tenant({ clientSecret: wrong })))
+    const err = await failure(connector().inventory(tenant({ clientSecret: wrong }), ctx))
 
     expect(err.code).toBe('auth_failed')
     expect(err.retryable).toBe(false)
@@ -243,7 +247,9 @@ describe('azure connector: credentials', () => {
   })
 
   it('reports an unknown directory as auth_failed', async () => {
-    const err = await failure(connector().inventory(tenant({ cloudTenantId: 'f0000000-0000-4000-8000-00000000dead' })))
+    const err = await failure(
+      connector().inventory(tenant({ cloudTenantId: 'f0000000-0000-4000-8000-00000000dead' }), ctx),
+    )
 
     expect(err.code).toBe('auth_failed')
     expect(err.message).toContain('f0000000-0000-4000-8000-00000000dead')
@@ -253,7 +259,7 @@ describe('azure connector: credentials', () => {
 
   it('names a missing certificate file without trying Entra', async () => {
     const err = await failure(
-      connector().inventory(tenant({ ...certificateTenant(), certificateThumbprint: 'AB'.repeat(20) })),
+      connector().inventory(tenant({ ...certificateTenant(), certificateThumbprint: 'AB'.repeat(20) }), ctx),
     )
 
     expect(err.code).toBe('invalid_credentials')
@@ -263,7 +269,7 @@ describe('azure connector: credentials', () => {
 
   it('follows the authority host it is given: an unreachable one fails, and no request leaves 127.0.0.1', async () => {
     const elsewhere = connector({ authorityHost: 'https://login.example.invalid' })
-    const err = await failure(elsewhere.inventory(secretTenant))
+    const err = await failure(elsewhere.inventory(secretTenant, ctx))
 
     expect(err.code).toBe('auth_failed')
     expect(hostsSeen.length).toBeGreaterThan(0)
@@ -274,7 +280,7 @@ describe('azure connector: credentials', () => {
 
 describe('azure connector: inventory', () => {
   it('pages Resource Graph with $skipToken and returns every resource and group exactly once', async () => {
-    const inventory = await connector().inventory(secretTenant)
+    const inventory = await connector().inventory(secretTenant, ctx)
 
     const ids = inventory.resources.map((r) => r.armId)
     expect(new Set(ids).size).toBe(ids.length)
@@ -300,7 +306,7 @@ describe('azure connector: inventory', () => {
   })
 
   it('maps the properties the insight rules read', async () => {
-    const { resources } = await connector().inventory(secretTenant)
+    const { resources } = await connector().inventory(secretTenant, ctx)
     const byId = new Map(resources.map((r) => [r.armId, r]))
 
     expect(byId.get(IDS.webVm)).toMatchObject({
@@ -338,7 +344,7 @@ describe('azure connector: inventory', () => {
 
   it('gives up after bounded retries when Resource Graph keeps failing', async () => {
     fake.failNext('graph', 503, Number.POSITIVE_INFINITY)
-    const err = await failure(connector({ retry: { maxRetries: 3 } }).inventory(secretTenant))
+    const err = await failure(connector({ retry: { maxRetries: 3 } }).inventory(secretTenant, ctx))
 
     expect(err.code).toBe('provider_error')
     expect(err.retryable).toBe(true)
@@ -350,7 +356,7 @@ describe('azure connector: inventory', () => {
 
   it('recovers from a few server errors', async () => {
     fake.failNext('subscriptions', 500, 2)
-    const inventory = await connector().inventory(secretTenant)
+    const inventory = await connector().inventory(secretTenant, ctx)
 
     expect(inventory.subscriptions).toHaveLength(2)
     expect(waits).toEqual([1000, 2000])
@@ -358,7 +364,7 @@ describe('azure connector: inventory', () => {
 
   it('reports a missing role as forbidden', async () => {
     fake.failNext('graph', 403, 1)
-    const err = await failure(connector().inventory(secretTenant))
+    const err = await failure(connector().inventory(secretTenant, ctx))
 
     expect(err.code).toBe('forbidden')
     expect(err.retryable).toBe(false)
@@ -369,7 +375,7 @@ describe('azure connector: inventory', () => {
 
 describe('azure connector: costs', () => {
   it('pages Cost Management with nextLink and returns every row exactly once', async () => {
-    const batches = await collect(connector().dailyCosts(secretTenant, WEEK))
+    const batches = await collect(connector().dailyCosts(secretTenant, WEEK, ctx))
     const rows = batches.flat()
 
     const expected = expectedWeek()
@@ -404,7 +410,7 @@ describe('azure connector: costs', () => {
   })
 
   it('maps dates, groups, services, meters and charges without a resource', async () => {
-    const rows = (await collect(connector().dailyCosts(secretTenant, WEEK))).flat()
+    const rows = (await collect(connector().dailyCosts(secretTenant, WEEK, ctx))).flat()
 
     expect(new Set(rows.map((r) => r.date))).toEqual(new Set(DAYS.slice(1, 6)))
     const reads = rows.find(
@@ -436,7 +442,7 @@ describe('azure connector: costs', () => {
       'x-ms-ratelimit-microsoft.costmanagement-qpu-retry-after': '7',
       'x-ms-ratelimit-microsoft.costmanagement-entity-retry-after': '12',
     })
-    const rows = (await collect(connector().dailyCosts(secretTenant, WEEK))).flat()
+    const rows = (await collect(connector().dailyCosts(secretTenant, WEEK, ctx))).flat()
 
     expect(rows).toHaveLength(expectedWeek().size)
     expect(waits).toEqual([12_000, 12_000])
@@ -445,14 +451,14 @@ describe('azure connector: costs', () => {
 
   it('honours Retry-After when that is the header given', async () => {
     fake.throttleCostQueries(1, { 'Retry-After': '3' })
-    await collect(connector().dailyCosts(secretTenant, WEEK))
+    await collect(connector().dailyCosts(secretTenant, WEEK, ctx))
 
     expect(waits).toEqual([3_000])
   })
 
   it('fails as throttled when Azure asks for a longer pause than the connector waits', async () => {
     fake.throttleCostQueries(1, { 'x-ms-ratelimit-microsoft.costmanagement-tenant-retry-after': '3600' })
-    const err = await failure(collect(connector().dailyCosts(secretTenant, WEEK)))
+    const err = await failure(collect(connector().dailyCosts(secretTenant, WEEK, ctx)))
 
     expect(err.code).toBe('throttled')
     expect(err.retryable).toBe(true)
@@ -461,7 +467,7 @@ describe('azure connector: costs', () => {
 
   it('gives up with a retryable error after bounded retries of a failing query', async () => {
     fake.failNext('cost', 500, Number.POSITIVE_INFINITY)
-    const err = await failure(collect(connector({ retry: { maxRetries: 2 } }).dailyCosts(secretTenant, WEEK)))
+    const err = await failure(collect(connector({ retry: { maxRetries: 2 } }).dailyCosts(secretTenant, WEEK, ctx)))
 
     expect(err).toMatchObject({ code: 'provider_error', retryable: true })
     expect(err.message).toContain('Cost Management')
@@ -473,7 +479,7 @@ describe('azure connector: costs', () => {
 describe('azure connector: CPU metrics', () => {
   it('reads daily average and maximum CPU per VM; deallocated days and deleted VMs give no samples', async () => {
     const gone = `/subscriptions/${SUB_PROD}/resourceGroups/RG-Web/providers/Microsoft.Compute/virtualMachines/deleted-vm`
-    const samples = await connector().cpuMetrics(secretTenant, [IDS.webVm, IDS.batchVm, gone], WEEK)
+    const samples = await connector().cpuMetrics(secretTenant, [IDS.webVm, IDS.batchVm, gone], WEEK, ctx)
 
     expect(samples).toHaveLength(5)
     expect(samples[0]).toEqual({ resourceArmId: IDS.webVm, date: '2023-11-01', averagePercent: 36, maxPercent: 81 })

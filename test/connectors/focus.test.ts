@@ -15,10 +15,10 @@ import {
   parseMoney,
   parseTags,
   resourceGroupOfArmId,
-  utcDay,
 } from '../../src/connectors/focus/fields.js'
 import { type FocusParseResult, parseFocusFile, parseFocusFiles } from '../../src/connectors/focus/parse.js'
 import type { DailyCostRow } from '../../src/connectors/types.js'
+import { toDay } from '../../src/platform/time.js'
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/focus/${name}`, import.meta.url))
 const SMALL = fixture('azure-focus-small.csv')
@@ -57,7 +57,7 @@ describe('FOCUS cell rules', () => {
   it('takes the UTC day of ChargePeriodStart in the shapes Azure and the FinOps sample write', () => {
     const day = (text: string) => {
       const ms = parseInstant(text)
-      return ms === null ? null : utcDay(ms)
+      return ms === null ? null : toDay(new Date(ms))
     }
     expect(day('2025-10-16T00:00:00Z')).toBe('2025-10-16')
     expect(day('2024-09-18 22:00:00')).toBe('2024-09-18') // no zone: UTC

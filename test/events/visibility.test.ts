@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { EventRecord } from '../../src/features/events/schemas.js'
 import { applyPatch, normaliseInstant, requestHash } from '../../src/features/events/service.js'
-import {
-  type ChartTarget,
-  formatChartScope,
-  isVisibleOn,
-  parseChartScope,
-  visibleMarkers,
-} from '../../src/features/events/visibility.js'
+import { type ChartTarget, isVisibleOn, visibleMarkers } from '../../src/features/events/visibility.js'
 import { ApiError } from '../../src/platform/http/errors.js'
 
 const universal = { tagKey: null, tagValue: null }
@@ -51,37 +45,6 @@ describe('which markers a chart shows', () => {
     expect(visibleMarkers(markers, single({ Env: 'prod' })).map((m) => m.id)).toEqual([1, 2, 5])
     expect(visibleMarkers(markers, broad).map((m) => m.id)).toEqual([1, 2, 3, 4, 5])
     expect(visibleMarkers([], broad)).toEqual([])
-  })
-})
-
-describe('chart scopes', () => {
-  const uuid = '0190A000-0000-7000-8000-0000000000A1'
-  it.each([
-    ['tenant', { kind: 'tenant' }],
-    ['subscription:sub-1', { kind: 'subscription', subscriptionId: 'sub-1' }],
-    ['resourceGroup:rg-Web', { kind: 'resourceGroup', name: 'rg-Web' }],
-    ['resourceGroup:a:b', { kind: 'resourceGroup', name: 'a:b' }],
-    [`resource:${uuid}`, { kind: 'resource', resourceId: uuid.toLowerCase() }],
-  ])('parses %s', (text, scope) => {
-    expect(parseChartScope(text)).toEqual(scope)
-  })
-  it.each([
-    '',
-    'Tenant',
-    'tenant:',
-    'subscription',
-    'subscription:',
-    'resourceGroup: ',
-    'resource:vm-1',
-    'site:x',
-    ':x',
-  ])('rejects %j', (text) => {
-    expect(parseChartScope(text)).toBeNull()
-  })
-  it('formats what it parses', () => {
-    for (const text of ['tenant', 'subscription:s', 'resourceGroup:rg', `resource:${uuid.toLowerCase()}`]) {
-      expect(formatChartScope(parseChartScope(text)!)).toBe(text)
-    }
   })
 })
 

@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { createSimulatedConnector } from '../../src/connectors/simulated/index.js'
+import { createInventoryStore } from '../../src/features/inventory/store.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
+import { daysBetween } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
+import { simulatedConnection } from '../support/connection.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -138,6 +142,27 @@ for (const dialect of testDialects()) {
       const filtered = await walk(`/resource-groups?subscriptionId=${otherSub.subscriptionId}`)
       expect(filtered.every((g) => g.subscriptionId === otherSub.subscriptionId)).toBe(true)
       expect((await get('/resource-groups/no-such-group')).statusCode).toBe(404)
+    })
+
+    it('keeps the daily CPU of running virtual machines, read per resource over a range', async () => {
+      const store = createInventoryStore(t.db.kysely)
+      const vms = await walk('/resources?resourceType=microsoft.compute/virtualmachines', 100)
+      const vm = vms.find((v) => v.state === 'VM running')!
+      const stopped = vms.find((v) => v.state !== 'VM running')!
+      const armId = String(vm.armId)
+      const conn = simulatedConnection(tenant)
+      const window = { from: '2026-02-27', to: '2026-03-01' } // across a month end
+      const expected = await createSimulatedConnector().cpuMetrics(conn, [armId], window, { clock: t.clock })
+      expect(expected).toHaveLength(3)
+      expect(await store.dailyCpu(tenant.id, armId.toUpperCase(), window.from, window.to)).toEqual(
+        expected.map(({ date, averagePercent, maxPercent }) => ({ date, averagePercent, maxPercent })),
+      )
+      // The deep snapshot collected every day of its window, and only those.
+      const all = await store.dailyCpu(tenant.id, armId, '2025-01-01', '2026-12-31')
+      expect(all.map((s) => s.date)).toEqual(daysBetween('2026-01-30', '2026-03-01'))
+      expect(await store.dailyCpu(tenant.id, String(stopped.armId), '2025-01-01', '2026-12-31')).toEqual([])
+      const other = await t.given.tenant(org)
+      expect(await store.dailyCpu(other.id, armId, '2025-01-01', '2026-12-31')).toEqual([])
     })
 
     it('a later snapshot that no longer sees a resource leaves its lastSeenAt behind', async () => {

@@ -67,6 +67,15 @@ for (const dialect of testDialects()) {
         periodEnd: '2023-11-06',
       })
       expect(done.stats).toMatchObject({ subscriptions: 2, resourceGroups: 3, resources: 9 })
+      // The connector dates its billing-currency lookback by the worker's clock, not by the host's.
+      type CostBody = { timePeriod: unknown; dataset: { granularity: string; grouping: unknown[] } }
+      const lookbacks = fake.requests
+        .filter((r) => r.kind === 'cost')
+        .map((r) => r.body as CostBody)
+        .filter((b) => b.dataset.granularity === 'None' && b.dataset.grouping.length === 0)
+      expect(lookbacks).toHaveLength(2) // one per subscription
+      for (const b of lookbacks)
+        expect(b.timePeriod).toEqual({ from: '2023-10-08T00:00:00Z', to: '2023-11-06T23:59:59Z' })
       expect(fake.issued.map((i) => i.grant)).toContain('client_secret')
 
       const subs = (await t.request('GET', `${API}/tenants/${tenant.id}/subscriptions`, org.ownerKey)).json()

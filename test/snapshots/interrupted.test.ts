@@ -7,6 +7,7 @@ import { migrateToLatest, openDatabase } from '../../src/platform/db/index.js'
 import { createServices } from '../../src/services.js'
 import { createTestDatabase, TEST_SECRET_KEY } from '../support/app.js'
 import { startWorker } from '../support/cli.js'
+import { simulatedConnection } from '../support/connection.js'
 import { testDialects } from '../support/dialects.js'
 
 async function until<T>(
@@ -97,18 +98,15 @@ for (const dialect of testDialects()) {
 
       let expected = 0
       let expectedRows = 0
-      const conn = {
-        tenantId: tenant.id,
-        cloudTenantId: tenant.cloudTenantId,
-        credentialType: 'ManagedIdentity' as const,
-        clientId: null,
-        clientSecret: null,
-        certificateThumbprint: null,
-      }
-      for await (const batch of createSimulatedConnector().dailyCosts(conn, {
-        from: done.periodStart!,
-        to: done.periodEnd!,
-      })) {
+      const conn = simulatedConnection(tenant)
+      for await (const batch of createSimulatedConnector().dailyCosts(
+        conn,
+        {
+          from: done.periodStart!,
+          to: done.periodEnd!,
+        },
+        { clock: systemClock },
+      )) {
         expectedRows += batch.length
         for (const r of batch) expected += r.cost
       }

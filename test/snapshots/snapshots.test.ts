@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { createSimulatedConnector } from '../../src/connectors/simulated/index.js'
 import { type Connector, ConnectorError } from '../../src/connectors/types.js'
+import { systemClock } from '../../src/platform/clock.js'
 import { type OrgContext, type TestApp, useTestApp } from '../support/app.js'
+import { simulatedConnection } from '../support/connection.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -24,15 +26,8 @@ async function costTotal(t: TestApp, tenantId: string) {
 /** What the simulated estate bills in the window, computed straight from the connector. */
 async function expectedTotal(cloudTenantId: string, from: string, to: string) {
   let total = 0
-  const conn = {
-    tenantId: 'x',
-    cloudTenantId,
-    credentialType: 'ManagedIdentity' as const,
-    clientId: null,
-    clientSecret: null,
-    certificateThumbprint: null,
-  }
-  for await (const batch of createSimulatedConnector().dailyCosts(conn, { from, to }))
+  const conn = simulatedConnection({ id: 'x', cloudTenantId })
+  for await (const batch of createSimulatedConnector().dailyCosts(conn, { from, to }, { clock: systemClock }))
     for (const r of batch) total += r.cost
   return total
 }
@@ -42,9 +37,9 @@ function failingConnector(failAfterDays: number): Connector {
   const inner = createSimulatedConnector()
   return {
     ...inner,
-    async *dailyCosts(conn, window, signal) {
+    async *dailyCosts(conn, window, context) {
       let days = 0
-      for await (const batch of inner.dailyCosts(conn, window, signal)) {
+      for await (const batch of inner.dailyCosts(conn, window, context)) {
         if (days++ === failAfterDays)
           throw new ConnectorError('provider_error', 'Cost Management answered 503 three times; try again later.')
         yield batch

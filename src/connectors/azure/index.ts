@@ -1,4 +1,5 @@
-import { type Clock, systemClock } from '../../platform/clock.js'
+import type { Clock } from '../../platform/clock.js'
+import { lastDays, toDay } from '../../platform/time.js'
 import {
   type Connector,
   ConnectorError,
@@ -44,7 +45,6 @@ export interface AzureConnectorOptions {
   /** Retries of throttled (429) and failed (5xx, network) ARM calls; `maxRetries` alone is enough to change. */
   retry?: Partial<RetryPolicy>
   sleep?: Sleep
-  clock?: Clock
   /** For subscriptions that have no cost yet, whose billing currency Cost Management cannot tell. */
   defaultCurrency?: string
 }
@@ -55,7 +55,6 @@ export function createAzureConnector(options: AzureConnectorOptions = {}): Conne
   const armEndpoint = (options.armEndpoint ?? 'https://management.azure.com').replace(/\/+$/, '')
   const authorityHost = (options.authorityHost ?? 'https://login.microsoftonline.com').replace(/\/+$/, '')
   const fetch: Fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init))
-  const clock = options.clock ?? systemClock
   const retry = { ...defaultRetryPolicy, ...options.retry }
   const tokenSourceFor = createTokenSources({
     authorityHost,
@@ -65,7 +64,7 @@ export function createAzureConnector(options: AzureConnectorOptions = {}): Conne
     managedIdentityMaxRetries: options.managedIdentity?.maxRetries,
   })
 
-  function armFor(conn: TenantConnection): ArmClient {
+  function armFor(conn: TenantConnection, clock: Clock): ArmClient {
     return createArmClient({
       armEndpoint,
       fetch,
@@ -79,13 +78,18 @@ export function createAzureConnector(options: AzureConnectorOptions = {}): Conne
   return {
     name: 'azure',
 
-    async inventory(conn, signal) {
-      const arm = armFor(conn)
+    async inventory(conn, { clock, signal }) {
+      const arm = armFor(conn, clock)
       const found = await listSubscriptions(arm, signal)
       const ids = found.map((s) => s.subscriptionId)
       const subscriptions: SubscriptionItem[] = []
       for (const s of found) {
-        const currency = await billingCurrency(arm, s.subscriptionId, lastDays(clock, CURRENCY_LOOKBACK_DAYS), signal)
+        const currency = await billingCurrency(
+          arm,
+          s.subscriptionId,
+          lastDays(toDay(clock.now()), CURRENCY_LOOKBACK_DAYS),
+          signal,
+        )
         subscriptions.push({ ...s, currency: currency ?? options.defaultCurrency ?? 'USD' })
       }
       if (ids.length === 0) return { subscriptions, resourceGroups: [], resources: [] }
@@ -104,18 +108,18 @@ export function createAzureConnector(options: AzureConnectorOptions = {}): Conne
       }
     },
 
-    async *dailyCosts(conn, window, signal) {
+    async *dailyCosts(conn, window, { clock, signal }) {
       checkWindow(window)
-      const arm = armFor(conn)
+      const arm = armFor(conn, clock)
       // A deleted subscription has no cost scope left to query; a disabled one still has its past costs.
       const subscriptions = (await listSubscriptions(arm, signal)).filter((s) => s.state !== 'Deleted')
       for (const s of subscriptions) yield* subscriptionDailyCosts(arm, s.subscriptionId, window, signal)
     },
 
-    async cpuMetrics(conn, vmArmIds, window, signal) {
+    async cpuMetrics(conn, vmArmIds, window, { clock, signal }) {
       checkWindow(window)
       if (vmArmIds.length === 0) return []
-      return cpuSamples(armFor(conn), vmArmIds, window, signal)
+      return cpuSamples(armFor(conn, clock), vmArmIds, window, signal)
     },
   }
 }
@@ -125,10 +129,4 @@ function checkWindow(window: DayWindow) {
   if (!day.test(window.from) || !day.test(window.to) || window.from > window.to) {
     throw new ConnectorError('invalid_window', `The day window ${window.from}..${window.to} is not valid.`)
   }
-}
-
-function lastDays(clock: Clock, days: number): DayWindow {
-  const to = clock.now()
-  const from = new Date(to.getTime() - (days - 1) * 86_400_000)
-  return { from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) }
 }

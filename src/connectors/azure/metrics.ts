@@ -1,3 +1,4 @@
+import { addDays } from '../../platform/time.js'
 import { ConnectorError, type CpuSample, type DayWindow } from '../types.js'
 import type { ArmClient } from './http.js'
 import { list, num, obj, page, str } from './json.js'
@@ -33,7 +34,7 @@ async function vmCpu(arm: ArmClient, vmArmId: string, window: DayWindow, signal?
     `metricnames=${encodeURIComponent(CPU_METRIC)}`,
     'interval=P1D',
     'aggregation=Average,Maximum',
-    `timespan=${window.from}T00:00:00Z/${dayAfter(window.to)}T00:00:00Z`,
+    `timespan=${window.from}T00:00:00Z/${addDays(window.to, 1)}T00:00:00Z`,
   ].join('&')
   const path = vmArmId.split('/').map(encodeURIComponent).join('/')
   const url = `${arm.origin}${path}/providers/Microsoft.Insights/metrics?${query}`
@@ -63,10 +64,4 @@ async function vmCpu(arm: ArmClient, vmArmId: string, window: DayWindow, signal?
     }
   }
   return samples
-}
-
-function dayAfter(day: string): string {
-  const next = new Date(`${day}T00:00:00Z`)
-  next.setUTCDate(next.getUTCDate() + 1)
-  return next.toISOString().slice(0, 10)
 }

@@ -3,6 +3,8 @@
  * them row by row; they are exported on their own so the rules can be tested (and reused) as plain data.
  */
 
+import { utcMillis } from '../../platform/time.js'
+
 /** Decimal places kept when money is summed: Azure writes up to 28 significant digits, a double keeps 17. */
 export const MONEY_SCALE = 20
 const SCALE_FACTOR = 10n ** BigInt(MONEY_SCALE)
@@ -57,18 +59,10 @@ export function parseInstant(text: string): number | null {
     number,
     number,
   ]
-  if (hour > 23 || minute > 59 || second > 59) return null
-  const local = Date.UTC(year, month - 1, day, hour, minute, second)
-  // Date.UTC rolls 2025-02-30 over into March; a real date survives the round trip.
-  const check = new Date(local)
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null
+  const local = utcMillis(year, month, day, hour, minute, second)
+  if (local === null) return null
   const offsetMinutes = m[8] ? (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10] ?? 0)) : 0
   return local - offsetMinutes * 60_000
-}
-
-/** `YYYY-MM-DD` of an instant, in UTC. */
-export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10)
 }
 
 const SUBSCRIPTION_PATH = /^\/subscriptions\/([^/]+)\/?$/i

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { pipeline, Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
 import { parse } from 'csv-parse'
+import { toDay } from '../../platform/time.js'
 import type { DailyCostRow, ResourceGroupItem, ResourceItem, SubscriptionItem } from '../types.js'
 import {
   armTypeOfArmId,
@@ -17,7 +18,6 @@ import {
   resourceGroupOfArmId,
   subscriptionOfArmId,
   type Tags,
-  utcDay,
 } from './fields.js'
 
 /**
@@ -444,7 +444,7 @@ function readRow(record: string[], at: ColumnIndex): { row: FocusRow } | { probl
   return {
     row: {
       ms,
-      day: utcDay(ms),
+      day: toDay(new Date(ms)),
       subscriptionId,
       subscriptionName: cell('SubAccountName'),
       currency,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { DAY_MS, dayStart, toInstant } from '../../platform/time.js'
 import type { ResourceGroupItem, ResourceItem, SubscriptionItem } from '../types.js'
 
 /** A deterministic pseudo-random stream (mulberry32): the same seed gives the same estate on every machine. */
@@ -296,7 +297,7 @@ export function simulatedEstate(cloudTenantId: string, resourceCount = 240): Sim
       properties.numberOfSites = i % 6 === 4 || rand() < 0.2 ? 0 : 1 + Math.floor(rand() * 5)
     } else if (kind.type === 'Microsoft.Compute/snapshots') {
       const ageDays = i % 3 === 0 || rand() < 0.5 ? 120 + Math.floor(rand() * 400) : Math.floor(rand() * 60)
-      properties.timeCreated = new Date(Date.UTC(2026, 0, 1) - ageDays * 86_400_000).toISOString()
+      properties.timeCreated = toInstant(dayStart('2026-01-01'), -ageDays * DAY_MS)
       properties.ageDays = ageDays
     } else if (kind.type === 'Microsoft.Sql/servers/databases') {
       properties.averageDtuPercent = i % 8 === 6 || rand() < 0.2 ? 3 + rand() * 5 : 30 + rand() * 50

@@ -1,16 +1,8 @@
-import type { Connector, CpuSample, DailyCostRow, DayWindow, InventorySnapshot, TenantConnection } from '../types.js'
+import { dayDiff, dayStart, daysBetween } from '../../platform/time.js'
+import type { Connector, CpuSample, DailyCostRow, InventorySnapshot, TenantConnection } from '../types.js'
 import { prng, type SimulatedEstate, type SimulatedResource, seedOf, simulatedEstate, stableGuid } from './estate.js'
 
-const DAY_MS = 86_400_000
-const EPOCH = Date.UTC(2024, 0, 1) // growth is measured from here, so a date's cost never depends on "today"
-
-export function daysOf(window: DayWindow): string[] {
-  const out: string[] = []
-  for (let t = Date.parse(`${window.from}T00:00:00Z`); t <= Date.parse(`${window.to}T00:00:00Z`); t += DAY_MS) {
-    out.push(new Date(t).toISOString().slice(0, 10))
-  }
-  return out
-}
+const EPOCH = '2024-01-01' // growth is measured from here, so a date's cost never depends on "today"
 
 /** Noise in [-1, 1) from (resource, date, meter) alone, so a re-collected day has exactly the same cost. */
 function noise(...parts: string[]): number {
@@ -22,9 +14,8 @@ function noise(...parts: string[]): number {
  * a little noise, and for a few resources a burst of several times the usual cost every 37 days.
  */
 export function simulatedDailyCost(resource: SimulatedResource, date: string): number {
-  const t = Date.parse(`${date}T00:00:00Z`)
-  const dayNumber = Math.floor((t - EPOCH) / DAY_MS)
-  const weekday = new Date(t).getUTCDay()
+  const dayNumber = dayDiff(EPOCH, date)
+  const weekday = dayStart(date).getUTCDay()
   const seasonal = resource.seasonal && (weekday === 0 || weekday === 6) ? 0.65 : 1
   const growth = 1 + Math.max(dayNumber, 0) * 0.0008
   const jitter = 1 + 0.05 * noise('cost', resource.armId, date)
@@ -69,7 +60,7 @@ export function createSimulatedConnector(options: SimulatedOptions = {}): Connec
     async *dailyCosts(conn, window): AsyncIterable<DailyCostRow[]> {
       const estate = estateOf(conn)
       const currency = estate.subscriptions[0]?.currency ?? 'USD'
-      for (const date of daysOf(window)) {
+      for (const date of daysBetween(window.from, window.to)) {
         if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs))
         const batch: DailyCostRow[] = []
         for (const resource of estate.resources) {
@@ -113,7 +104,7 @@ export function createSimulatedConnector(options: SimulatedOptions = {}): Connec
       for (const armId of vmArmIds) {
         const vm = byId.get(armId.toLowerCase())
         if (!vm || vm.cpuAverage === null || vm.state !== 'VM running') continue
-        for (const date of daysOf(window)) {
+        for (const date of daysBetween(window.from, window.to)) {
           const average = Math.max(0.1, vm.cpuAverage * (1 + 0.2 * noise('cpu', armId, date)))
           samples.push({
             resourceArmId: vm.armId,

@@ -1,19 +1,14 @@
 import type { Clock } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
+import { addDays, dayBounds, dayCount, daysBetween, toDay } from '../../platform/time.js'
 import type { EventService } from '../events/service.js'
-import { parseChartScope } from '../events/visibility.js'
 import type { InventoryService } from '../inventory/service.js'
 import type { InventoryStore } from '../inventory/store.js'
+import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
 import { type CostSeries, MAX_GROUPS, MAX_SERIES_DAYS } from './schemas.js'
-import { addDays, type createSeriesQueries, roundMoney, type SeriesFilter } from './store.js'
+import { type createSeriesQueries, roundMoney, type SeriesFilter } from './store.js'
 
 const OTHER = '(other)'
-
-function daysBetween(from: string, to: string): string[] {
-  const days: string[] = []
-  for (let d = from; d <= to; d = addDays(d, 1)) days.push(d)
-  return days
-}
 
 /** Sums `{date, key, cost}` rows into a series per key, every day present, largest total first. */
 export function groupSeries(
@@ -56,9 +51,7 @@ export function createCostService(deps: {
   async function filterOf(tenantId: string, scopeText: string, subscriptionId?: string): Promise<SeriesFilter> {
     const scope = parseChartScope(scopeText)
     if (!scope) {
-      throw ApiError.invalid({
-        scope: ['must be tenant, subscription:{subscriptionId}, resourceGroup:{name} or resource:{resourceId}'],
-      })
+      throw ApiError.invalid({ scope: [CHART_SCOPE_ERROR] })
     }
     switch (scope.kind) {
       case 'tenant':
@@ -84,12 +77,12 @@ export function createCostService(deps: {
       tenantId: string,
       query: { scope?: string; subscriptionId?: string; from?: string; to?: string; groupBy?: string },
     ): Promise<CostSeries> {
-      const today = deps.clock.now().toISOString().slice(0, 10)
+      const today = toDay(deps.clock.now())
       const to = query.to ?? today
       const from = query.from ?? addDays(to, -29)
       const errors: FieldErrors = {}
       if (from > to) errors.from = ['must not be after to']
-      else if (daysBetween(from, to).length > MAX_SERIES_DAYS)
+      else if (dayCount(from, to) > MAX_SERIES_DAYS)
         errors.from = [`the range may span at most ${MAX_SERIES_DAYS} days`]
       if (Object.keys(errors).length) throw ApiError.invalid(errors)
       const scopeText = query.scope ?? 'tenant'
@@ -116,8 +109,8 @@ export function createCostService(deps: {
           await deps.events.visible(tenantId, {
             scope: scopeText,
             subscriptionId: query.subscriptionId,
-            from: `${from}T00:00:00.000Z`,
-            to: `${to}T23:59:59.999Z`,
+            from: dayBounds(from).start,
+            to: dayBounds(to).end,
           })
         ).items,
       }

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
 import type { DailyCostRow } from '../../connectors/types.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
+import { addDays, monthStart, previousMonthStart } from '../../platform/time.js'
 
 /** The storage key of a cost row's resource: its lower-cased ARM id, or '' for the subscription's own charges. */
 export function resourceKeyOf(armId: string | null): string {
@@ -51,18 +52,12 @@ function stagingInsert(dialect: DialectName, rows: number): string {
   return `insert into cost_staging (${STAGING_COLUMNS.join(', ')}) values ${tuples.join(',')}`
 }
 
-/** Date arithmetic on `YYYY-MM-DD` UTC days. */
-export function addDays(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
-}
-
 export function summaryWindows(today: string) {
-  const monthStart = `${today.slice(0, 7)}-01`
-  const previousMonthStart = `${addDays(monthStart, -1).slice(0, 7)}-01`
+  const start = monthStart(today)
   return {
-    monthStart,
-    previousMonthStart,
-    previousMonthEnd: addDays(monthStart, -1),
+    monthStart: start,
+    previousMonthStart: previousMonthStart(today),
+    previousMonthEnd: addDays(start, -1),
     last30Start: addDays(today, -29),
     today,
   }

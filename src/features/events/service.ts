@@ -3,7 +3,9 @@ import type { Clock, Ids } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type Paging, pageOf } from '../../platform/http/schemas.js'
+import { DAY_MS, utcMillis } from '../../platform/time.js'
 import type { InventoryStore } from '../inventory/store.js'
+import { CHART_SCOPE_ERROR, type ChartScope, formatChartScope, parseChartScope } from '../shared/chart-scope.js'
 import {
   type CreatePublicEventRequest,
   type EventCategory,
@@ -13,9 +15,8 @@ import {
   type VisibleEvents,
 } from './schemas.js'
 import type { EventChanges, EventStore, IdempotencyRef, IdempotencyRow } from './store.js'
-import { type ChartScope, type ChartTarget, formatChartScope, parseChartScope, visibleMarkers } from './visibility.js'
+import { type ChartTarget, visibleMarkers } from './visibility.js'
 
-const DAY_MS = 24 * 60 * 60 * 1000
 /** How long an Idempotency-Key answers with the first response. */
 export const IDEMPOTENCY_TTL_MS = DAY_MS
 /** A create still "in flight" after this long died with its process; a retry may take the key over. */
@@ -35,19 +36,8 @@ export function normaliseInstant(text: string): string | null {
   if (!m) return null
   const [, y, mo, d, h, mi, s, frac, sign, oh, om] = m
   const ms = frac ? Math.floor(Number(`0${frac}`) * 1000) : 0
-  const local = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms)
-  const check = new Date(local)
-  // Date.UTC rolls 31 February over into March; a real date survives the round trip.
-  if (
-    check.getUTCFullYear() !== Number(y) ||
-    check.getUTCMonth() !== Number(mo) - 1 ||
-    check.getUTCDate() !== Number(d) ||
-    check.getUTCHours() !== Number(h) ||
-    check.getUTCMinutes() !== Number(mi) ||
-    check.getUTCSeconds() !== Number(s)
-  ) {
-    return null
-  }
+  const local = utcMillis(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s), ms)
+  if (local === null) return null
   const offsetMinutes = sign ? (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) : 0
   if (Number(oh ?? 0) > 23 || Number(om ?? 0) > 59) return null
   const utc = new Date(local - offsetMinutes * 60_000)
@@ -303,7 +293,7 @@ export function createEventService(deps: { store: EventStore; inventory: Invento
       const errors: FieldErrors = {}
       const scope = parseChartScope(query.scope)
       if (!scope) {
-        errors.scope = ['must be tenant, subscription:{subscriptionId}, resourceGroup:{name} or resource:{resourceId}']
+        errors.scope = [CHART_SCOPE_ERROR]
       }
       const to = query.to === undefined ? clock.now().toISOString() : normaliseInstant(query.to)
       if (to === null) Object.assign(errors, badInstant('to'))

@@ -8,48 +8,12 @@
  *   the marker's value.
  */
 
-/** A chart's scope as the caller names it: `tenant`, `subscription:{id}`, `resourceGroup:{name}`, `resource:{uuid}`. */
-export type ChartScope =
-  | { kind: 'tenant' }
-  | { kind: 'subscription'; subscriptionId: string }
-  | { kind: 'resourceGroup'; name: string }
-  | { kind: 'resource'; resourceId: string }
-
 /** What visibility needs to know about a chart: broad, or the tags of the one resource or group it shows. */
 export type ChartTarget = { kind: 'broad' } | { kind: 'single'; tags: Readonly<Record<string, string>> }
 
 export interface TagFilter {
   tagKey: string | null
   tagValue: string | null
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/** Parses a `scope` query value; null when it is malformed (the caller answers 400). */
-export function parseChartScope(text: string): ChartScope | null {
-  if (text === 'tenant') return { kind: 'tenant' }
-  const colon = text.indexOf(':')
-  if (colon < 0) return null
-  const kind = text.slice(0, colon)
-  const value = text.slice(colon + 1)
-  if (value.trim() === '') return null
-  if (kind === 'subscription') return { kind, subscriptionId: value }
-  if (kind === 'resourceGroup') return { kind, name: value }
-  if (kind === 'resource') return UUID.test(value) ? { kind, resourceId: value.toLowerCase() } : null
-  return null
-}
-
-export function formatChartScope(scope: ChartScope): string {
-  switch (scope.kind) {
-    case 'tenant':
-      return 'tenant'
-    case 'subscription':
-      return `subscription:${scope.subscriptionId}`
-    case 'resourceGroup':
-      return `resourceGroup:${scope.name}`
-    case 'resource':
-      return `resource:${scope.resourceId}`
-  }
 }
 
 export function isUniversal(marker: TagFilter): boolean {

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { type Paging, pageOf } from '../../platform/http/schemas.js'
+import { toDay } from '../../platform/time.js'
 import type { CostStore, CostTotals } from '../costs/store.js'
 import type { ResourceGroupRecord, ResourceRecord, SubscriptionRecord } from './schemas.js'
 import { type InventoryStore, parseTags, type ResourceFilter } from './store.js'
@@ -13,7 +14,7 @@ type ResourceRow = NonNullable<Awaited<ReturnType<InventoryStore['getResource']>
 
 export function createInventoryService(deps: { store: InventoryStore; costs: CostStore; clock: Clock }) {
   const { store, costs } = deps
-  const today = () => deps.clock.now().toISOString().slice(0, 10)
+  const today = () => toDay(deps.clock.now())
 
   async function subscriptions(tenantId: string, rows: SubscriptionRow[]): Promise<SubscriptionRecord[]> {
     const totals = await costs.totalsBy(

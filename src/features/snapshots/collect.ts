@@ -1,14 +1,13 @@
 import type { Kysely } from 'kysely'
-import { type Connector, ConnectorError, type TenantConnection } from '../../connectors/types.js'
+import { type Connector, ConnectorError, type CredentialType, type TenantConnection } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import type { SecretBox } from '../../platform/crypto.js'
 import type { Database } from '../../platform/db/index.js'
 import type { ClaimedRun } from '../../platform/runs/queue.js'
 import type { RunHandler } from '../../platform/runs/worker.js'
+import { toDay } from '../../platform/time.js'
 import type { CostStore } from '../costs/store.js'
-import { resourceKeyOf } from '../costs/store.js'
-import { syncInventory } from '../inventory/sync.js'
-import type { CredentialType } from '../tenants/schemas.js'
+import { saveCpuSamples, syncInventory } from '../inventory/store.js'
 import type { TenantStore } from '../tenants/store.js'
 import type { SnapshotStore } from './store.js'
 import { collectionWindow } from './window.js'
@@ -60,16 +59,17 @@ export function createSnapshotHandler(deps: {
     async handle(claimed: ClaimedRun, { signal, progress }) {
       const run = (await runs.byId(claimed.id))!
       const { connector, conn } = await connectionOf(run.tenantId)
-      const today = clock.now().toISOString().slice(0, 10)
+      const today = toDay(clock.now())
       const window = collectionWindow(today, run.deepHistory === 1, await runs.lastSucceededPeriodEnd(run.tenantId))
       await runs.setPeriod(run.id, window.from, window.to)
       const stagingKey = `${run.id}:${claimed.attempts}`
       await deps.costs.clearStaged(run.id)
 
       progress('collecting inventory')
-      const inventory = await connector.inventory(conn, signal)
+      const context = { clock, signal }
+      const inventory = await connector.inventory(conn, context)
       let staged = 0
-      for await (const batch of connector.dailyCosts(conn, window, signal)) {
+      for await (const batch of connector.dailyCosts(conn, window, context)) {
         if (signal.aborted) throw new LeaseLostError('The run was taken over by another worker.')
         await deps.costs.stage(stagingKey, run.tenantId, batch)
         staged += batch.length
@@ -83,7 +83,7 @@ export function createSnapshotHandler(deps: {
         conn,
         vms.map((v) => v.armId),
         window,
-        signal,
+        context,
       )
       if (signal.aborted) throw new LeaseLostError('The run was taken over by another worker.')
 
@@ -91,23 +91,7 @@ export function createSnapshotHandler(deps: {
       await db.transaction().execute(async (trx) => {
         const counts = await syncInventory(trx, run.tenantId, inventory, clock.now().toISOString(), deps.ids)
         const costRows = await deps.costs.mergeStaged(trx, stagingKey)
-        for (const s of cpu) {
-          await trx
-            .insertInto('cpuMetrics')
-            .values({
-              tenantId: run.tenantId,
-              resourceKey: resourceKeyOf(s.resourceArmId),
-              date: s.date,
-              averagePercent: s.averagePercent,
-              maxPercent: s.maxPercent,
-            })
-            .onConflict((oc) =>
-              oc
-                .columns(['tenantId', 'resourceKey', 'date'])
-                .doUpdateSet({ averagePercent: s.averagePercent, maxPercent: s.maxPercent }),
-            )
-            .execute()
-        }
+        await saveCpuSamples(trx, run.tenantId, cpu)
         await deps.costs.clearStaged(run.id, trx)
         const ours = await runs.markSucceeded(trx, run.id, deps.workerId, {
           completedAt: clock.now().toISOString(),

@@ -2,6 +2,7 @@ import type { Principal } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { type Paging, pageOf } from '../../platform/http/schemas.js'
+import { toDay } from '../../platform/time.js'
 import type { SnapshotRun } from './schemas.js'
 import type { SnapshotStore } from './store.js'
 
@@ -49,7 +50,7 @@ export function createSnapshotService(deps: {
      */
     async scheduleDaily(now: Date, hour: number, tenantIds: () => Promise<string[]>): Promise<number> {
       if (now.getUTCHours() < hour) return 0
-      const today = now.toISOString().slice(0, 10)
+      const today = toDay(now)
       let queued = 0
       for (const tenantId of await store.tenantsWithoutScheduledRun(today, await tenantIds())) {
         const run = await store.insertQueued({

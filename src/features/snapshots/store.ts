@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
-import { bumpCollectionVersion } from '../../platform/db/counters.js'
 import type { Database } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/schemas.js'
+import { bumpCollectionVersion } from '../tenants/counters.js'
 import type { SnapshotRun } from './schemas.js'
 
 type RunRow = Database['snapshotRuns'] extends infer T

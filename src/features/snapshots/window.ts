@@ -1,4 +1,4 @@
-import { addDays } from '../costs/store.js'
+import { addDays } from '../../platform/time.js'
 
 export const DEEP_HISTORY_DAYS = 30
 const RESTATED_DAYS = 3 // providers restate the last few days, so every run collects them again

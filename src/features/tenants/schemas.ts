@@ -1,9 +1,8 @@
 import { type Static, Type } from 'typebox'
 import { CONNECTORS } from '../../config.js'
+import { CredentialTypes } from '../../connectors/types.js'
 import { CostSummary, Instant, Nullable, StringEnum, Uuid } from '../../platform/http/schemas.js'
 
-export const CredentialTypes = ['ServicePrincipalSecret', 'ServicePrincipalCertificate', 'ManagedIdentity'] as const
-export type CredentialType = (typeof CredentialTypes)[number]
 export const SnapshotStatuses = ['Queued', 'Running', 'Succeeded', 'Failed'] as const
 
 export const TenantRecord = Type.Object(

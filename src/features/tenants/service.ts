@@ -5,6 +5,7 @@ import type { SecretBox } from '../../platform/crypto.js'
 import { VersionedCache } from '../../platform/db/counters.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf, type SerialisedPage } from '../../platform/http/schemas.js'
+import { toDay } from '../../platform/time.js'
 import type { CreateTenancyRequest, TenantRecord } from './schemas.js'
 import type { TenantStore } from './store.js'
 
@@ -62,7 +63,7 @@ export function createTenantService(deps: {
 }) {
   const { store, clock, ids, secrets } = deps
   const decorate = deps.decorate ?? (async (records: TenantRecord[]) => records)
-  const utcDay = () => clock.now().toISOString().slice(0, 10)
+  const utcDay = () => toDay(clock.now())
 
   async function readPage(who: Principal, visible: Visibility, paging: Paging, today: string) {
     const { items, totalCount } = await store.list(who.organisationId, visible, paging)

@@ -1,10 +1,11 @@
 import type { ExpressionBuilder, Kysely } from 'kysely'
+import type { CredentialType } from '../../connectors/types.js'
 import type { Visibility } from '../../platform/auth/principal.js'
-import { adjustCount, collectionVersionCounter, readCount, VersionedCache } from '../../platform/db/counters.js'
+import { adjustCount, readCount, VersionedCache } from '../../platform/db/counters.js'
 import { type Database, prepared } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/schemas.js'
-import { tenantCounter, tenantVersionCounter } from '../organisation/store.js'
-import type { CredentialType, TenantRecord } from './schemas.js'
+import { collectionVersionCounter, tenantCounter, tenantVersionCounter } from './counters.js'
+import type { TenantRecord } from './schemas.js'
 
 export interface TenantRow {
   id: string
