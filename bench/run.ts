@@ -8,6 +8,7 @@
  * BENCH_STRICT=1 (exit 1 when a target is missed), BENCH_TIMEOUT_SECONDS (900: then everything is stopped).
  */
 
+import { detectBenchmark } from './detect.js'
 import { eventsBenchmark } from './events.js'
 import { ingestBenchmark } from './ingest.js'
 import { type Benchmark, Scope } from './lib.js'
@@ -16,6 +17,7 @@ import { listBenchmark } from './list.js'
 const BENCHMARKS: Benchmark[] = [listBenchmark]
 BENCHMARKS.push(ingestBenchmark)
 BENCHMARKS.push(eventsBenchmark)
+BENCHMARKS.push(detectBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest'
+import { judgeSeries, severityOf } from './detect.js'
+
+/** A small seeded generator (mulberry32), so every synthetic series is the same on every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Daily cost with weekly seasonality (weekends at 60%), slow growth and multiplicative noise. */
+function seasonal(days: number, options: { level?: number; noise?: number; seed?: number; growth?: number } = {}) {
+  const { level = 1000, noise = 0.05, seed = 1, growth = 0.0005 } = options
+  const next = random(seed)
+  return Array.from({ length: days }, (_, d) => {
+    const weekday = d % 7
+    const season = weekday >= 5 ? 0.6 : 1
+    return level * season * (1 + growth * d) * (1 + noise * (2 * next() - 1))
+  })
+}
+
+const found = (values: number[]) => judgeSeries(values).anomalies.map((a) => a.index)
+
+describe('anomaly detection on a daily series', () => {
+  it('raises nothing on weekly seasonality, growth and noise', () => {
+    for (const seed of [1, 2, 3, 4, 5]) expect(found(seasonal(400, { seed }))).toEqual([])
+  })
+
+  it('raises nothing on a noisier series', () => {
+    expect(found(seasonal(400, { noise: 0.15, seed: 9 }))).toEqual([])
+  })
+
+  it('finds single-day spikes where they were seeded, on weekdays and weekends', () => {
+    const values = seasonal(200, { seed: 2 })
+    for (const day of [40, 75, 110, 146]) values[day] = values[day]! * 2.5
+    expect(found(values)).toEqual([40, 75, 110, 146])
+    const spike = judgeSeries(values).anomalies[0]!
+    expect(spike.impact).toBeGreaterThan(0)
+    expect(spike.actual).toBeCloseTo(values[40]!, 6)
+    expect(spike.impactPercent).toBeGreaterThan(100)
+  })
+
+  it('finds an outage (a drop) once, not once per day', () => {
+    const values = seasonal(120, { seed: 3 })
+    for (const day of [60, 61]) values[day] = values[day]! * 0.1
+    const { anomalies } = judgeSeries(values)
+    expect(anomalies.map((a) => a.index)).toEqual([60])
+    expect(anomalies[0]!.impact).toBeLessThan(0)
+  })
+
+  it('raises one anomaly for a level shift, and the baseline follows the new level', () => {
+    const values = seasonal(300, { seed: 4 })
+    for (let d = 150; d < 300; d++) values[d] = values[d]! * 1.6
+    const { anomalies, expected } = judgeSeries(values)
+    expect(anomalies.map((a) => a.index)).toEqual([150])
+    // A week after the shift the expected cost is the new level, within the noise.
+    expect(Math.abs(expected[160]! - values[160]!) / values[160]!).toBeLessThan(0.12)
+  })
+
+  it('raises one anomaly for a resource that starts costing from nothing', () => {
+    const values = [...Array(60).fill(0), ...Array(60).fill(120)]
+    expect(found(values)).toEqual([60])
+  })
+
+  it('a long spike that ends raises one anomaly, not a second one for its end', () => {
+    const values = seasonal(150, { seed: 5 })
+    for (let d = 80; d < 85; d++) values[d] = values[d]! * 3
+    expect(found(values)).toEqual([80])
+  })
+
+  it('a single historical outlier does not poison the baseline', () => {
+    const values = seasonal(120, { seed: 6 })
+    values[20] = values[20]! * 10
+    values[48] = values[48]! * 1.5 // same weekday as the outlier, four weeks later
+    const { anomalies, expected } = judgeSeries(values)
+    expect(anomalies.map((a) => a.index)).toEqual([20, 48])
+    // The weeks after the outlier expect the usual level, not the outlier's.
+    expect(Math.abs(expected[27]! - values[27]!) / values[27]!).toBeLessThan(0.1)
+  })
+
+  it('judges nothing before 14 days of history', () => {
+    const values = seasonal(30, { seed: 7 })
+    values[10] = values[10]! * 5
+    const { anomalies, expected } = judgeSeries(values)
+    expect(anomalies).toEqual([])
+    expect(Number.isNaN(expected[13]!)).toBe(true)
+    expect(Number.isNaN(expected[14]!)).toBe(false)
+  })
+
+  it('a change large in percent but tiny in money is not an anomaly', () => {
+    const values = seasonal(100, { level: 2, seed: 8 })
+    values[60] = values[60]! * 6
+    for (let d = 70; d < 100; d++) values[d] = values[d]! * 3
+    expect(found(values)).toEqual([])
+  })
+
+  it('a change large in money but small in percent is not an anomaly', () => {
+    const values = seasonal(100, { level: 100_000, noise: 0.001, seed: 10 })
+    values[60] = values[60]! * 1.1 // 10,000 more, but 10%
+    expect(found(values)).toEqual([])
+  })
+
+  it('the thresholds are configurable', () => {
+    const values = seasonal(100, { level: 2, seed: 8 })
+    values[60] = values[60]! * 6
+    expect(judgeSeries(values, { minImpact: 1 }).anomalies.map((a) => a.index)).toEqual([60])
+  })
+})
+
+describe('severity from impact', () => {
+  it.each([
+    [250, 60, 'High'],
+    [250, 40, 'Medium'],
+    [-300, -90, 'High'],
+    [75, 300, 'Medium'],
+    [74, 300, 'Low'],
+    [-30, -25, 'Low'],
+  ] as const)('impact %d (%d%%) is %s', (impact, percent, severity) => {
+    expect(severityOf(impact, percent, 25)).toBe(severity)
+  })
+})

@@ -1,0 +1,240 @@
+/**
+ * Anomaly detection over one daily cost series: pure arithmetic on a plain array, no I/O.
+ *
+ * For each day, once at least `minHistoryDays` of history exist:
+ * - expected cost: the median of the same weekday over the previous `seasonWeeks` weeks, read from a *cleaned*
+ *   history in which earlier anomalous days stand at their expected value, so one outlier never poisons the
+ *   baseline;
+ * - a robust score: the deviation from expected over a scale taken from the median absolute deviation of the
+ *   week-over-week differences of the last five weeks (a spread that weekly seasonality does not inflate);
+ * - a day is anomalous when the score is at least `scoreThreshold` in either direction (spike or drop) and the
+ *   deviation clears both minimum impacts, absolute and percent, so small wobbles and tiny series never count.
+ *
+ * Consecutive anomalous days in one direction are one episode and raise one anomaly, on its first day. An
+ * episode that lasts `shiftConfirmDays` is a level shift: the history before it is moved by the episode's median
+ * deviation, so the baseline follows the new level at once instead of raising an anomaly a day until it catches
+ * up. A shift that returns to the old level within four weeks was a long spike: the return raises nothing.
+ */
+
+export interface DetectionOptions {
+  /** Days of history needed before a day is judged. */
+  minHistoryDays: number
+  /** How many previous same weekdays make the baseline. */
+  seasonWeeks: number
+  /** Robust score (deviations in units of the scale) a day must reach. */
+  scoreThreshold: number
+  /** Smallest absolute deviation, in the series' currency, that can be an anomaly. */
+  minImpact: number
+  /** Smallest deviation in percent of the expected cost that can be an anomaly. */
+  minImpactPercent: number
+  /** Days an episode must last to count as a new level rather than a spike. */
+  shiftConfirmDays: number
+}
+
+export const DEFAULT_DETECTION: DetectionOptions = {
+  minHistoryDays: 14,
+  seasonWeeks: 8,
+  scoreThreshold: 4,
+  minImpact: 25,
+  minImpactPercent: 20,
+  shiftConfirmDays: 3,
+}
+
+export type AnomalySeverity = 'High' | 'Medium' | 'Low'
+
+export interface DetectedAnomaly {
+  /** The day's position in the series. */
+  index: number
+  expected: number
+  actual: number
+  /** actual - expected: positive for a spike, negative for a drop. */
+  impact: number
+  /** impact in percent of expected (100 when nothing was expected). */
+  impactPercent: number
+  score: number
+  severity: AnomalySeverity
+}
+
+export interface SeriesJudgement {
+  /** The expected cost of every day (NaN before there is enough history). */
+  expected: Float64Array
+  anomalies: DetectedAnomaly[]
+}
+
+const MAD_TO_SIGMA = 1.4826
+/** Week-over-week differences of two noisy days have √2 times the spread of one day. */
+const DIFF_TO_DAY = 1 / Math.SQRT2
+const SCALE_WEEKS = 5
+const RETURN_WITHIN_DAYS = 28
+
+/**
+ * Severity from the impact, in units of the minimum impact: High from 10 times the minimum with at least 50%
+ * change, Medium from 3 times, Low below.
+ */
+export function severityOf(impact: number, impactPercent: number, minImpact: number): AnomalySeverity {
+  const size = Math.abs(impact) / minImpact
+  if (size >= 10 && Math.abs(impactPercent) >= 50) return 'High'
+  if (size >= 3) return 'Medium'
+  return 'Low'
+}
+
+/** Median of the first `n` entries of `buf` (reordered in place); insertion sort, as n is small. */
+function medianOf(buf: Float64Array, n: number): number {
+  for (let i = 1; i < n; i++) {
+    const v = buf[i]!
+    let j = i - 1
+    while (j >= 0 && buf[j]! > v) {
+      buf[j + 1] = buf[j]!
+      j--
+    }
+    buf[j + 1] = v
+  }
+  const mid = n >> 1
+  return n % 2 === 1 ? buf[mid]! : (buf[mid - 1]! + buf[mid]!) / 2
+}
+
+interface Episode {
+  direction: 1 | -1
+  start: number
+  days: number
+  actuals: number[]
+  expecteds: number[]
+  shift: Shift | null
+}
+
+/**
+ * A new level, as a factor on the old one when the old level had costs to scale (weekly seasonality scales with
+ * it), else as an amount added (a resource that starts costing from nothing).
+ */
+type Shift = { start: number; factor: number } | { start: number; add: number }
+
+function applyShift(shift: Shift, value: number): number {
+  return 'factor' in shift ? value * shift.factor : value + shift.add
+}
+function undoShift(shift: Shift, value: number): number {
+  return 'factor' in shift ? value / shift.factor : value - shift.add
+}
+
+function shiftOf(episode: Episode, minImpact: number): Shift {
+  const n = episode.actuals.length
+  if (episode.expecteds.every((e) => e >= minImpact)) {
+    const ratios = Float64Array.from(episode.actuals, (a, i) => a / episode.expecteds[i]!)
+    return { start: episode.start, factor: medianOf(ratios, n) }
+  }
+  const deltas = Float64Array.from(episode.actuals, (a, i) => a - episode.expecteds[i]!)
+  return { start: episode.start, add: medianOf(deltas, n) }
+}
+
+/**
+ * The days before any can be judged have no baseline of their own; an outlier among them would poison the first
+ * weeks' medians. Each is compared with the same weekday up to three weeks either side instead.
+ */
+function cleanHead(values: ArrayLike<number>, cleaned: Float64Array, o: DetectionOptions): void {
+  const n = values.length
+  const head = Math.min(n, o.minHistoryDays)
+  const diffs = new Float64Array(Math.max(0, Math.min(n, SCALE_WEEKS * 7) - 7))
+  for (let i = 7; i < 7 + diffs.length; i++) diffs[i - 7] = values[i]! - values[i - 7]!
+  const m = diffs.length
+  if (m === 0) return
+  const centre = medianOf(diffs, m)
+  for (let i = 0; i < m; i++) diffs[i] = Math.abs(diffs[i]! - centre)
+  const scale = MAD_TO_SIGMA * DIFF_TO_DAY * medianOf(diffs, m)
+  const around = new Float64Array(6)
+  for (let i = 0; i < head; i++) {
+    let k = 0
+    for (const j of [i - 21, i - 14, i - 7, i + 7, i + 14, i + 21]) if (j >= 0 && j < n) around[k++] = values[j]!
+    if (k < 3) continue // two could be one usual day and one outlier: no majority
+    const reference = medianOf(around, k)
+    const deviation = values[i]! - reference
+    const spread = Math.max(scale, 0.01 * Math.abs(reference), 1e-6)
+    if (Math.abs(deviation) / spread >= o.scoreThreshold && Math.abs(deviation) >= o.minImpact) cleaned[i] = reference
+  }
+}
+
+/** Judges every day of `values` (one per consecutive UTC day); see the module comment for the method. */
+export function judgeSeries(values: ArrayLike<number>, options: Partial<DetectionOptions> = {}): SeriesJudgement {
+  const o = { ...DEFAULT_DETECTION, ...options }
+  const n = values.length
+  const cleaned = Float64Array.from(values as ArrayLike<number>)
+  cleanHead(values, cleaned, o)
+  const expected = new Float64Array(n).fill(Number.NaN)
+  const anomalies: DetectedAnomaly[] = []
+  const seasonBuf = new Float64Array(o.seasonWeeks)
+  const diffBuf = new Float64Array(SCALE_WEEKS * 7)
+  let episode: Episode | null = null
+  let lastShift: Shift | null = null
+  let scale = 0
+  let scaleAt = -1
+
+  for (let t = Math.max(o.minHistoryDays, 7); t < n; t++) {
+    let samples = 0
+    for (let k = 1; k <= o.seasonWeeks && t - 7 * k >= 0; k++) seasonBuf[samples++] = cleaned[t - 7 * k]!
+    const base = medianOf(seasonBuf, samples)
+    expected[t] = base
+    // The scale moves slowly; recomputing it weekly (and after a shift) keeps detection linear and cheap.
+    if (scaleAt < 0 || t - scaleAt >= 7) {
+      let m = 0
+      for (let i = Math.max(7, t - SCALE_WEEKS * 7); i < t; i++) diffBuf[m++] = cleaned[i]! - cleaned[i - 7]!
+      const centre = medianOf(diffBuf, m)
+      for (let i = 0; i < m; i++) diffBuf[i] = Math.abs(diffBuf[i]! - centre)
+      scale = MAD_TO_SIGMA * DIFF_TO_DAY * medianOf(diffBuf, m)
+      scaleAt = t
+    }
+    const actual = values[t]!
+    const deviation = actual - base
+    const spread = Math.max(scale, 0.01 * Math.abs(base), 1e-6)
+    const score = deviation / spread
+    const percent = base !== 0 ? (100 * deviation) / Math.abs(base) : deviation === 0 ? 0 : 100 * Math.sign(deviation)
+    const anomalous =
+      Math.abs(score) >= o.scoreThreshold &&
+      Math.abs(deviation) >= o.minImpact &&
+      (base === 0 || Math.abs(percent) >= o.minImpactPercent)
+
+    if (!anomalous) {
+      episode = null
+      continue // cleaned[t] keeps the actual value
+    }
+    const direction: 1 | -1 = deviation > 0 ? 1 : -1
+
+    // The end of a long spike: back to the level before the shift it looked like. Undo that shift.
+    if (
+      lastShift &&
+      (episode === null || episode.shift !== null) &&
+      t - lastShift.start <= RETURN_WITHIN_DAYS &&
+      Math.abs(actual - undoShift(lastShift, base)) <= Math.max(o.scoreThreshold * spread, o.minImpact)
+    ) {
+      for (let i = 0; i < t; i++) cleaned[i] = undoShift(lastShift, cleaned[i]!)
+      lastShift = null
+      episode = null
+      scaleAt = -1
+      continue
+    }
+
+    if (episode === null || episode.direction !== direction) {
+      episode = { direction, start: t, days: 0, actuals: [], expecteds: [], shift: null }
+      anomalies.push({
+        index: t,
+        expected: base,
+        actual,
+        impact: deviation,
+        impactPercent: percent,
+        score,
+        severity: severityOf(deviation, percent, o.minImpact),
+      })
+    }
+    episode.days++
+    episode.actuals.push(actual)
+    episode.expecteds.push(base)
+    if (episode.shift !== null) continue // a confirmed new level: keep the actual value
+    cleaned[t] = base
+    if (episode.days >= o.shiftConfirmDays) {
+      const shift = shiftOf(episode, o.minImpact)
+      for (let i = 0; i < episode.start; i++) cleaned[i] = applyShift(shift, cleaned[i]!)
+      for (let i = episode.start; i <= t; i++) cleaned[i] = values[i]!
+      episode.shift = shift
+      lastShift = shift
+      scaleAt = -1
+    }
+  }
+  return { expected, anomalies }
+}
