@@ -1,3 +1,4 @@
+import { dayDiff, toDay } from '../../platform/time.js'
 import { isType } from './facts.js'
 import { money, monthlyCost, roundCents, severityOfSavings } from './money.js'
 import type { InsightRule, ResourceFacts, RuleContext } from './types.js'
@@ -11,8 +12,10 @@ const GATEWAYS = [
   'Microsoft.Network/loadBalancers',
 ]
 
-function daysBetween(fromInstant: string, today: string): number {
-  return Math.floor((Date.parse(`${today}T00:00:00Z`) - Date.parse(fromInstant)) / 86_400_000)
+/** Whole days from an instant's UTC day to `today`; null when the instant is not a date. */
+function ageInDays(instant: string, today: string): number | null {
+  const at = Date.parse(instant)
+  return Number.isNaN(at) ? null : dayDiff(toDay(new Date(at)), today)
 }
 
 /** Why the resource looks unused, or null. */
@@ -28,8 +31,8 @@ function unused(resource: ResourceFacts, context: RuleContext): string | null {
     }
   }
   if (isType(resource, 'Microsoft.Compute/snapshots') && typeof p.timeCreated === 'string') {
-    const age = daysBetween(p.timeCreated, context.today)
-    if (age > OLD_SNAPSHOT_DAYS) return `a disk snapshot ${age} days old`
+    const age = ageInDays(p.timeCreated, context.today)
+    if (age !== null && age > OLD_SNAPSHOT_DAYS) return `a disk snapshot ${age} days old`
   }
   return null
 }
