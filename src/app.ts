@@ -7,25 +7,13 @@ import addFormats from 'ajv-formats'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
-import { costRoutes } from './features/costs/routes.js'
-import { CostSeries } from './features/costs/schemas.js'
-import { eventRoutes } from './features/events/routes.js'
-import { CreatePublicEventRequest, EventRecord, PatchPublicEventRequest } from './features/events/schemas.js'
-import { inventoryRoutes } from './features/inventory/routes.js'
-import { ResourceGroupRecord, ResourceRecord, SubscriptionRecord } from './features/inventory/schemas.js'
-import { organisationRoutes } from './features/organisation/routes.js'
-import { OrganisationRecord } from './features/organisation/schemas.js'
-import { plannedRoutes, plannedSchemas } from './features/planned.js'
-import { snapshotRoutes } from './features/snapshots/routes.js'
-import { SnapshotRun } from './features/snapshots/schemas.js'
-import { tenantRoutes } from './features/tenants/routes.js'
-import { CreateTenancyRequest, TenantRecord } from './features/tenants/schemas.js'
+import { FEATURES } from './features/index.js'
 import { registerAuth } from './platform/auth/plugin.js'
-import { type Clock, type Ids, systemClock, uuidV7Ids } from './platform/clock.js'
+import { type Ids, uuidV7Ids } from './platform/clock.js'
 import { type Db, ping } from './platform/db/index.js'
 import { ApiError, Problem, toProblem } from './platform/http/errors.js'
 import { registerMetrics } from './platform/http/metrics.js'
-import { createServices, type Services } from './services.js'
+import type { Services } from './services.js'
 
 export const API_PREFIX = '/api/public/v1'
 const MAX_BODY_BYTES = 1024 * 1024
@@ -33,30 +21,15 @@ const MAX_BODY_BYTES = 1024 * 1024
 export interface AppDeps {
   db: Db
   config: Config
-  clock?: Clock
   ids?: Ids
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream
-  /** Features wired by the caller (to share them with a worker); wired here otherwise. */
-  services?: Services
+  /** Every feature wired once (`createRuntime`), shared with the worker and the tests. */
+  services: Services
 }
 
 /** Records registered once: they validate, serialise, and appear by name in the OpenAPI document. */
-const SHARED_SCHEMAS: TSchema[] = [
-  Problem,
-  OrganisationRecord,
-  TenantRecord,
-  CreateTenancyRequest,
-  SnapshotRun,
-  SubscriptionRecord,
-  ResourceGroupRecord,
-  ResourceRecord,
-  CostSeries,
-  EventRecord,
-  CreatePublicEventRequest,
-  PatchPublicEventRequest,
-  ...plannedSchemas,
-]
+const SHARED_SCHEMAS: TSchema[] = [Problem, ...FEATURES.flatMap((feature) => feature.schemas ?? [])]
 
 /** Bodies are never coerced (`"5"` is not a number there); query and path parameters arrive as text and are. */
 function validatorCompilers(schemas: TSchema[]) {
@@ -86,7 +59,6 @@ function pathMatcher(url: string): RegExp {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps
-  const clock = deps.clock ?? systemClock
   const ids = deps.ids ?? uuidV7Ids
   const logger: FastifyServerOptions['logger'] = {
     level: config.logLevel,
@@ -177,8 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   })
 
-  const services =
-    deps.services ?? createServices({ db, config, clock, ids, warn: (err, message) => app.log.warn({ err }, message) })
+  const { services } = deps
   registerAuth(app, { verify: services.apiKeys.verify, organisationOfTenancy: services.tenantStore.organisationOf })
 
   await app.register(rateLimit, {
@@ -196,14 +167,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      await api.register(organisationRoutes, { organisations: services.organisationStore })
-      await api.register(tenantRoutes, { tenants: services.tenants })
-      await api.register(snapshotRoutes, { snapshots: services.snapshots })
-      await api.register(inventoryRoutes, { inventory: services.inventory })
-      await api.register(costRoutes, { costs: services.costs })
-      await api.register(eventRoutes, { events: services.events })
-      await api.register(plannedRoutes)
-      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+      for (const feature of FEATURES) await feature.routes?.(api, services)
+      api.get('/openapi.json', { schema: { hide: true }, config: { requires: 'none' } }, async () => app.swagger())
     },
     { prefix: API_PREFIX },
   )
