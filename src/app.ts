@@ -7,6 +7,7 @@ import addFormats from 'ajv-formats'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
+import type { Feature } from './features/feature.js'
 import { FEATURES } from './features/index.js'
 import { registerAuth } from './platform/auth/plugin.js'
 import { type Ids, uuidV7Ids } from './platform/clock.js'
@@ -26,10 +27,9 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream
   /** Every feature wired once (`createRuntime`), shared with the worker and the tests. */
   services: Services
+  /** What the app serves: every feature unless a test says otherwise. */
+  features?: readonly Feature[]
 }
-
-/** Records registered once: they validate, serialise, and appear by name in the OpenAPI document. */
-const SHARED_SCHEMAS: TSchema[] = [Problem, ...FEATURES.flatMap((feature) => feature.schemas ?? [])]
 
 /** Bodies are never coerced (`"5"` is not a number there); query and path parameters arrive as text and are. */
 function validatorCompilers(schemas: TSchema[]) {
@@ -59,6 +59,9 @@ function pathMatcher(url: string): RegExp {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps
+  const features = deps.features ?? FEATURES
+  /** Records registered once: they validate, serialise, and appear by name in the OpenAPI document. */
+  const sharedSchemas: TSchema[] = [Problem, ...features.flatMap((feature) => feature.schemas ?? [])]
   const ids = deps.ids ?? uuidV7Ids
   const logger: FastifyServerOptions['logger'] = {
     level: config.logLevel,
@@ -81,9 +84,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Every operation with a body takes JSON; a text body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain')
-  const ajv = validatorCompilers(SHARED_SCHEMAS)
+  const ajv = validatorCompilers(sharedSchemas)
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajv.body : ajv.params).compile(schema))
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema)
+  for (const schema of sharedSchemas) app.addSchema(schema)
 
   // Known path, wrong method: 405 with Allow. Fastify has no notion of it, so keep the route table here.
   const routeTable: { matcher: RegExp; methods: Set<string> }[] = []
@@ -167,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      for (const feature of FEATURES) await feature.routes?.(api, services)
+      for (const feature of features) await feature.routes?.(api, services)
       api.get('/openapi.json', { schema: { hide: true }, config: { requires: 'none' } }, async () => app.swagger())
     },
     { prefix: API_PREFIX },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import type { Config } from './config.js'
 import type { Connector } from './connectors/types.js'
+import type { Feature } from './features/feature.js'
 import { type Clock, type Ids, systemClock, uuidV7Ids } from './platform/clock.js'
 import type { Db } from './platform/db/index.js'
 import type { Worker } from './platform/runs/worker.js'
@@ -15,6 +16,8 @@ export interface RuntimeDeps {
   ids?: Ids
   /** Where the app's log lines go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream
+  /** What the app serves: every feature unless a test says otherwise. */
+  features?: readonly Feature[]
 }
 
 export interface Runtime {
@@ -46,7 +49,7 @@ export async function createRuntime(deps: RuntimeDeps): Promise<Runtime> {
     warn: (err, message) => app?.log.warn({ err }, message),
     onRunQueued: () => worker?.nudge(),
   })
-  app = await buildApp({ db, config, ids, logStream: deps.logStream, services })
+  app = await buildApp({ db, config, ids, logStream: deps.logStream, services, features: deps.features })
   return {
     services,
     app,

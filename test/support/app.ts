@@ -8,6 +8,7 @@ import { afterAll, beforeAll, inject } from 'vitest'
 import { type Config, loadConfig } from '../../src/config.js'
 import type { Connector } from '../../src/connectors/types.js'
 import type { TenancyGrant } from '../../src/features/apikeys/schemas.js'
+import type { Feature } from '../../src/features/feature.js'
 import type { CreateTenancyRequest, TenantRecord } from '../../src/features/tenants/schemas.js'
 import type { Principal } from '../../src/platform/auth/principal.js'
 import { fixedClock } from '../../src/platform/clock.js'
@@ -82,7 +83,13 @@ export interface TestApp {
 let cloudTenantCounter = 0
 
 /** Builds the real app on a fresh database of the dialect, with a fixed clock; closes and drops it after the file. */
-export function useTestApp(options: { dialect: DialectName; now?: string; env?: Record<string, string> }): TestApp {
+export function useTestApp(options: {
+  dialect: DialectName
+  now?: string
+  env?: Record<string, string>
+  /** What the app serves, when a test adds a feature of its own. */
+  features?: readonly Feature[]
+}): TestApp {
   const t = { logs: [] as string[] } as TestApp
   let drop: () => Promise<void> = async () => {}
   beforeAll(async () => {
@@ -106,7 +113,13 @@ export function useTestApp(options: { dialect: DialectName; now?: string; env?: 
       },
     })
     // Wired exactly as `costwatch serve` wires it: t.services are the app's own.
-    const runtime = await createRuntime({ db: t.db, config: t.config, clock: t.clock, logStream })
+    const runtime = await createRuntime({
+      db: t.db,
+      config: t.config,
+      clock: t.clock,
+      logStream,
+      features: options.features,
+    })
     t.app = runtime.app
     t.services = runtime.services
     t.worker = runtime.worker
