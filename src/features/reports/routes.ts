@@ -7,6 +7,23 @@ const binary = (type: string) => ({
   200: { description: 'The file.', content: { [type]: { schema: { type: 'string', format: 'binary' } } } },
 })
 
+/** A succeeded run's files: format, operation, summary and success response. */
+const DOWNLOADS: [string, string, string, Record<number, unknown>][] = [
+  [
+    'csv',
+    'PublicDownloadReportRunCsv',
+    'Redirects (302) to a signed CSV URL that lives 5 minutes.',
+    { 302: { description: 'Redirect to the signed URL in Location.', type: 'null' } },
+  ],
+  ['pdf', 'PublicDownloadReportRunPdf', 'The run as PDF.', binary('application/pdf')],
+  [
+    'xlsx',
+    'PublicDownloadReportRunXlsx',
+    'The run as XLSX.',
+    binary('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+  ],
+]
+
 /**
  * Planned: documented with their final schemas, answering 501 until reports land. A report covers tenancies, so
  * its routes check the item: Viewer to read it, Editor to run it (on every tenancy it covers, once it exists).
@@ -63,34 +80,14 @@ export const reportRoutes = plannedRoutes([
     ok: { 200: ref(ReportRunDetail) },
     problems: [400, 404],
   },
-  {
-    method: 'GET',
-    url: '/reports/:reportId/runs/:runId/csv',
-    operationId: 'PublicDownloadReportRunCsv',
-    summary: 'Redirects (302) to a signed CSV URL that lives 5 minutes.',
-    requires: { itemRole: 'Viewer' },
+  ...DOWNLOADS.map(([format, operationId, summary, ok]) => ({
+    method: 'GET' as const,
+    url: `/reports/:reportId/runs/:runId/${format}`,
+    operationId,
+    summary,
+    requires: { itemRole: 'Viewer' as const },
     params: ReportRunParams,
-    ok: { 302: { description: 'Redirect to the signed URL in Location.', type: 'null' } },
+    ok,
     problems: [400, 404, 409],
-  },
-  {
-    method: 'GET',
-    url: '/reports/:reportId/runs/:runId/pdf',
-    operationId: 'PublicDownloadReportRunPdf',
-    summary: 'The run as PDF.',
-    requires: { itemRole: 'Viewer' },
-    params: ReportRunParams,
-    ok: binary('application/pdf'),
-    problems: [400, 404, 409],
-  },
-  {
-    method: 'GET',
-    url: '/reports/:reportId/runs/:runId/xlsx',
-    operationId: 'PublicDownloadReportRunXlsx',
-    summary: 'The run as XLSX.',
-    requires: { itemRole: 'Viewer' },
-    params: ReportRunParams,
-    ok: binary('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
-    problems: [400, 404, 409],
-  },
+  })),
 ])
