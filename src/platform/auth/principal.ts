@@ -43,7 +43,7 @@ export function roleOn(who: Principal, tenancyId: string): TenancyRole | null {
 }
 
 /** Whether the principal holds `needed` or above on at least one tenancy. */
-export function hasRoleSomewhere(who: Principal, needed: TenancyRole): boolean {
+function hasRoleSomewhere(who: Principal, needed: TenancyRole): boolean {
   return who.isOwner || [...who.tenancyRoles.values()].some((role) => RANK[role] >= RANK[needed])
 }
 
