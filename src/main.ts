@@ -47,10 +47,11 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   const config = loadConfig(process.env, opts.demo ? { defaultConnector: 'simulated' as const } : {})
   const db = openDatabase(config.databaseUrl)
   await migrateToLatest(db)
-  const { app, services, ...runtime } = await createRuntime({ db, config })
+  const runtime = await createRuntime({ db, config })
+  const { app } = runtime
   const worker = opts.worker ? runtime.worker({ log: logTo(app.log) }) : null
   worker?.start()
-  const demo = opts.demo ? await seedDemo(services) : null
+  const demo = opts.demo ? await seedDemo(runtime.services) : null
   await app.listen({ host: config.host, port: config.port })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
