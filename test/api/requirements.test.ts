@@ -132,6 +132,18 @@ for (const dialect of testDialects()) {
         const bad = await call('GET', 'not-a-uuid', org.ownerKey)
         expect(bad.statusCode, bad.body).toBe(400)
       })
+
+      it('a planned item route: 403 for a key with the role on no tenancy, 501 for one that may act somewhere', async () => {
+        const t1 = widgets.get(mine)!
+        const viewer = await t.given.key(org, [{ tenancyId: t1, role: 'Viewer' }])
+        const editor = await t.given.key(org, [{ tenancyId: t1, role: 'Editor' }])
+        const patch = (key: string) =>
+          t.request('PATCH', `${API}/anomalies/${randomUUID()}`, key, { status: 'Acknowledged' })
+        expect((await patch(viewer.apiKey)).json()).toMatchObject({ status: 403, type: '/problems/forbidden' })
+        expect((await patch(editor.apiKey)).json()).toMatchObject({ status: 501, type: '/problems/not-implemented' })
+        expect((await patch(org.ownerKey)).statusCode).toBe(501)
+        expect((await t.request('GET', `${API}/anomalies/${randomUUID()}`, viewer.apiKey)).statusCode).toBe(501)
+      })
     })
   })
 }
