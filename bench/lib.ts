@@ -290,7 +290,7 @@ function serverNodeArgs(): string[] {
   return dir ? ['--cpu-prof', '--cpu-prof-dir', resolve(dir)] : []
 }
 
-/** The real server (`buildApp`, as `costwatch serve` builds it) on the given database, in a child process. */
+/** The real server (`createRuntime`, as `costwatch serve` builds it) on the given database, in a child process. */
 export function startCostwatch(scope: Scope, database: BenchDatabase): Promise<ChildServer> {
   return startChild(scope, 'server.ts', database.env, serverNodeArgs())
 }

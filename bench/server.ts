@@ -1,18 +1,18 @@
 /**
- * The Costwatch HTTP server as `costwatch serve` builds it (config from the environment, migrations, buildApp),
+ * The Costwatch HTTP server as `costwatch serve` builds it (config from the environment, migrations, createRuntime),
  * in its own process for `npm run bench`. Sends `{ port }` over IPC once listening; exits on `'stop'`, on
  * SIGTERM/SIGINT, or when the parent goes away (the IPC channel closes).
  */
-import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { migrateToLatest, openDatabase } from '../src/platform/db/index.js'
+import { createRuntime } from '../src/runtime.js'
 
 if (!process.send) throw new Error('bench/server.ts runs as a child of bench/run.ts (it needs an IPC channel)')
 
 const config = loadConfig(process.env)
 const db = openDatabase(config.databaseUrl)
 await migrateToLatest(db)
-const app = await buildApp({ db, config })
+const { app } = await createRuntime({ db, config })
 await app.listen({ host: '127.0.0.1', port: 0 })
 const address = app.server.address()
 

@@ -7,25 +7,14 @@ import addFormats from 'ajv-formats'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
-import { costRoutes } from './features/costs/routes.js'
-import { CostSeries } from './features/costs/schemas.js'
-import { eventRoutes } from './features/events/routes.js'
-import { CreatePublicEventRequest, EventRecord, PatchPublicEventRequest } from './features/events/schemas.js'
-import { inventoryRoutes } from './features/inventory/routes.js'
-import { ResourceGroupRecord, ResourceRecord, SubscriptionRecord } from './features/inventory/schemas.js'
-import { organisationRoutes } from './features/organisation/routes.js'
-import { OrganisationRecord } from './features/organisation/schemas.js'
-import { plannedRoutes, plannedSchemas } from './features/planned.js'
-import { snapshotRoutes } from './features/snapshots/routes.js'
-import { SnapshotRun } from './features/snapshots/schemas.js'
-import { tenantRoutes } from './features/tenants/routes.js'
-import { CreateTenancyRequest, TenantRecord } from './features/tenants/schemas.js'
+import type { Feature } from './features/feature.js'
+import { FEATURES } from './features/index.js'
 import { registerAuth } from './platform/auth/plugin.js'
-import { type Clock, type Ids, systemClock, uuidV7Ids } from './platform/clock.js'
+import { type Ids, uuidV7Ids } from './platform/clock.js'
 import { type Db, ping } from './platform/db/index.js'
 import { ApiError, Problem, toProblem } from './platform/http/errors.js'
 import { registerMetrics } from './platform/http/metrics.js'
-import { createServices, type Services } from './services.js'
+import type { Services } from './services.js'
 
 export const API_PREFIX = '/api/public/v1'
 const MAX_BODY_BYTES = 1024 * 1024
@@ -33,30 +22,14 @@ const MAX_BODY_BYTES = 1024 * 1024
 export interface AppDeps {
   db: Db
   config: Config
-  clock?: Clock
   ids?: Ids
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream
-  /** Features wired by the caller (to share them with a worker); wired here otherwise. */
-  services?: Services
+  /** Every feature wired once (`createRuntime`), shared with the worker and the tests. */
+  services: Services
+  /** What the app serves: every feature unless a test says otherwise. */
+  features?: readonly Feature[]
 }
-
-/** Records registered once: they validate, serialise, and appear by name in the OpenAPI document. */
-const SHARED_SCHEMAS: TSchema[] = [
-  Problem,
-  OrganisationRecord,
-  TenantRecord,
-  CreateTenancyRequest,
-  SnapshotRun,
-  SubscriptionRecord,
-  ResourceGroupRecord,
-  ResourceRecord,
-  CostSeries,
-  EventRecord,
-  CreatePublicEventRequest,
-  PatchPublicEventRequest,
-  ...plannedSchemas,
-]
 
 /** Bodies are never coerced (`"5"` is not a number there); query and path parameters arrive as text and are. */
 function validatorCompilers(schemas: TSchema[]) {
@@ -86,7 +59,9 @@ function pathMatcher(url: string): RegExp {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps
-  const clock = deps.clock ?? systemClock
+  const features = deps.features ?? FEATURES
+  /** Records registered once: they validate, serialise, and appear by name in the OpenAPI document. */
+  const sharedSchemas: TSchema[] = [Problem, ...features.flatMap((feature) => feature.schemas ?? [])]
   const ids = deps.ids ?? uuidV7Ids
   const logger: FastifyServerOptions['logger'] = {
     level: config.logLevel,
@@ -109,9 +84,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Every operation with a body takes JSON; a text body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain')
-  const ajv = validatorCompilers(SHARED_SCHEMAS)
+  const ajv = validatorCompilers(sharedSchemas)
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajv.body : ajv.params).compile(schema))
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema)
+  for (const schema of sharedSchemas) app.addSchema(schema)
 
   // Known path, wrong method: 405 with Allow. Fastify has no notion of it, so keep the route table here.
   const routeTable: { matcher: RegExp; methods: Set<string> }[] = []
@@ -177,8 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   })
 
-  const services =
-    deps.services ?? createServices({ db, config, clock, ids, warn: (err, message) => app.log.warn({ err }, message) })
+  const { services } = deps
   registerAuth(app, { verify: services.apiKeys.verify, organisationOfTenancy: services.tenantStore.organisationOf })
 
   await app.register(rateLimit, {
@@ -196,14 +170,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      await api.register(organisationRoutes, { organisations: services.organisationStore })
-      await api.register(tenantRoutes, { tenants: services.tenants })
-      await api.register(snapshotRoutes, { snapshots: services.snapshots })
-      await api.register(inventoryRoutes, { inventory: services.inventory })
-      await api.register(costRoutes, { costs: services.costs })
-      await api.register(eventRoutes, { events: services.events })
-      await api.register(plannedRoutes)
-      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+      for (const feature of features) await feature.routes?.(api, services)
+      api.get('/openapi.json', { schema: { hide: true }, config: { requires: 'none' } }, async () => app.swagger())
     },
     { prefix: API_PREFIX },
   )

@@ -5,17 +5,17 @@ import { Writable } from 'node:stream'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import pg from 'pg'
 import { afterAll, beforeAll, inject } from 'vitest'
-import { buildApp } from '../../src/app.js'
 import { type Config, loadConfig } from '../../src/config.js'
 import type { Connector } from '../../src/connectors/types.js'
 import type { TenancyGrant } from '../../src/features/apikeys/schemas.js'
+import type { Feature } from '../../src/features/feature.js'
 import type { CreateTenancyRequest, TenantRecord } from '../../src/features/tenants/schemas.js'
 import type { Principal } from '../../src/platform/auth/principal.js'
-import { fixedClock, uuidV7Ids } from '../../src/platform/clock.js'
+import { fixedClock } from '../../src/platform/clock.js'
 import { type Db, type DialectName, migrateToLatest, openDatabase } from '../../src/platform/db/index.js'
 import type { Worker } from '../../src/platform/runs/worker.js'
-import { createServices, type Services } from '../../src/services.js'
-import { createCollectionWorker } from '../../src/worker.js'
+import { createRuntime } from '../../src/runtime.js'
+import type { Services } from '../../src/services.js'
 
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64')
 
@@ -67,7 +67,7 @@ export interface TestApp {
     body?: unknown,
     headers?: Record<string, string>,
   ): Promise<LightMyRequestResponse>
-  /** A worker of this app's database and clock; call `runOnce()` to claim and do one run. */
+  /** A worker of this app's services and clock; call `runOnce()` to claim and do one run. */
   worker(options?: { connectors?: Record<string, Connector>; workerId?: string }): Worker
   given: {
     organisation(name?: string): Promise<OrgContext>
@@ -83,7 +83,13 @@ export interface TestApp {
 let cloudTenantCounter = 0
 
 /** Builds the real app on a fresh database of the dialect, with a fixed clock; closes and drops it after the file. */
-export function useTestApp(options: { dialect: DialectName; now?: string; env?: Record<string, string> }): TestApp {
+export function useTestApp(options: {
+  dialect: DialectName
+  now?: string
+  env?: Record<string, string>
+  /** What the app serves, when a test adds a feature of its own. */
+  features?: readonly Feature[]
+}): TestApp {
   const t = { logs: [] as string[] } as TestApp
   let drop: () => Promise<void> = async () => {}
   beforeAll(async () => {
@@ -106,9 +112,18 @@ export function useTestApp(options: { dialect: DialectName; now?: string; env?: 
         done()
       },
     })
-    t.app = await buildApp({ db: t.db, config: t.config, clock: t.clock, logStream })
+    // Wired exactly as `costwatch serve` wires it: t.services are the app's own.
+    const runtime = await createRuntime({
+      db: t.db,
+      config: t.config,
+      clock: t.clock,
+      logStream,
+      features: options.features,
+    })
+    t.app = runtime.app
+    t.services = runtime.services
+    t.worker = runtime.worker
     await t.app.ready()
-    t.services = createServices({ db: t.db, config: t.config, clock: t.clock, ids: uuidV7Ids })
   })
   afterAll(async () => {
     await t.app?.close()
@@ -122,16 +137,6 @@ export function useTestApp(options: { dialect: DialectName; now?: string; env?: 
       url,
       headers: { ...(key ? { 'x-api-key': key } : {}), ...headers },
       ...(body === undefined ? {} : typeof body === 'string' ? { payload: body } : { payload: body as object }),
-    })
-
-  t.worker = (opts = {}) =>
-    createCollectionWorker({
-      db: t.db,
-      config: t.config,
-      services: t.services,
-      clock: t.clock,
-      ids: uuidV7Ids,
-      ...opts,
     })
 
   t.given = {

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
-import { authorise, type Principal, type Requirement } from './principal.js'
+import { authorise, authoriseSomewhere, type Principal, type Requirement } from './principal.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal
   }
   interface FastifyContextConfig {
-    /** The permission the route needs; a route without it needs no API key. */
+    /** The permission the route needs; every route under `/api/` declares one (`none` for no key). */
     requires?: Requirement
   }
 }
@@ -25,18 +25,38 @@ function headerValue(req: FastifyRequest, name: string): string | undefined {
 }
 
 type Hook = (req: FastifyRequest) => Promise<void>
+type HookKind = 'onRequest' | 'preValidation' | 'preHandler'
 
 /** Adds `hook` to a route's own hooks of that kind, after any it declares. */
-function addRouteHook(route: RouteOptions, kind: 'onRequest' | 'preValidation', hook: Hook): void {
+function addRouteHook(route: RouteOptions, kind: HookKind, hook: Hook): void {
   const existing = route[kind]
   route[kind] = (existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]).concat(
     hook as never,
   ) as never
 }
 
+const TENANCY_IN_PATH = /:(tenantId|tenancyId)(\/|$)/
+
+/**
+ * Fails closed: a route under `/api/` that declares no requirement, or a tenancy role with neither a tenancy in
+ * its path nor an item to find one from, would skip the check; refuse it when it is added, not at the first request.
+ */
+function checkDeclared(route: RouteOptions): Requirement | undefined {
+  const needs = route.config?.requires
+  const name = `${String(route.method)} ${route.url}`
+  if (needs === undefined && route.url.startsWith('/api/')) {
+    throw new Error(`${name} declares no requirement: set config.requires ('none' when it needs no key)`)
+  }
+  if (typeof needs === 'object' && !needs.item && !TENANCY_IN_PATH.test(route.url)) {
+    throw new Error(`${name} needs a tenancy role but has no :tenantId or :tenancyId in its path, nor an item check`)
+  }
+  return needs
+}
+
 /**
  * Authentication on every keyed route (onRequest, before the body is even read), then the route's declared
- * permission (preValidation: a caller without the right learns nothing from validation messages).
+ * permission (preValidation: a caller without the right learns nothing from validation messages); a route naming
+ * an item checks there that the key holds the role somewhere, and the item's own tenancy once it is validated.
  *
  * Route-level hooks, added as each route is declared, with its requirement in hand: app-wide hooks ran on every
  * request (health, docs, 404s) and read `req.routeOptions`, a getter that builds a 12-field object on each call.
@@ -44,8 +64,8 @@ function addRouteHook(route: RouteOptions, kind: 'onRequest' | 'preValidation', 
  */
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRoute', (route) => {
-    const needs = route.config?.requires
-    if (!needs) return
+    const needs = checkDeclared(route)
+    if (needs === undefined || needs === 'none') return
     addRouteHook(route, 'onRequest', async (req) => {
       req.principal = await deps.verify(headerValue(req, 'x-api-key'))
     })
@@ -56,13 +76,25 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       const params = (req.params ?? {}) as Record<string, string>
       // Path UUIDs match case-insensitively: one spelling from here on.
       for (const [name, value] of Object.entries(params)) if (UUID.test(value)) params[name] = value.toLowerCase()
-      if (typeof needs === 'object') {
+      if (typeof needs === 'object' && needs.item) {
+        authoriseSomewhere(req.principal, needs.tenancyRole)
+      } else if (typeof needs === 'object') {
         const tenancyId = params.tenantId ?? params.tenancyId
         if (!tenancyId || !UUID.test(tenancyId)) return // not a UUID: validation answers 400 next
         authorise(req.principal, needs, { id: tenancyId, organisationId: await deps.organisationOfTenancy(tenancyId) })
       } else {
         authorise(req.principal, needs)
       }
+    })
+    if (typeof needs !== 'object' || !needs.item) return
+    const item = needs.item
+    // The item is looked up once its parameters are validated, then authorised like a tenancy in the path.
+    addRouteHook(route, 'preHandler', async (req) => {
+      if (!req.principal) return
+      const params = req.params as Record<string, string>
+      const tenancyId = await item.tenancyOf(params)
+      const organisationId = tenancyId === null ? null : await deps.organisationOfTenancy(tenancyId)
+      authorise(req.principal, needs, { id: tenancyId, organisationId, what: item.describe(params) })
     })
   })
 }

@@ -14,8 +14,22 @@ export interface Principal {
   tenancyRoles: ReadonlyMap<string, TenancyRole>
 }
 
-/** What a route needs, declared on the route and checked by `authorise`. */
-export type Requirement = 'any' | 'owner' | { tenancyRole: TenancyRole }
+/**
+ * How a route whose path names an item but no tenancy (`/anomalies/:anomalyId`) finds the tenancy to authorise:
+ * the hook resolves it, then checks it exactly like a tenancy in the path.
+ */
+export interface ItemTenancy {
+  /** How a 404 names the item, e.g. `Anomaly ${params.anomalyId}`. */
+  describe(params: Readonly<Record<string, string>>): string
+  /** The tenancy owning the item, or null when there is no such item; called with validated parameters. */
+  tenancyOf(params: Readonly<Record<string, string>>): Promise<string | null>
+}
+
+/**
+ * What a route needs, declared on every route under `/api/` and checked by `authorise`: `none` (no key at all),
+ * `any` valid key, an `owner`, or a role on the tenancy of the path, or on the item's tenancy with `item`.
+ */
+export type Requirement = 'none' | 'any' | 'owner' | { tenancyRole: TenancyRole; item?: ItemTenancy }
 
 /** The tenancies a principal can see: all of its organisation's, or a list (never empty for a scoped key). */
 export type Visibility = 'all' | string[]
@@ -28,6 +42,11 @@ export function roleOn(who: Principal, tenancyId: string): TenancyRole | null {
   return who.isOwner ? 'Admin' : (who.tenancyRoles.get(tenancyId) ?? null)
 }
 
+/** Whether the principal holds `needed` or above on at least one tenancy. */
+function hasRoleSomewhere(who: Principal, needed: TenancyRole): boolean {
+  return who.isOwner || [...who.tenancyRoles.values()].some((role) => RANK[role] >= RANK[needed])
+}
+
 export function hasRole(who: Principal, tenancyId: string, needed: TenancyRole): boolean {
   const role = roleOn(who, tenancyId)
   return role !== null && RANK[role] >= RANK[needed]
@@ -36,23 +55,33 @@ export function hasRole(who: Principal, tenancyId: string, needed: TenancyRole):
 /**
  * The one permission check. A tenancy the principal cannot see (another organisation's, or outside a
  * scoped key) is a 404, exactly like an unknown id; a visible one with too low a role is a 403.
- * `tenancyOrganisationId` is the owning organisation of the tenancy named by the request, or null if none.
+ * `tenancy` is the one named by the request (or owning its item) with its organisation; a null id: no such item.
  */
 export function authorise(
   who: Principal,
   needs: Requirement,
-  tenancy?: { id: string; organisationId: string | null; what?: string },
+  tenancy?: { id: string | null; organisationId: string | null; what?: string },
 ): void {
-  if (needs === 'any') return
+  if (needs === 'none' || needs === 'any') return
   if (needs === 'owner') {
     if (!who.isOwner) throw ApiError.forbidden('This operation needs an organisation owner.')
     return
   }
   if (!tenancy) throw new Error('A tenancy requirement needs the tenancy of the request')
-  if (tenancy.organisationId !== who.organisationId || roleOn(who, tenancy.id) === null) {
+  if (tenancy.id === null || tenancy.organisationId !== who.organisationId || roleOn(who, tenancy.id) === null) {
     throw ApiError.notFound(tenancy.what ?? `Tenant ${tenancy.id}`)
   }
   if (!hasRole(who, tenancy.id, needs.tenancyRole)) {
     throw ApiError.forbidden(`This operation needs the ${needs.tenancyRole} role or above on tenant ${tenancy.id}.`)
+  }
+}
+
+/**
+ * Before an item is looked up: a key that holds the role on no tenancy can act on no item, whatever the id
+ * (a 403 that says nothing about the item).
+ */
+export function authoriseSomewhere(who: Principal, needed: TenancyRole): void {
+  if (!hasRoleSomewhere(who, needed)) {
+    throw ApiError.forbidden(`This operation needs the ${needed} role or above on the item's tenant.`)
   }
 }

@@ -1,0 +1,27 @@
+import { anomalies } from './anomalies/index.js'
+import { apiKeys } from './apikeys/index.js'
+import { costs } from './costs/index.js'
+import { events } from './events/index.js'
+import type { Feature } from './feature.js'
+import { insights } from './insights/index.js'
+import { inventory } from './inventory/index.js'
+import { organisation } from './organisation/index.js'
+import { reports } from './reports/index.js'
+import { snapshots } from './snapshots/index.js'
+import { tenants } from './tenants/index.js'
+import { users } from './users/index.js'
+
+/** Every feature, in the order of the OpenAPI document and of `costwatch --help`. A new feature adds itself here. */
+export const FEATURES: readonly Feature[] = [
+  organisation,
+  tenants,
+  snapshots,
+  inventory,
+  costs,
+  events,
+  anomalies,
+  insights,
+  reports,
+  users,
+  apiKeys,
+]

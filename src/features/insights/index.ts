@@ -1,0 +1,9 @@
+import type { Feature } from '../feature.js'
+import { insightRoutes } from './routes.js'
+import { InsightRecord, PatchInsightRequest } from './schemas.js'
+
+export const insights: Feature = {
+  name: 'insights',
+  schemas: [InsightRecord, PatchInsightRequest],
+  routes: (api) => api.register(insightRoutes),
+}

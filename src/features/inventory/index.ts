@@ -1,0 +1,9 @@
+import type { Feature } from '../feature.js'
+import { inventoryRoutes } from './routes.js'
+import { ResourceGroupRecord, ResourceRecord, SubscriptionRecord } from './schemas.js'
+
+export const inventory: Feature = {
+  name: 'inventory',
+  schemas: [SubscriptionRecord, ResourceGroupRecord, ResourceRecord],
+  routes: (api, s) => api.register(inventoryRoutes, { inventory: s.inventory }),
+}
