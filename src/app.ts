@@ -5,6 +5,7 @@ import scalar from '@scalar/fastify-api-reference'
 import { Ajv, type Options as AjvOptions } from 'ajv'
 import addFormats from 'ajv-formats'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { Registry } from 'prom-client'
 import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
 import { costRoutes } from './features/costs/routes.js'
@@ -39,6 +40,8 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream
   /** Features wired by the caller (to share them with a worker); wired here otherwise. */
   services?: Services
+  /** The registry `/metrics` serves (the caller adds its own metrics, e.g. the runs'); a new one otherwise. */
+  metrics?: Registry
 }
 
 /** Records registered once: they validate, serialise, and appear by name in the OpenAPI document. */
@@ -153,7 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done(null, payload)
   })
 
-  const metrics = registerMetrics(app)
+  const metrics = registerMetrics(app, deps.metrics)
 
   await app.register(swagger, {
     openapi: {

@@ -10,9 +10,10 @@ import { TENANCY_ROLES, type TenancyRole } from './platform/auth/principal.js'
 import { systemClock, uuidV7Ids } from './platform/clock.js'
 import { type Db, migrateToLatest, openDatabase } from './platform/db/index.js'
 import { ApiError } from './platform/http/errors.js'
+import { processRegistry, serveMetrics } from './platform/http/metrics.js'
 import type { Worker } from './platform/runs/worker.js'
 import { createServices, type Services } from './services.js'
-import { createCollectionWorker } from './worker.js'
+import { createCollectionWorker, observeRuns } from './worker.js'
 
 /** Opens the configured database, migrated, with every feature wired; closes it when `work` is done. */
 async function withServices<T>(
@@ -23,7 +24,9 @@ async function withServices<T>(
   const db = openDatabase(config.databaseUrl)
   try {
     await migrateToLatest(db)
-    return await work(createServices({ db, config, clock: systemClock, ids: uuidV7Ids }), { db, config })
+    const log = pino({ level: config.logLevel }, process.stderr)
+    const warn = (err: unknown, message: string) => log.warn({ err }, message)
+    return await work(createServices({ db, config, clock: systemClock, ids: uuidV7Ids, warn }), { db, config })
   } finally {
     await db.close()
   }
@@ -66,9 +69,12 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
     config,
     clock: systemClock,
     ids: uuidV7Ids,
+    warn: (err, message) => app.log.warn({ err }, message),
     onRunQueued: () => worker?.nudge(),
   })
-  const app = await buildApp({ db, config, services })
+  const metrics = processRegistry()
+  const app = await buildApp({ db, config, services, metrics })
+  observeRuns(services.runEvents, { registry: metrics, log: app.log, stores: [services.snapshotStore.runs] })
   if (opts.worker) {
     worker = createCollectionWorker({ db, config, services, clock: systemClock, ids: uuidV7Ids, log: logTo(app.log) })
     worker.start()
@@ -128,8 +134,19 @@ export function program(): Command {
       const config = loadConfig()
       const db = openDatabase(config.databaseUrl)
       await migrateToLatest(db)
-      const services = createServices({ db, config, clock: systemClock, ids: uuidV7Ids })
       const log = pino({ level: config.logLevel })
+      const services = createServices({
+        db,
+        config,
+        clock: systemClock,
+        ids: uuidV7Ids,
+        warn: (err, message) => log.warn({ err }, message),
+      })
+      const metrics = processRegistry()
+      observeRuns(services.runEvents, { registry: metrics, log, stores: [services.snapshotStore.runs] })
+      const server = await serveMetrics(metrics, config.host, config.workerPort)
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : config.workerPort
       const worker = createCollectionWorker({
         db,
         config,
@@ -139,9 +156,13 @@ export function program(): Command {
         log: logTo(log),
       })
       worker.start()
-      process.stdout.write('Costwatch worker started; waiting for runs.\n')
+      const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
+      process.stdout.write(
+        `Costwatch worker started (metrics ${base}/metrics, health ${base}/healthz); waiting for runs.\n`,
+      )
       onStop(async () => {
         await worker.stop()
+        server.close()
         await db.close()
       })
     })

@@ -9,16 +9,20 @@ import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
+import type { AfterSnapshot } from './features/snapshots/collect.js'
 import { createFocusImporter } from './features/snapshots/import.js'
 import { createSnapshotService } from './features/snapshots/service.js'
-import { createSnapshotStore } from './features/snapshots/store.js'
+import { createSnapshotStore, SNAPSHOT_RUNS, type SnapshotRunColumns } from './features/snapshots/store.js'
 import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
 import { createTenantStore } from './features/tenants/store.js'
 import { createUserStore } from './features/users/store.js'
 import type { Clock, Ids } from './platform/clock.js'
 import { createSecretBox } from './platform/crypto.js'
+import { bumpCollectionVersion } from './platform/db/counters.js'
 import type { Db } from './platform/db/index.js'
+import { createRunEvents, type RunEvents } from './platform/runs/events.js'
+import { createRunStore } from './platform/runs/store.js'
 
 /** Every feature wired once, for the HTTP app and the command line alike. */
 export function createServices(deps: {
@@ -29,13 +33,22 @@ export function createServices(deps: {
   warn?: (err: unknown, message: string) => void
   /** Wakes the worker of this process when a run is queued. */
   onRunQueued?: () => void
+  /** Called after a snapshot run or a FOCUS import succeeded, outside its transaction; a failure is only logged. */
+  afterSnapshot?: AfterSnapshot[]
 }) {
   const { db, config, clock, ids } = deps
   const secrets = createSecretBox(config.secretKey)
   const organisationStore = createOrganisationStore(db.kysely)
   const tenantStore = createTenantStore(db.kysely)
   const users = createUserStore(db.kysely)
-  const snapshotStore = createSnapshotStore(db.kysely)
+  const runEvents = createRunEvents({
+    onListenerError: (err, event) => deps.warn?.(err, `a listener of ${event.type} failed for run ${event.runId}`),
+  })
+  wireSnapshotRunEvents(runEvents, deps.afterSnapshot ?? [], deps.warn)
+  const snapshotStore = createSnapshotStore(
+    db.kysely,
+    createRunStore<SnapshotRunColumns>(db, SNAPSHOT_RUNS, { clock, events: runEvents }),
+  )
   const costStore = createCostStore(db.kysely, db.dialect)
   const inventoryStore = createInventoryStore(db.kysely)
   /** A tenant's latest run and cost totals (as of `today`, a UTC day), read for a whole page in two queries. */
@@ -63,6 +76,7 @@ export function createServices(deps: {
   })
   const inventory = createInventoryService({ store: inventoryStore, costs: costStore, clock })
   return {
+    runEvents,
     secrets,
     organisationStore,
     tenantStore,
@@ -83,7 +97,6 @@ export function createServices(deps: {
     events,
     inventory,
     importFocus: createFocusImporter({
-      db: db.kysely,
       tenants: tenantStore,
       runs: snapshotStore,
       costs: costStore,
@@ -94,3 +107,29 @@ export function createServices(deps: {
   }
 }
 export type Services = ReturnType<typeof createServices>
+
+/**
+ * What a snapshot run's changes mean beyond its row: every status change is the tenant's `lastSnapshot` in the
+ * tenant list, and a success brings new costs, so each bumps the collection version in the run's own transaction
+ * (bumpCollectionVersion); after a success, the afterSnapshot hooks.
+ */
+function wireSnapshotRunEvents(
+  events: RunEvents,
+  hooks: AfterSnapshot[],
+  warn?: (err: unknown, message: string) => void,
+) {
+  events.beforeCommit(async (tx, changes) => {
+    const tenantIds = changes.flatMap((e) => (e.kind === SNAPSHOT_RUNS.name && e.tenantId ? [e.tenantId] : []))
+    await bumpCollectionVersion(tx, tenantIds)
+  })
+  events.on('run:succeeded', async ({ kind, tenantId, runId }) => {
+    if (kind !== SNAPSHOT_RUNS.name || !tenantId) return
+    for (const hook of hooks) {
+      try {
+        await hook(tenantId, runId)
+      } catch (err) {
+        warn?.(err, `an after-snapshot hook failed for run ${runId}; the run stays Succeeded`)
+      }
+    }
+  })
+}

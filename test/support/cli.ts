@@ -89,7 +89,8 @@ export function startWorker(env: Record<string, string>): Promise<ChildProcess> 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
       cwd: ROOT,
-      env: { ...process.env, COSTWATCH_LOG_LEVEL: 'warn', ...env },
+      // Metrics on a free port unless the test names one: workers of tests running side by side never collide.
+      env: { ...process.env, COSTWATCH_LOG_LEVEL: 'warn', WORKER_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
