@@ -84,8 +84,8 @@ export function startServer(
   })
 }
 
-/** Starts `costwatch worker` in a child process; resolves once it says it waits for runs. */
-export function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+/** Starts `costwatch worker` in a child process; resolves once it says it waits for runs, with what it printed so far and since. */
+export function startWorker(env: Record<string, string>): Promise<ChildProcess & { output(): string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
       cwd: ROOT,
@@ -96,7 +96,7 @@ export function startWorker(env: Record<string, string>): Promise<ChildProcess> 
     let output = ''
     const onData = (d: Buffer) => {
       output += d
-      if (output.includes('waiting for runs')) resolve(child)
+      if (output.includes('waiting for runs')) resolve(Object.assign(child, { output: () => output }))
     }
     child.stdout.on('data', onData)
     child.stderr.on('data', onData)
