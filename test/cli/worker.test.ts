@@ -1,12 +1,6 @@
-import type { ChildProcess } from 'node:child_process'
-import { afterAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../src/config.js'
-import { systemClock, uuidV7Ids } from '../../src/platform/clock.js'
-import { migrateToLatest, openDatabase } from '../../src/platform/db/index.js'
-import { createServices } from '../../src/services.js'
-import { createTestDatabase, TEST_SECRET_KEY } from '../support/app.js'
-import { startWorker } from '../support/cli.js'
+import { describe, expect, it } from 'vitest'
 import { testDialects } from '../support/dialects.js'
+import { useWorkerProcesses } from '../support/worker.js'
 
 /** The value of one sample of a Prometheus text page, or undefined when it is not there. */
 function sample(page: string, name: string): number | undefined {
@@ -17,40 +11,13 @@ function sample(page: string, name: string): number | undefined {
 for (const dialect of testDialects()) {
   // Starts a worker process (tsx compiles on start): slow on a busy two-core machine.
   describe(`${dialect}: costwatch worker`, { timeout: 120_000 }, () => {
-    const children: ChildProcess[] = []
-    const cleanups: (() => Promise<void>)[] = []
-    afterAll(async () => {
-      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
-      for (const cleanup of cleanups.reverse()) await cleanup()
-    })
+    const workers = useWorkerProcesses()
 
     it('serves /healthz and /metrics: runs by kind and status, durations, lease recoveries, queue depth; a failed run is logged with its id', async () => {
-      const database = await createTestDatabase(dialect)
-      cleanups.push(database.drop)
-      const env = {
-        COSTWATCH_DATABASE_URL: database.url,
-        COSTWATCH_SECRET_KEY: TEST_SECRET_KEY,
-        COSTWATCH_CONNECTOR: 'simulated',
+      const { env, db, services, owner, tenant } = await workers.database(dialect, {
         COSTWATCH_WORKER_POLL_MS: '100',
         COSTWATCH_SNAPSHOT_HOUR: '23',
-      }
-      const db = openDatabase(database.url)
-      cleanups.push(() => db.close())
-      await migrateToLatest(db)
-      const services = createServices({ db, config: loadConfig(env), clock: systemClock, ids: uuidV7Ids })
-      const { organisation } = await services.organisations.create({ name: 'Metered', ownerEmail: 'ops@metered.test' })
-      const owner = {
-        organisationId: organisation.id,
-        actor: { type: 'User' as const, id: null, name: 'test' },
-        isOwner: true,
-        tenancyRoles: new Map(),
-      }
-      const tenant = (name: string) =>
-        services.tenants.create(owner, {
-          name,
-          cloudTenantId: `${name.toLowerCase()}-${dialect}.metered.test`,
-          credentialType: 'ManagedIdentity',
-        })
+      })
       const [ok, broken, orphaned, later] = [
         await tenant('Ok'),
         await tenant('Broken'),
@@ -74,8 +41,7 @@ for (const dialect of testDialects()) {
       const inAnHour = new Date(Date.now() + 3_600_000).toISOString()
       await db.kysely.updateTable('snapshotRuns').set({ notBefore: inAnHour }).where('id', '=', waiting.id).execute()
 
-      const worker = await startWorker({ ...env, WORKER_PORT: '0' })
-      children.push(worker)
+      const worker = await workers.start({ ...env, WORKER_PORT: '0' })
       const base = worker.output().match(/metrics (http:\/\/127\.0\.0\.1:\d+)\/metrics/)![1]!
       const health = await fetch(`${base}/healthz`)
       expect(health.status).toBe(200)

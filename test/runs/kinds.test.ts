@@ -12,6 +12,7 @@ import { createCollectionWorker } from '../../src/worker.js'
 import { type OrgContext, type TestApp, useTestApp } from '../support/app.js'
 import { ROOT } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'
+import { until } from '../support/worker.js'
 
 const API = '/api/public/v1'
 const FOCUS_FILE = join(ROOT, 'test/fixtures/focus/azure-focus-small.csv')
@@ -42,16 +43,6 @@ function unreachableConnector(failures: number): Connector {
       if (calls++ < failures) throw new ConnectorError('unreachable', 'Could not reach Azure: connection reset.')
       yield* inner.dailyCosts(conn, window, signal)
     },
-  }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>): Promise<T> {
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    const value = await probe()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
   }
 }
 
