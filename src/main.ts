@@ -74,7 +74,7 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   })
   const metrics = processRegistry()
   const app = await buildApp({ db, config, services, metrics })
-  observeRuns(services.runEvents, { registry: metrics, log: app.log, stores: [services.snapshotStore.runs] })
+  observeRuns(services.runEvents, { registry: metrics, log: app.log, stores: services.runStores })
   if (opts.worker) {
     worker = createCollectionWorker({ db, config, services, clock: systemClock, ids: uuidV7Ids, log: logTo(app.log) })
     worker.start()
@@ -143,8 +143,13 @@ export function program(): Command {
         warn: (err, message) => log.warn({ err }, message),
       })
       const metrics = processRegistry()
-      observeRuns(services.runEvents, { registry: metrics, log, stores: [services.snapshotStore.runs] })
-      const server = await serveMetrics(metrics, config.host, config.workerPort)
+      observeRuns(services.runEvents, { registry: metrics, log, stores: services.runStores })
+      const server = await serveMetrics(metrics, config.host, config.workerPort).catch((err) => {
+        if ((err as { code?: string }).code !== 'EADDRINUSE') throw err
+        throw new ConfigError(
+          `Setting WORKER_PORT: ${config.host}:${config.workerPort} is in use (another worker?); choose another port, or 0 for any free one`,
+        )
+      })
       const address = server.address()
       const port = typeof address === 'object' && address ? address.port : config.workerPort
       const worker = createCollectionWorker({

@@ -22,7 +22,7 @@ import { createSecretBox } from './platform/crypto.js'
 import { bumpCollectionVersion } from './platform/db/counters.js'
 import type { Db } from './platform/db/index.js'
 import { createRunEvents, type RunEvents } from './platform/runs/events.js'
-import { createRunStore } from './platform/runs/store.js'
+import { createRunStore, type RunStore } from './platform/runs/store.js'
 
 /** Every feature wired once, for the HTTP app and the command line alike. */
 export function createServices(deps: {
@@ -77,6 +77,8 @@ export function createServices(deps: {
   const inventory = createInventoryService({ store: inventoryStore, costs: costStore, clock })
   return {
     runEvents,
+    /** The store of every run kind's table (queue depth metrics). */
+    runStores: [snapshotStore.runs] as RunStore[],
     secrets,
     organisationStore,
     tenantStore,

@@ -129,7 +129,8 @@ export function createRunStore<Extra extends object = Record<never, never>>(
       return change(async (tx) => {
         const result = await sql<{ id: string; tenantId: string | null; attempts: number }>`
           update ${name} set status = 'Running', worker_id = ${workerId}, attempts = attempts + 1,
-            started_at = coalesce(started_at, ${at}), lease_until = ${until}, not_before = null
+            started_at = coalesce(started_at, ${at}), lease_until = ${until}, not_before = null,
+            progress = null
           where id = (select id from ${name} where status = 'Queued' and (not_before is null or not_before <= ${at})
                       order by requested_at, id limit 1${skipLocked})
             and status = 'Queued'
