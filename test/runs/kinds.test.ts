@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { sql } from 'kysely'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createSimulatedConnector } from '../../src/connectors/simulated/index.js'
 import { type Connector, ConnectorError } from '../../src/connectors/types.js'
 import { uuidV7Ids } from '../../src/platform/clock.js'
@@ -58,9 +58,12 @@ for (const dialect of testDialects()) {
         .then((r) => r.rows[0]!)
     const snapshot = (tenantId: string, id: string) => t.services.snapshotStore.get(tenantId, id)
 
-    it('a second kind of run is served while a long snapshot run holds its own slot', async () => {
+    beforeAll(async () => {
       org = await t.given.organisation()
       await createPingTable(t)
+    })
+
+    it('a second kind of run is served while a long snapshot run holds its own slot', async () => {
       const tenant = await t.given.tenant(org)
       const inner = createSimulatedConnector()
       let entered = false
