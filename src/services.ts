@@ -31,7 +31,7 @@ export function createServices(deps: {
   clock: Clock
   ids: Ids
   warn?: (err: unknown, message: string) => void
-  /** Wakes the worker of this process when a run is queued. */
+  /** Wakes the worker of this process when a run of any kind is queued. */
   onRunQueued?: () => void
   /** Called after a snapshot run or a FOCUS import succeeded, outside its transaction; a failure is only logged. */
   afterSnapshot?: AfterSnapshot[]
@@ -45,6 +45,7 @@ export function createServices(deps: {
     onListenerError: (err, event) => deps.warn?.(err, `a listener of ${event.type} failed for run ${event.runId}`),
   })
   wireSnapshotRunEvents(runEvents, deps.afterSnapshot ?? [], deps.warn)
+  runEvents.on('run:queued', () => deps.onRunQueued?.())
   const snapshotStore = createSnapshotStore(
     db.kysely,
     createRunStore<SnapshotRunColumns>(db, SNAPSHOT_RUNS, { clock, events: runEvents }),
@@ -95,7 +96,7 @@ export function createServices(deps: {
     }),
     snapshotStore,
     costStore,
-    snapshots: createSnapshotService({ store: snapshotStore, clock, ids, onQueued: deps.onRunQueued }),
+    snapshots: createSnapshotService({ store: snapshotStore, clock, ids }),
     events,
     inventory,
     importFocus: createFocusImporter({
