@@ -10,10 +10,10 @@ import { TENANCY_ROLES, type TenancyRole } from './platform/auth/principal.js'
 import { systemClock, uuidV7Ids } from './platform/clock.js'
 import { type Db, migrateToLatest, openDatabase } from './platform/db/index.js'
 import { ApiError } from './platform/http/errors.js'
-import { processRegistry, serveMetrics } from './platform/http/metrics.js'
+import { processRegistry } from './platform/http/metrics.js'
 import type { Worker } from './platform/runs/worker.js'
 import { createServices, type Services } from './services.js'
-import { createCollectionWorker, observeRuns } from './worker.js'
+import { createCollectionWorker, observeRuns, serveWorkerMetrics } from './worker.js'
 
 /** Opens the configured database, migrated, with every feature wired; closes it when `work` is done. */
 async function withServices<T>(
@@ -144,14 +144,7 @@ export function program(): Command {
       })
       const metrics = processRegistry()
       observeRuns(services.runEvents, { registry: metrics, log, stores: services.runStores })
-      const server = await serveMetrics(metrics, config.host, config.workerPort).catch((err) => {
-        if ((err as { code?: string }).code !== 'EADDRINUSE') throw err
-        throw new ConfigError(
-          `Setting WORKER_PORT: ${config.host}:${config.workerPort} is in use (another worker?); choose another port, or 0 for any free one`,
-        )
-      })
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : config.workerPort
+      const endpoint = await serveWorkerMetrics(metrics, config)
       const worker = createCollectionWorker({
         db,
         config,
@@ -161,13 +154,12 @@ export function program(): Command {
         log: logTo(log),
       })
       worker.start()
-      const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
       process.stdout.write(
-        `Costwatch worker started (metrics ${base}/metrics, health ${base}/healthz); waiting for runs.\n`,
+        `Costwatch worker started (metrics ${endpoint.url}/metrics, health ${endpoint.url}/healthz); waiting for runs.\n`,
       )
       onStop(async () => {
         await worker.stop()
-        server.close()
+        endpoint.close()
         await db.close()
       })
     })

@@ -1,12 +1,13 @@
 import { hostname } from 'node:os'
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
-import type { Config } from './config.js'
+import { type Config, ConfigError } from './config.js'
 import { createAzureConnector } from './connectors/azure/index.js'
 import { createSimulatedConnector } from './connectors/simulated/index.js'
 import type { Connector } from './connectors/types.js'
 import { snapshotRunKind } from './features/snapshots/collect.js'
 import type { Clock, Ids } from './platform/clock.js'
 import type { Db } from './platform/db/index.js'
+import { serveMetrics } from './platform/http/metrics.js'
 import type { RunEvents, RunEventType } from './platform/runs/events.js'
 import type { RunStore } from './platform/runs/store.js'
 import { createWorker, type RunKind } from './platform/runs/worker.js'
@@ -156,4 +157,20 @@ export function observeRuns(events: RunEvents, deps: { registry: Registry; log: 
       `${kind} run ${runId} failed: ${error.message}`,
     ),
   )
+}
+
+/** `/metrics` and `/healthz` of `costwatch worker` on HOST:WORKER_PORT; `url` is their base, with the port chosen for 0. */
+export async function serveWorkerMetrics(registry: Registry, config: Pick<Config, 'host' | 'workerPort'>) {
+  const server = await serveMetrics(registry, config.host, config.workerPort).catch((err) => {
+    if ((err as { code?: string }).code !== 'EADDRINUSE') throw err
+    throw new ConfigError(
+      `Setting WORKER_PORT: ${config.host}:${config.workerPort} is in use (another worker?); choose another port, or 0 for any free one`,
+    )
+  })
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : config.workerPort
+  return {
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    close: () => server.close(),
+  }
 }

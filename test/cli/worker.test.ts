@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { runCli } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'
 import { useWorkerProcesses } from '../support/worker.js'
 
@@ -88,6 +89,11 @@ for (const dialect of testDialects()) {
         code: 'connector_unknown',
         msg: `snapshot run ${failing.id} failed: No connector named "retired" is configured.`,
       })
+
+      // A second worker asking for the same port is told so, and stops.
+      const taken = await runCli(['worker'], { ...env, WORKER_PORT: new URL(base).port })
+      expect(taken.code).toBe(1)
+      expect(taken.stderr).toContain(`Setting WORKER_PORT: 127.0.0.1:${new URL(base).port} is in use`)
     })
   })
 }
