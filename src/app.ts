@@ -5,6 +5,7 @@ import scalar from '@scalar/fastify-api-reference'
 import { Ajv, type Options as AjvOptions } from 'ajv'
 import addFormats from 'ajv-formats'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { Registry } from 'prom-client'
 import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
 import type { Feature } from './features/feature.js'
@@ -29,6 +30,8 @@ export interface AppDeps {
   services: Services
   /** What the app serves: every feature unless a test says otherwise. */
   features?: readonly Feature[]
+  /** The registry `/metrics` serves (the caller adds its own metrics, e.g. the runs'); a new one otherwise. */
+  metrics?: Registry
 }
 
 /** Bodies are never coerced (`"5"` is not a number there); query and path parameters arrive as text and are. */
@@ -128,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done(null, payload)
   })
 
-  const metrics = registerMetrics(app)
+  const metrics = registerMetrics(app, deps.metrics)
 
   await app.register(swagger, {
     openapi: {

@@ -20,6 +20,8 @@ export interface Config {
   /** UTC hour from which each tenant's daily snapshot is queued. */
   snapshotHour: number
   workerPollMs: number
+  /** Where `costwatch worker` serves /metrics and /healthz (on HOST); 0: a free port, printed at start. */
+  workerPort: number
   /** How long a worker holds a run without a heartbeat before another may take it over. */
   runLeaseMs: number
   runMaxAttempts: number
@@ -115,6 +117,7 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
     rateLimitPerMinute: positiveInteger(env, 'COSTWATCH_RATE_LIMIT', 600),
     snapshotHour: env.COSTWATCH_SNAPSHOT_HOUR === '0' ? 0 : positiveInteger(env, 'COSTWATCH_SNAPSHOT_HOUR', 2, 23),
     workerPollMs: positiveInteger(env, 'COSTWATCH_WORKER_POLL_MS', 1000, 600_000),
+    workerPort: env.WORKER_PORT === '0' ? 0 : positiveInteger(env, 'WORKER_PORT', 9464, 65535),
     runLeaseMs: positiveInteger(env, 'COSTWATCH_RUN_LEASE_MS', 60_000, 3_600_000),
     runMaxAttempts: positiveInteger(env, 'COSTWATCH_RUN_MAX_ATTEMPTS', 3, 100),
     simulatedLatencyMs: env.COSTWATCH_SIMULATED_LATENCY_MS

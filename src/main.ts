@@ -7,9 +7,10 @@ import { FEATURES } from './features/index.js'
 import { systemClock, uuidV7Ids } from './platform/clock.js'
 import { type Db, migrateToLatest, openDatabase } from './platform/db/index.js'
 import { ApiError } from './platform/http/errors.js'
+import { processRegistry } from './platform/http/metrics.js'
 import { createRuntime } from './runtime.js'
 import { createServices, type Services } from './services.js'
-import { createCollectionWorker } from './worker.js'
+import { createCollectionWorker, observeRuns, serveWorkerMetrics } from './worker.js'
 
 /** Opens the configured database, migrated, with every feature wired; closes it when `work` is done. */
 async function withServices<T>(
@@ -20,7 +21,9 @@ async function withServices<T>(
   const db = openDatabase(config.databaseUrl)
   try {
     await migrateToLatest(db)
-    return await work(createServices({ db, config, clock: systemClock, ids: uuidV7Ids }), { db, config })
+    const log = pino({ level: config.logLevel }, process.stderr)
+    const warn = (err: unknown, message: string) => log.warn({ err }, message)
+    return await work(createServices({ db, config, clock: systemClock, ids: uuidV7Ids, warn }), { db, config })
   } finally {
     await db.close()
   }
@@ -106,8 +109,17 @@ export function program(): Command {
       const config = loadConfig()
       const db = openDatabase(config.databaseUrl)
       await migrateToLatest(db)
-      const services = createServices({ db, config, clock: systemClock, ids: uuidV7Ids })
       const log = pino({ level: config.logLevel })
+      const services = createServices({
+        db,
+        config,
+        clock: systemClock,
+        ids: uuidV7Ids,
+        warn: (err, message) => log.warn({ err }, message),
+      })
+      const metrics = processRegistry()
+      observeRuns(services.runEvents, { registry: metrics, log, stores: services.runStores })
+      const endpoint = await serveWorkerMetrics(metrics, config)
       const worker = createCollectionWorker({
         db,
         config,
@@ -117,9 +129,12 @@ export function program(): Command {
         log: logTo(log),
       })
       worker.start()
-      process.stdout.write('Costwatch worker started; waiting for runs.\n')
+      process.stdout.write(
+        `Costwatch worker started (metrics ${endpoint.url}/metrics, health ${endpoint.url}/healthz); waiting for runs.\n`,
+      )
       onStop(async () => {
         await worker.stop()
+        endpoint.close()
         await db.close()
       })
     })

@@ -5,9 +5,10 @@ import type { Connector } from './connectors/types.js'
 import type { Feature } from './features/feature.js'
 import { type Clock, type Ids, systemClock, uuidV7Ids } from './platform/clock.js'
 import type { Db } from './platform/db/index.js'
-import type { Worker } from './platform/runs/worker.js'
+import { processRegistry } from './platform/http/metrics.js'
+import type { RunKind, Worker } from './platform/runs/worker.js'
 import { createServices, type Services } from './services.js'
-import { createCollectionWorker } from './worker.js'
+import { createCollectionWorker, observeRuns } from './worker.js'
 
 export interface RuntimeDeps {
   db: Db
@@ -27,6 +28,8 @@ export interface Runtime {
   worker(options?: {
     connectors?: Record<string, Connector>
     workerId?: string
+    /** Run kinds served beside the snapshot runs. */
+    moreKinds?: RunKind[]
     log?(level: 'info' | 'warn' | 'error', message: string, err?: unknown): void
   }): Worker
 }
@@ -49,7 +52,10 @@ export async function createRuntime(deps: RuntimeDeps): Promise<Runtime> {
     warn: (err, message) => app?.log.warn({ err }, message),
     onRunQueued: () => worker?.nudge(),
   })
-  app = await buildApp({ db, config, ids, logStream: deps.logStream, services, features: deps.features })
+  // One registry per process role: the app's request metrics and the runs' counters, served on `/metrics`.
+  const metrics = processRegistry()
+  app = await buildApp({ db, config, ids, logStream: deps.logStream, services, features: deps.features, metrics })
+  observeRuns(services.runEvents, { registry: metrics, log: app.log, stores: services.runStores })
   return {
     services,
     app,

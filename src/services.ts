@@ -9,9 +9,11 @@ import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
+import type { AfterSnapshot } from './features/snapshots/collect.js'
 import { createFocusImporter } from './features/snapshots/import.js'
 import { createSnapshotService } from './features/snapshots/service.js'
-import { createSnapshotStore } from './features/snapshots/store.js'
+import { createSnapshotStore, SNAPSHOT_RUNS, type SnapshotRunColumns } from './features/snapshots/store.js'
+import { bumpCollectionVersion } from './features/tenants/counters.js'
 import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
 import { createTenantStore } from './features/tenants/store.js'
@@ -19,6 +21,8 @@ import { createUserStore } from './features/users/store.js'
 import type { Clock, Ids } from './platform/clock.js'
 import { createSecretBox } from './platform/crypto.js'
 import type { Db } from './platform/db/index.js'
+import { createRunEvents, type RunEvents } from './platform/runs/events.js'
+import { createRunStore, type RunStore } from './platform/runs/store.js'
 
 /** Every feature wired once, for the HTTP app and the command line alike. */
 export function createServices(deps: {
@@ -27,15 +31,25 @@ export function createServices(deps: {
   clock: Clock
   ids: Ids
   warn?: (err: unknown, message: string) => void
-  /** Wakes the worker of this process when a run is queued. */
+  /** Wakes the worker of this process when a run of any kind is queued. */
   onRunQueued?: () => void
+  /** Called after a snapshot run or a FOCUS import succeeded, outside its transaction; a failure is only logged. */
+  afterSnapshot?: AfterSnapshot[]
 }) {
   const { db, config, clock, ids } = deps
   const secrets = createSecretBox(config.secretKey)
   const organisationStore = createOrganisationStore(db.kysely)
   const tenantStore = createTenantStore(db.kysely)
   const users = createUserStore(db.kysely)
-  const snapshotStore = createSnapshotStore(db.kysely)
+  const runEvents = createRunEvents({
+    onListenerError: (err, event) => deps.warn?.(err, `a listener of ${event.type} failed for run ${event.runId}`),
+  })
+  wireSnapshotRunEvents(runEvents, deps.afterSnapshot ?? [], deps.warn)
+  runEvents.on('run:queued', () => deps.onRunQueued?.())
+  const snapshotStore = createSnapshotStore(
+    db.kysely,
+    createRunStore<SnapshotRunColumns>(db, SNAPSHOT_RUNS, { clock, events: runEvents }),
+  )
   const costStore = createCostStore(db.kysely, db.dialect)
   const inventoryStore = createInventoryStore(db.kysely)
   /** A tenant's latest run and cost totals (as of `today`, a UTC day), read for a whole page in two queries. */
@@ -63,6 +77,9 @@ export function createServices(deps: {
   })
   const inventory = createInventoryService({ store: inventoryStore, costs: costStore, clock })
   return {
+    runEvents,
+    /** The store of every run kind's table (queue depth metrics). */
+    runStores: [snapshotStore.runs] as RunStore[],
     secrets,
     organisationStore,
     tenantStore,
@@ -79,11 +96,10 @@ export function createServices(deps: {
     }),
     snapshotStore,
     costStore,
-    snapshots: createSnapshotService({ store: snapshotStore, clock, ids, onQueued: deps.onRunQueued }),
+    snapshots: createSnapshotService({ store: snapshotStore, clock, ids }),
     events,
     inventory,
     importFocus: createFocusImporter({
-      db: db.kysely,
       tenants: tenantStore,
       runs: snapshotStore,
       costs: costStore,
@@ -94,3 +110,29 @@ export function createServices(deps: {
   }
 }
 export type Services = ReturnType<typeof createServices>
+
+/**
+ * What a snapshot run's changes mean beyond its row: every status change is the tenant's `lastSnapshot` in the
+ * tenant list, and a success brings new costs, so each bumps the collection version in the run's own transaction
+ * (bumpCollectionVersion); after a success, the afterSnapshot hooks.
+ */
+function wireSnapshotRunEvents(
+  events: RunEvents,
+  hooks: AfterSnapshot[],
+  warn?: (err: unknown, message: string) => void,
+) {
+  events.beforeCommit(async (tx, changes) => {
+    const tenantIds = changes.flatMap((e) => (e.kind === SNAPSHOT_RUNS.name && e.tenantId ? [e.tenantId] : []))
+    await bumpCollectionVersion(tx, tenantIds)
+  })
+  events.on('run:succeeded', async ({ kind, tenantId, runId }) => {
+    if (kind !== SNAPSHOT_RUNS.name || !tenantId) return
+    for (const hook of hooks) {
+      try {
+        await hook(tenantId, runId)
+      } catch (err) {
+        warn?.(err, `an after-snapshot hook failed for run ${runId}; the run stays Succeeded`)
+      }
+    }
+  })
+}

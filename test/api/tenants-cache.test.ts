@@ -5,7 +5,6 @@ import { type Connector, ConnectorError } from '../../src/connectors/types.js'
 import type { Principal } from '../../src/platform/auth/principal.js'
 import { uuidV7Ids } from '../../src/platform/clock.js'
 import { openDatabase } from '../../src/platform/db/index.js'
-import { createRunQueue } from '../../src/platform/runs/queue.js'
 import { createServices } from '../../src/services.js'
 import { createCollectionWorker } from '../../src/worker.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
@@ -125,13 +124,13 @@ for (const dialect of testDialects()) {
     })
 
     it('a claim, a lease running out and requeueing each show at once', async () => {
-      const queue = createRunQueue(t.db.kysely, t.db.dialect, 'snapshotRuns')
-      const claimed = await queue.claim('a-worker-that-dies', t.clock.now(), 1000)
+      const queue = t.services.snapshotStore.runs
+      const claimed = await queue.claim('a-worker-that-dies', 1000)
       expect(claimed).not.toBeNull()
       const running = await exact()
       expect(running.items.find((i) => i.lastSnapshot?.id === claimed!.id)?.lastSnapshot?.status).toBe('Running')
       t.clock.advance(1001)
-      expect(await queue.recoverExpired(t.clock.now(), 3)).toEqual({ requeued: 1, failed: 0 })
+      expect(await queue.recoverExpired(3)).toEqual({ requeued: 1, failed: 0 })
       const requeued = await exact()
       expect(requeued.items.find((i) => i.lastSnapshot?.id === claimed!.id)?.lastSnapshot?.status).toBe('Queued')
     })

@@ -70,6 +70,12 @@ for (const dialect of testDialects()) {
         costs: { last30Days: number }
       }
       expect(tenant.costs.last30Days).toBeGreaterThan(0)
+      // The in-process worker's runs are in the server's own metrics.
+      const metrics = await (await fetch(`${server.url}/metrics`)).text()
+      for (const status of ['queued', 'started', 'succeeded'])
+        expect(metrics).toContain(`costwatch_runs_total{kind="snapshot",status="${status}"} 1\n`)
+      expect(metrics).toContain('costwatch_run_duration_seconds_count{kind="snapshot",status="succeeded"} 1\n')
+      expect(metrics).toContain('http_requests_total{')
     })
 
     it('revocation reaches every server process at once', async () => {

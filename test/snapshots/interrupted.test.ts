@@ -1,70 +1,30 @@
-import type { ChildProcess } from 'node:child_process'
-import { afterAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../src/config.js'
+import { describe, expect, it } from 'vitest'
 import { createSimulatedConnector } from '../../src/connectors/simulated/index.js'
-import { systemClock, uuidV7Ids } from '../../src/platform/clock.js'
-import { migrateToLatest, openDatabase } from '../../src/platform/db/index.js'
-import { createServices } from '../../src/services.js'
-import { createTestDatabase, TEST_SECRET_KEY } from '../support/app.js'
-import { startWorker } from '../support/cli.js'
+import { systemClock } from '../../src/platform/clock.js'
 import { simulatedConnection } from '../support/connection.js'
 import { testDialects } from '../support/dialects.js'
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+import { until, useWorkerProcesses } from '../support/worker.js'
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: a worker killed mid-run`, () => {
-    const children: ChildProcess[] = []
-    const cleanups: (() => Promise<void>)[] = []
-    afterAll(async () => {
-      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
-      for (const cleanup of cleanups.reverse()) await cleanup()
-    })
+    const workers = useWorkerProcesses()
 
     it('has its run finished by another worker, with no cost counted twice', async () => {
-      const database = await createTestDatabase(dialect)
-      cleanups.push(database.drop)
-      const env = {
-        COSTWATCH_DATABASE_URL: database.url,
-        COSTWATCH_SECRET_KEY: TEST_SECRET_KEY,
-        COSTWATCH_CONNECTOR: 'simulated',
+      const {
+        env,
+        db,
+        services,
+        owner,
+        tenant: newTenant,
+      } = await workers.database(dialect, {
         COSTWATCH_RUN_LEASE_MS: '1500',
         COSTWATCH_WORKER_POLL_MS: '100',
-      }
-      const config = loadConfig(env)
-      const db = openDatabase(database.url)
-      cleanups.push(() => db.close())
-      await migrateToLatest(db)
-      const services = createServices({ db, config, clock: systemClock, ids: uuidV7Ids })
-      const { organisation } = await services.organisations.create({ name: 'Killed', ownerEmail: 'ops@killed.example' })
-      const owner = {
-        organisationId: organisation.id,
-        actor: { type: 'User' as const, id: null, name: 'test' },
-        isOwner: true,
-        tenancyRoles: new Map(),
-      }
-      const tenant = await services.tenants.create(owner, {
-        name: 'Estate',
-        cloudTenantId: 'killed.example.com',
-        credentialType: 'ManagedIdentity',
       })
+      const tenant = await newTenant('Estate')
       const run = await services.snapshots.trigger(owner, tenant.id, true)
 
       // A slow first worker: a fifth of a second per day of costs.
-      const first = await startWorker({ ...env, COSTWATCH_SIMULATED_LATENCY_MS: '200' })
-      children.push(first)
+      const first = await workers.start({ ...env, COSTWATCH_SIMULATED_LATENCY_MS: '200' })
       await until('the first worker to stage some costs', async () => {
         const staged = await db.kysely
           .selectFrom('costStaging')
@@ -82,8 +42,7 @@ for (const dialect of testDialects()) {
       const interrupted = await services.snapshotStore.get(tenant.id, run.id)
       expect(interrupted?.status).toBe('Running')
 
-      const second = await startWorker(env)
-      children.push(second)
+      await workers.start(env)
       const done = await until('the run to finish', async () => {
         const r = await services.snapshotStore.get(tenant.id, run.id)
         return r && (r.status === 'Succeeded' || r.status === 'Failed') ? r : null

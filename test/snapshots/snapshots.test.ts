@@ -170,16 +170,11 @@ for (const dialect of testDialects()) {
     it('an expired lease returns the run to the queue, and it fails for good after the attempt limit', async () => {
       const tenant = await t.given.tenant(org)
       const run = await t.services.snapshots.trigger(org.owner, tenant.id, false)
-      const queue = (await import('../../src/platform/runs/queue.js')).createRunQueue(
-        t.db.kysely,
-        t.db.dialect,
-        'snapshotRuns',
-      )
-      const now = () => t.clock.now()
+      const queue = t.services.snapshotStore.runs
       for (let attempt = 1; attempt <= 3; attempt++) {
-        expect(await queue.claim(`dead-${attempt}`, now(), 1000)).toEqual({ id: run.id, attempts: attempt })
+        expect(await queue.claim(`dead-${attempt}`, 1000)).toMatchObject({ id: run.id, attempts: attempt })
         t.clock.advance(1001)
-        expect(await queue.recoverExpired(now(), 3)).toEqual(
+        expect(await queue.recoverExpired(3)).toEqual(
           attempt < 3 ? { requeued: 1, failed: 0 } : { requeued: 0, failed: 1 },
         )
       }

@@ -13,7 +13,7 @@ import type { CreateTenancyRequest, TenantRecord } from '../../src/features/tena
 import type { Principal } from '../../src/platform/auth/principal.js'
 import { fixedClock } from '../../src/platform/clock.js'
 import { type Db, type DialectName, migrateToLatest, openDatabase } from '../../src/platform/db/index.js'
-import type { Worker } from '../../src/platform/runs/worker.js'
+import type { RunKind, Worker } from '../../src/platform/runs/worker.js'
 import { createRuntime } from '../../src/runtime.js'
 import type { Services } from '../../src/services.js'
 
@@ -68,7 +68,7 @@ export interface TestApp {
     headers?: Record<string, string>,
   ): Promise<LightMyRequestResponse>
   /** A worker of this app's services and clock; call `runOnce()` to claim and do one run. */
-  worker(options?: { connectors?: Record<string, Connector>; workerId?: string }): Worker
+  worker(options?: { connectors?: Record<string, Connector>; workerId?: string; moreKinds?: RunKind[] }): Worker
   given: {
     organisation(name?: string): Promise<OrgContext>
     tenant(org: OrgContext, input?: Partial<CreateTenancyRequest>): Promise<TenantRecord>

@@ -84,18 +84,19 @@ export function startServer(
   })
 }
 
-/** Starts `costwatch worker` in a child process; resolves once it says it waits for runs. */
-export function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+/** Starts `costwatch worker` in a child process; resolves once it says it waits for runs, with what it printed so far and since. */
+export function startWorker(env: Record<string, string>): Promise<ChildProcess & { output(): string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
       cwd: ROOT,
-      env: { ...process.env, COSTWATCH_LOG_LEVEL: 'warn', ...env },
+      // Metrics on a free port unless the test names one: workers of tests running side by side never collide.
+      env: { ...process.env, COSTWATCH_LOG_LEVEL: 'warn', WORKER_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
     const onData = (d: Buffer) => {
       output += d
-      if (output.includes('waiting for runs')) resolve(child)
+      if (output.includes('waiting for runs')) resolve(Object.assign(child, { output: () => output }))
     }
     child.stdout.on('data', onData)
     child.stderr.on('data', onData)

@@ -1,18 +1,14 @@
-import type { Kysely } from 'kysely'
 import { type Connector, ConnectorError, type CredentialType, type TenantConnection } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import type { SecretBox } from '../../platform/crypto.js'
-import type { Database } from '../../platform/db/index.js'
-import type { ClaimedRun } from '../../platform/runs/queue.js'
-import type { RunHandler } from '../../platform/runs/worker.js'
+import { LeaseLostError } from '../../platform/runs/store.js'
+import { defineRunKind } from '../../platform/runs/worker.js'
 import { toDay } from '../../platform/time.js'
 import type { CostStore } from '../costs/store.js'
 import { saveCpuSamples, syncInventory } from '../inventory/store.js'
 import type { TenantStore } from '../tenants/store.js'
-import type { SnapshotStore } from './store.js'
+import { SNAPSHOT_RUNS, type SnapshotRunColumns, type SnapshotStore } from './store.js'
 import { collectionWindow } from './window.js'
-
-export class LeaseLostError extends Error {}
 
 /** What happens after a snapshot's data is committed (anomaly detection, insight rules). */
 export type AfterSnapshot = (tenantId: string, runId: string) => Promise<void>
@@ -22,8 +18,7 @@ export type AfterSnapshot = (tenantId: string, runId: string) => Promise<void>
  * one transaction that writes inventory, moves the staged costs in and marks the run Succeeded, so a failed or
  * interrupted run leaves the previous data exactly as it was.
  */
-export function createSnapshotHandler(deps: {
-  db: Kysely<Database>
+export function snapshotRunKind(deps: {
   runs: SnapshotStore
   tenants: TenantStore
   costs: CostStore
@@ -31,10 +26,8 @@ export function createSnapshotHandler(deps: {
   secrets: SecretBox
   clock: Clock
   ids: Ids
-  workerId: string
-  afterSnapshot?: AfterSnapshot
-}): RunHandler {
-  const { db, runs, clock } = deps
+}) {
+  const { runs, clock } = deps
 
   async function connectionOf(tenantId: string): Promise<{ connector: Connector; conn: TenantConnection }> {
     const row = await deps.tenants.connectionRow(tenantId)
@@ -55,8 +48,10 @@ export function createSnapshotHandler(deps: {
     }
   }
 
-  return {
-    async handle(claimed: ClaimedRun, { signal, progress }) {
+  return defineRunKind<SnapshotRunColumns>({
+    ...SNAPSHOT_RUNS,
+
+    async handle(claimed, { signal, progress, succeed }) {
       const run = (await runs.byId(claimed.id))!
       const { connector, conn } = await connectionOf(run.tenantId)
       const today = toDay(clock.now())
@@ -70,7 +65,7 @@ export function createSnapshotHandler(deps: {
       const inventory = await connector.inventory(conn, context)
       let staged = 0
       for await (const batch of connector.dailyCosts(conn, window, context)) {
-        if (signal.aborted) throw new LeaseLostError('The run was taken over by another worker.')
+        if (signal.aborted) throw new LeaseLostError()
         await deps.costs.stage(stagingKey, run.tenantId, batch)
         staged += batch.length
         progress(`collecting costs: ${staged} rows so far`)
@@ -85,34 +80,38 @@ export function createSnapshotHandler(deps: {
         window,
         context,
       )
-      if (signal.aborted) throw new LeaseLostError('The run was taken over by another worker.')
+      if (signal.aborted) throw new LeaseLostError()
 
       progress('saving')
-      await db.transaction().execute(async (trx) => {
+      await succeed(async (trx) => {
         const counts = await syncInventory(trx, run.tenantId, inventory, clock.now().toISOString(), deps.ids)
         const costRows = await deps.costs.mergeStaged(trx, stagingKey)
         await saveCpuSamples(trx, run.tenantId, cpu)
         await deps.costs.clearStaged(run.id, trx)
-        const ours = await runs.markSucceeded(trx, run.id, deps.workerId, {
-          completedAt: clock.now().toISOString(),
+        return {
           periodStart: window.from,
           periodEnd: window.to,
-          stats: { ...counts, costRows },
-        })
-        // Another worker took the run over (our lease expired): roll back, its attempt will write instead.
-        if (!ours) throw new LeaseLostError('The run was taken over by another worker.')
+          statSubscriptions: counts.subscriptions,
+          statResourceGroups: counts.resourceGroups,
+          statResources: counts.resources,
+          statCostRows: costRows,
+        }
       })
-      await deps.afterSnapshot?.(run.tenantId, run.id)
     },
 
-    async fail(claimed, error) {
-      if (error instanceof LeaseLostError) return
-      const failure =
-        error instanceof ConnectorError
-          ? { code: error.code, message: error.message }
-          : { code: 'collection_failed', message: 'Collection failed unexpectedly; the error was logged.' }
-      await deps.costs.clearStaged(claimed.id)
-      await runs.markFailed(claimed.id, deps.workerId, clock.now().toISOString(), failure)
+    /** The provider's own answer stands (the connectors already retry throttling); an unreachable provider or an unexpected error may go better next time. */
+    failure(error) {
+      if (error instanceof ConnectorError)
+        return { code: error.code, message: error.message, retry: error.code === 'unreachable' }
+      return {
+        code: 'collection_failed',
+        message: 'Collection failed unexpectedly; the error was logged.',
+        retry: true,
+      }
     },
-  }
+
+    async afterFailure(claimed) {
+      await deps.costs.clearStaged(claimed.id)
+    },
+  })
 }

@@ -1,12 +1,9 @@
-import type { Kysely } from 'kysely'
 import { type FocusIssue, type FocusParseResult, parseFocusFiles } from '../../connectors/focus/parse.js'
 import type { Clock, Ids } from '../../platform/clock.js'
-import type { Database } from '../../platform/db/index.js'
 import { ApiError } from '../../platform/http/errors.js'
 import type { CostStore } from '../costs/store.js'
 import { roundMoney } from '../costs/store.js'
 import { syncInventory } from '../inventory/store.js'
-import { bumpCollectionVersion } from '../tenants/counters.js'
 import type { TenantStore } from '../tenants/store.js'
 import type { SnapshotRun } from './schemas.js'
 import type { SnapshotStore } from './store.js'
@@ -35,7 +32,6 @@ export class FocusImportRejected extends Error {
  * (resource, day, meter), so importing a file twice never double counts.
  */
 export function createFocusImporter(deps: {
-  db: Kysely<Database>
   tenants: TenantStore
   runs: SnapshotStore
   costs: CostStore
@@ -60,36 +56,25 @@ export function createFocusImporter(deps: {
     const periodEnd = dates.at(-1)!
     const runId = deps.ids.uuid()
     const now = deps.clock.now().toISOString()
-    await deps.db.transaction().execute(async (trx) => {
-      const stagingKey = `${runId}:1`
-      // Staged in the transaction too: an import is local work, and nothing of it shows until it commits.
-      await deps.costs.stage(stagingKey, tenantId, parsed.costs, trx)
-      const counts = await syncInventory(trx, tenantId, parsed, now, deps.ids, { partial: true })
-      const costRows = await deps.costs.mergeStaged(trx, stagingKey)
-      await deps.costs.clearStaged(runId, trx)
-      await trx
-        .insertInto('snapshotRuns')
-        .values({
-          id: runId,
-          tenantId,
-          status: 'Succeeded',
-          trigger: 'Import',
-          deepHistory: 0,
-          requestedAt: now,
-          requestedBy: 'command line',
-          startedAt: now,
-          completedAt: deps.clock.now().toISOString(),
+    await deps.runs.runs.recordDone(
+      { id: runId, tenantId, trigger: 'Import', deepHistory: 0, requestedAt: now, requestedBy: 'command line' },
+      async (trx) => {
+        const stagingKey = `${runId}:1`
+        // Staged in the transaction too: an import is local work, and nothing of it shows until it commits.
+        await deps.costs.stage(stagingKey, tenantId, parsed.costs, trx)
+        const counts = await syncInventory(trx, tenantId, parsed, now, deps.ids, { partial: true })
+        const costRows = await deps.costs.mergeStaged(trx, stagingKey)
+        await deps.costs.clearStaged(runId, trx)
+        return {
           periodStart,
           periodEnd,
           statSubscriptions: counts.subscriptions,
           statResourceGroups: counts.resourceGroups,
           statResources: counts.resources,
           statCostRows: costRows,
-        })
-        .execute()
-      // A new latest run and new costs for the tenant list, seen with them or not at all.
-      await bumpCollectionVersion(trx, tenantId)
-    })
+        }
+      },
+    )
     return {
       run: (await deps.runs.get(tenantId, runId))!,
       files,

@@ -6,13 +6,7 @@ import { toDay } from '../../platform/time.js'
 import type { SnapshotRun } from './schemas.js'
 import type { SnapshotStore } from './store.js'
 
-export function createSnapshotService(deps: {
-  store: SnapshotStore
-  clock: Clock
-  ids: Ids
-  /** Tells a worker in this process that a run is waiting, so it starts at once. */
-  onQueued?(): void
-}) {
+export function createSnapshotService(deps: { store: SnapshotStore; clock: Clock; ids: Ids }) {
   const { store, clock, ids } = deps
   return {
     /** Queues a run; 409 with `activeRunId` while the tenant has one queued or running. */
@@ -29,7 +23,6 @@ export function createSnapshotService(deps: {
         const activeRunId = await store.activeRunId(tenantId)
         throw ApiError.conflict('A snapshot of this tenant is already queued or running.', { activeRunId })
       }
-      deps.onQueued?.()
       return run
     },
 

@@ -1,8 +1,15 @@
-import type { Kysely } from 'kysely'
+import type { Insertable, Kysely } from 'kysely'
 import type { Database } from '../../platform/db/index.js'
+import type { SnapshotRunsTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/schemas.js'
-import { bumpCollectionVersion } from '../tenants/counters.js'
+import type { RunColumns, RunStore, RunTable } from '../../platform/runs/store.js'
 import type { SnapshotRun } from './schemas.js'
+
+/** Snapshot runs: the kind's name in run events and metrics, and its table. */
+export const SNAPSHOT_RUNS: RunTable = { name: 'snapshot', table: 'snapshot_runs' }
+
+/** The snapshot run kind's own columns, beside every run table's (RunColumns). */
+export type SnapshotRunColumns = Omit<Insertable<SnapshotRunsTable>, keyof RunColumns>
 
 type RunRow = Database['snapshotRuns'] extends infer T
   ? { [K in keyof T]: T[K] extends import('kysely').Generated<infer U> ? U : T[K] }
@@ -47,27 +54,22 @@ export interface NewRun {
   scheduledFor?: string | null
 }
 
-export function createSnapshotStore(db: Kysely<Database>) {
+/** The snapshot runs' own reads and writes; the life of a run row (queue, claim, outcome) is `runs`'. */
+export function createSnapshotStore(db: Kysely<Database>, runs: RunStore<SnapshotRunColumns>) {
   return {
+    runs,
+
     /** Inserts a queued run; null when the tenant already has one queued or running (the partial unique index). */
     async insertQueued(run: NewRun): Promise<SnapshotRun | null> {
       try {
-        await db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('snapshotRuns')
-            .values({
-              id: run.id,
-              tenantId: run.tenantId,
-              status: 'Queued',
-              trigger: run.trigger,
-              scheduledFor: run.scheduledFor ?? null,
-              deepHistory: run.deepHistory ? 1 : 0,
-              requestedAt: run.requestedAt,
-              requestedBy: run.requestedBy,
-            })
-            .execute()
-          // The new run is the tenant's lastSnapshot now.
-          await bumpCollectionVersion(trx, run.tenantId)
+        await runs.queue({
+          id: run.id,
+          tenantId: run.tenantId,
+          trigger: run.trigger,
+          scheduledFor: run.scheduledFor ?? null,
+          deepHistory: run.deepHistory ? 1 : 0,
+          requestedAt: run.requestedAt,
+          requestedBy: run.requestedBy,
         })
       } catch (err) {
         if (isUniqueViolation(err)) return null
@@ -162,67 +164,6 @@ export function createSnapshotStore(db: Kysely<Database>) {
           { id: r.id, status: r.status as SnapshotRun['status'], completedAt: r.completedAt },
         ]),
       )
-    },
-
-    /**
-     * Success, in the transaction that commits the run's data (its costs too, so the collection version bumped
-     * here covers them); false when the run is no longer this worker's.
-     */
-    async markSucceeded(
-      trx: Kysely<Database>,
-      id: string,
-      workerId: string,
-      outcome: { completedAt: string; periodStart: string; periodEnd: string; stats: SnapshotRun['stats'] },
-    ): Promise<boolean> {
-      const updated = await trx
-        .updateTable('snapshotRuns')
-        .set({
-          status: 'Succeeded',
-          completedAt: outcome.completedAt,
-          periodStart: outcome.periodStart,
-          periodEnd: outcome.periodEnd,
-          statSubscriptions: outcome.stats.subscriptions,
-          statResourceGroups: outcome.stats.resourceGroups,
-          statResources: outcome.stats.resources,
-          statCostRows: outcome.stats.costRows,
-          leaseUntil: null,
-          progress: null,
-        })
-        .where('id', '=', id)
-        .where('workerId', '=', workerId)
-        .where('status', '=', 'Running')
-        .returning('tenantId')
-        .executeTakeFirst()
-      if (!updated) return false
-      await bumpCollectionVersion(trx, updated.tenantId)
-      return true
-    },
-
-    async markFailed(
-      id: string,
-      workerId: string,
-      at: string,
-      error: { code: string; message: string },
-      period?: { start: string; end: string },
-    ) {
-      await db.transaction().execute(async (trx) => {
-        const updated = await trx
-          .updateTable('snapshotRuns')
-          .set({
-            status: 'Failed',
-            completedAt: at,
-            errorCode: error.code,
-            errorMessage: error.message,
-            leaseUntil: null,
-            ...(period ? { periodStart: period.start, periodEnd: period.end } : {}),
-          })
-          .where('id', '=', id)
-          .where('workerId', '=', workerId)
-          .where('status', '=', 'Running')
-          .returning('tenantId')
-          .executeTakeFirst()
-        if (updated) await bumpCollectionVersion(trx, updated.tenantId)
-      })
     },
 
     /** Of the given tenants, those with no scheduled run for the day yet. */

@@ -18,15 +18,10 @@ const COLLECTION_VERSION_PREFIX = collectionVersionCounter('')
  * the transaction of every write that changes what a tenant record shows of collection, i.e. its latest
  * snapshot run (id, status, completedAt) or its cost totals. The tenant list keeps whole pages while this and
  * the tenants version stay the same (src/features/tenants/service.ts), so a write that skips it would leave
- * pages stale in every process. Today these are every such write:
- *
- * - a run queued: `insertQueued` (manual trigger and the daily scheduler) ........ src/features/snapshots/store.ts
- * - a run claimed by a worker: `claim` ........................................... src/platform/runs/queue.ts
- * - a run succeeded, with its costs merged in the same transaction: `markSucceeded` src/features/snapshots/store.ts
- *   (called by collect.ts in the transaction that merges the staged costs)
- * - a run failed: `markFailed` ................................................... src/features/snapshots/store.ts
- * - a run requeued or failed after its lease expired: `recoverExpired` ........... src/platform/runs/queue.ts
- * - a FOCUS import (a Succeeded run and its costs in one transaction) ............ src/features/snapshots/import.ts
+ * pages stale in every process. Every such write is a change of a snapshot run's row, made by the run store
+ * (src/platform/runs/store.ts: queued, claimed, succeeded with its costs, failed, requeued, recovered, or
+ * recorded by a FOCUS import with its costs), and every one is a run event delivered in its own transaction:
+ * the wiring (src/services.ts) bumps this version there, so a page is never kept past the change.
  *
  * Cost rows (daily_costs) are written only in the success and import transactions, so the counter covers costs.
  * A heartbeat, `setPeriod` and staging change nothing a tenant record shows, so they do not bump it.

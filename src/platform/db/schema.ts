@@ -184,6 +184,7 @@ export interface SnapshotRunsTable {
   attempts: Generated<number>
   leaseUntil: string | null
   workerId: string | null
+  notBefore: string | null
 }
 
 export interface DailyCostsTable {

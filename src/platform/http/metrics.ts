@@ -1,10 +1,16 @@
+import { createServer, type Server } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client'
 
-/** Request counts and latency by route, plus the process's own metrics, on a registry per app. */
-export function registerMetrics(app: FastifyInstance): Registry {
+/** A registry with the process's own metrics (memory, event loop, CPU), one per app or worker. */
+export function processRegistry(): Registry {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
+  return registry
+}
+
+/** Request counts and latency by route, on the given registry (the process's own metrics on a new one). */
+export function registerMetrics(app: FastifyInstance, registry = processRegistry()): Registry {
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by method, route pattern and status.',
@@ -26,4 +32,34 @@ export function registerMetrics(app: FastifyInstance): Registry {
     done()
   })
   return registry
+}
+
+/**
+ * `GET /metrics` and `GET /healthz` of a process without the API (`costwatch worker`), on plain node:http.
+ * Resolves with the server once it listens; its port is the one asked for, or the one chosen for port 0.
+ */
+export async function serveMetrics(registry: Registry, host: string, port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end()
+    } else if (path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok' }))
+    } else if (path === '/metrics') {
+      registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        () => res.writeHead(500).end(),
+      )
+    } else {
+      res.writeHead(404).end()
+    }
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  return server
 }

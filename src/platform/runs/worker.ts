@@ -1,109 +1,173 @@
-import { EventEmitter } from 'node:events'
 import type { Clock } from '../clock.js'
-import type { ClaimedRun, RunQueue } from './queue.js'
+import type { Db, Queryable } from '../db/index.js'
+import type { RunEvents, RunFailure } from './events.js'
+import { type ClaimedRun, createRunStore, LeaseLostError, type RunStore, type RunTable } from './store.js'
 
-export interface RunHandler {
-  /** Does the work of a claimed run and records its outcome (Succeeded or Failed) in the same transaction as its data. */
-  handle(run: ClaimedRun, ctx: { signal: AbortSignal; progress(message: string): void }): Promise<void>
-  /** Records an unexpected failure (the handler threw) as the run's error. */
-  fail(run: ClaimedRun, error: unknown): Promise<void>
+export interface RunContext<Extra extends object> {
+  /** Aborted when the lease is lost: stop, another worker has the run. */
+  signal: AbortSignal
+  /** What the run is doing now; shown in the run record with the next heartbeat. */
+  progress(message: string): void
+  /**
+   * Records success, `work` writing the run's data in the same transaction (see RunStore.succeed). A handler
+   * that returns without calling it succeeds with nothing more to record.
+   */
+  succeed(work: (tx: Queryable) => Promise<Partial<Extra>>): Promise<void>
 }
 
+/** A failure as the run records it, and whether another attempt may go better. */
+export type RunOutcome = RunFailure & { retry: boolean }
+
+/** A kind of run: its table (see RunColumns) and how to do one. */
+export interface RunKind<Extra extends object = object> extends RunTable {
+  handle(run: ClaimedRun, ctx: RunContext<Extra>): Promise<void>
+  /** What a thrown error means for the run; by default `run_failed`, retried. */
+  failure?(error: unknown): RunOutcome
+  /** Tidies up after a failed attempt (staged rows), before the failure is recorded. */
+  afterFailure?(run: ClaimedRun): Promise<void>
+  /** The pause before the next attempt once `attempts` failed; by default 30 s, then 2 min, 8 min... (at most 1 h). */
+  retryDelayMs?(attempts: number): number
+}
+
+export function defineRunKind<Extra extends object>(kind: RunKind<Extra>): RunKind<Extra> {
+  return kind
+}
+
+const UNEXPECTED: RunOutcome = {
+  code: 'run_failed',
+  message: 'The run failed unexpectedly; the error was logged.',
+  retry: true,
+}
+const defaultRetryDelayMs = (attempts: number) => Math.min(3_600_000, 30_000 * 4 ** (attempts - 1))
+
 export interface WorkerOptions {
-  queue: RunQueue
-  handler: RunHandler
+  db: Db
+  kinds: RunKind[]
+  events: RunEvents
   clock: Clock
   workerId: string
   pollMs?: number
   leaseMs?: number
+  /** Attempts of a run, interrupted or failed, before it fails for good. */
   maxAttempts?: number
   /** Called once per loop turn (e.g. to enqueue scheduled runs). */
   tick?(now: Date): Promise<void>
   log?(level: 'info' | 'warn' | 'error', message: string, err?: unknown): void
 }
 
-export interface WorkerEvents {
-  'run:claimed': [ClaimedRun]
-  'run:done': [ClaimedRun]
-  'run:failed': [ClaimedRun, unknown]
-  'run:lost': [ClaimedRun]
-  idle: []
-}
-
 /**
- * Claims runs one at a time, heartbeats the lease while the handler works, and returns dead workers' runs
- * to the queue. Typed events let tests wait for a run and metrics count them.
+ * Serves every kind of run in one loop, with one slot per kind: a kind's run is claimed as soon as its slot is
+ * free, whatever the other kinds are doing, so a ten-minute snapshot never holds up a report. The lease is
+ * heartbeated while a handler works, and dead workers' runs go back to the queue.
  */
 export function createWorker(options: WorkerOptions) {
-  const { queue, handler, clock, workerId } = options
+  const { clock, workerId } = options
   const pollMs = options.pollMs ?? 1000
   const leaseMs = options.leaseMs ?? 60_000
   const maxAttempts = options.maxAttempts ?? 3
-  const events = new EventEmitter<WorkerEvents>()
+  const lanes = options.kinds.map((kind) => ({
+    kind,
+    store: createRunStore<object>(options.db, kind, { clock, events: options.events }) as RunStore<object>,
+    busy: null as Promise<void> | null,
+  }))
+  type Lane = (typeof lanes)[number]
   let running = false
   let wake: (() => void) | null = null
   let loop: Promise<void> | null = null
+  let next = 0 // the lane that claims first in the next turn, so claims take turns across kinds
 
-  async function work(run: ClaimedRun): Promise<void> {
+  async function work({ kind, store }: Lane, run: ClaimedRun): Promise<void> {
     const abort = new AbortController()
     let progress: string | undefined
+    let succeeded = false
     const beat = setInterval(
       async () => {
         try {
-          if (!(await queue.heartbeat(run.id, workerId, clock.now(), leaseMs, progress))) {
-            abort.abort(new Error('lease lost'))
-            events.emit('run:lost', run)
-          }
+          if (!(await store.heartbeat(run.id, workerId, leaseMs, progress))) abort.abort(new LeaseLostError())
         } catch (err) {
           options.log?.('warn', 'heartbeat failed', err)
         }
       },
       Math.max(50, Math.floor(leaseMs / 3)),
     )
-    try {
-      const report = (message: string) => {
+    const ctx: RunContext<object> = {
+      signal: abort.signal,
+      progress: (message) => {
         progress = message
-      }
-      await handler.handle(run, { signal: abort.signal, progress: report })
-      events.emit('run:done', run)
+      },
+      succeed: async (write) => {
+        await store.succeed(run, workerId, write)
+        succeeded = true
+      },
+    }
+    try {
+      await kind.handle(run, ctx)
+      if (!succeeded) await store.succeed(run, workerId)
     } catch (err) {
-      if (!abort.signal.aborted) {
-        await handler.fail(run, err).catch((e) => options.log?.('error', 'could not record a failed run', e))
-        events.emit('run:failed', run, err)
+      if (abort.signal.aborted || err instanceof LeaseLostError) return
+      try {
+        const outcome = kind.failure?.(err) ?? UNEXPECTED
+        const retryAt =
+          outcome.retry && run.attempts < maxAttempts
+            ? new Date(clock.now().getTime() + (kind.retryDelayMs ?? defaultRetryDelayMs)(run.attempts))
+            : null
+        await kind.afterFailure?.(run)
+        await store.fail(run, workerId, { code: outcome.code, message: outcome.message }, { retryAt, cause: err })
+      } catch (e) {
+        options.log?.('error', `could not record the failure of ${kind.name} run ${run.id}`, e)
       }
     } finally {
       clearInterval(beat)
     }
   }
 
-  async function turn(): Promise<boolean> {
-    const now = clock.now()
-    await queue.recoverExpired(now, maxAttempts)
-    await options.tick?.(now)
-    const run = await queue.claim(workerId, now, leaseMs)
-    if (!run) return false
-    events.emit('run:claimed', run)
-    await work(run)
-    return true
+  /** Recovers expired leases of every kind, then runs the schedule. */
+  async function prepare(): Promise<void> {
+    for (const lane of lanes) await lane.store.recoverExpired(maxAttempts)
+    await options.tick?.(clock.now())
+  }
+
+  /** The free lanes in this turn's order, each with the run it claimed. */
+  async function* claims(): AsyncGenerator<[Lane, ClaimedRun]> {
+    const first = next
+    next = (next + 1) % Math.max(1, lanes.length)
+    for (let i = 0; i < lanes.length; i++) {
+      const lane = lanes[(first + i) % lanes.length]!
+      if (lane.busy) continue
+      const run = await lane.store.claim(workerId, leaseMs)
+      if (run) yield [lane, run]
+    }
   }
 
   return {
-    events,
-    /** One pass: recover, tick, claim and do at most one run. For tests and the command line. */
-    runOnce: turn,
+    /** One pass: recover, tick, claim and do at most one run, of the kind whose turn it is. For tests and the command line. */
+    async runOnce(): Promise<boolean> {
+      await prepare()
+      for await (const [lane, run] of claims()) {
+        await work(lane, run)
+        return true
+      }
+      return false
+    },
     start() {
       if (running) return
       running = true
       loop = (async () => {
         while (running) {
-          let didWork = false
+          let claimed = false
           try {
-            didWork = await turn()
+            await prepare()
+            for await (const [lane, run] of claims()) {
+              claimed = true
+              lane.busy = work(lane, run).finally(() => {
+                lane.busy = null
+                wake?.() // the lane is free: look for its next run at once
+              })
+            }
           } catch (err) {
             options.log?.('error', 'worker loop failed', err)
           }
-          if (!didWork && running) {
-            events.emit('idle')
+          if (!claimed && running) {
             await new Promise<void>((resolve) => {
               const timer = setTimeout(resolve, pollMs)
               wake = () => {
@@ -114,12 +178,14 @@ export function createWorker(options: WorkerOptions) {
             wake = null
           }
         }
+        await Promise.all(lanes.map((lane) => lane.busy))
       })()
     },
     /** Wakes an idle worker at once (a run was just queued in this process). */
     nudge() {
       wake?.()
     },
+    /** Stops claiming; resolves once the runs in progress are done. */
     async stop() {
       running = false
       wake?.()

@@ -1,0 +1,298 @@
+import { type Generated, type Kysely, sql } from 'kysely'
+import type { Clock } from '../clock.js'
+import type { Db, Queryable } from '../db/index.js'
+import type { RunEvent, RunEvents, RunFailure } from './events.js'
+
+/**
+ * The columns every run table has (snake_case in SQL), whatever its kind adds. `tenant_id` may be null for a
+ * run that belongs to no tenant. A run table also wants an index on (status, requested_at, id) for the claim.
+ */
+export interface RunColumns {
+  id: string
+  tenantId: string | null
+  status: string
+  requestedAt: string
+  startedAt: string | null
+  completedAt: string | null
+  attempts: Generated<number>
+  leaseUntil: string | null
+  workerId: string | null
+  progress: string | null
+  errorCode: string | null
+  errorMessage: string | null
+  notBefore: string | null
+}
+
+/** A kind of run and the table of its rows, e.g. `{ name: 'snapshot', table: 'snapshot_runs' }`. */
+export interface RunTable {
+  name: string
+  table: string
+}
+
+/** A run a worker holds: `claimedAt` starts this attempt's duration. */
+export interface ClaimedRun {
+  id: string
+  tenantId: string | null
+  attempts: number
+  claimedAt: Date
+}
+
+/** The run is no longer this worker's (its lease expired and another worker took it over). */
+export class LeaseLostError extends Error {
+  constructor() {
+    super('The run was taken over by another worker.')
+  }
+}
+
+export type NewRun<Extra> = { id: string; tenantId: string | null; requestedAt: string } & Partial<Extra>
+
+type RunDatabase = Record<string, RunColumns>
+
+/**
+ * The whole life of the rows of one run table: queued, claimed with a lease, heartbeats, succeeded, failed or
+ * requeued for another attempt, and recovered when their worker died. Each step is one statement on the run
+ * row, so two workers never share a run: SQLite admits one writer at a time; PostgreSQL workers skip rows that
+ * others hold (SKIP LOCKED). Every change is a run event (events.ts), delivered in its transaction and after it.
+ * Times come from the clock, never from now() in SQL. `Extra` types the kind's own columns.
+ */
+export function createRunStore<Extra extends object = Record<never, never>>(
+  db: Db,
+  kind: RunTable,
+  deps: { clock: Clock; events: RunEvents },
+) {
+  const { clock, events } = deps
+  const runs = (q: Queryable) => q as unknown as Kysely<RunDatabase>
+  const table = kind.table
+  const name = sql.table(table)
+  const skipLocked = db.dialect === 'postgres' ? sql` for update skip locked` : sql``
+  const base = (row: { id: string; tenantId: string | null }) => ({
+    kind: kind.name,
+    runId: row.id,
+    tenantId: row.tenantId,
+  })
+
+  /** Runs `write` in a transaction with the events it returns, then tells the listeners once it committed. */
+  async function change<T>(write: (tx: Queryable) => Promise<{ result: T; events: RunEvent[] }>): Promise<T> {
+    const done = await db.kysely.transaction().execute(async (tx) => {
+      const out = await write(tx)
+      await events.writing(tx, out.events)
+      return out
+    })
+    await events.committed(done.events)
+    return done.result
+  }
+
+  return {
+    kind,
+
+    /** Inserts a queued run (with the kind's own columns); a unique index of the kind may refuse it. */
+    async queue(values: NewRun<Extra>): Promise<void> {
+      await change(async (tx) => {
+        await runs(tx)
+          .insertInto(table)
+          .values({ ...values, status: 'Queued' })
+          .execute()
+        return { result: undefined, events: [{ type: 'run:queued', ...base(values) }] }
+      })
+    },
+
+    /**
+     * Records a run done inline by the caller (an import): `work` writes the run's data in the transaction that
+     * inserts the run as Succeeded, and returns the kind's columns to record with it.
+     */
+    async recordDone(values: NewRun<Extra>, work: (tx: Queryable) => Promise<Partial<Extra>>): Promise<void> {
+      const started = clock.now()
+      await change(async (tx) => {
+        const outcome = await work(tx)
+        const completed = clock.now()
+        await runs(tx)
+          .insertInto(table)
+          .values({
+            ...values,
+            ...outcome,
+            status: 'Succeeded',
+            attempts: 1,
+            startedAt: started.toISOString(),
+            completedAt: completed.toISOString(),
+          })
+          .execute()
+        const durationMs = completed.getTime() - started.getTime()
+        return { result: undefined, events: [{ type: 'run:succeeded', ...base(values), attempts: 1, durationMs }] }
+      })
+    },
+
+    /** The oldest queued run that is due, claimed with a lease. */
+    async claim(workerId: string, leaseMs: number): Promise<ClaimedRun | null> {
+      const now = clock.now()
+      const at = now.toISOString()
+      const until = new Date(now.getTime() + leaseMs).toISOString()
+      return change(async (tx) => {
+        const result = await sql<{ id: string; tenantId: string | null; attempts: number }>`
+          update ${name} set status = 'Running', worker_id = ${workerId}, attempts = attempts + 1,
+            started_at = coalesce(started_at, ${at}), lease_until = ${until}, not_before = null,
+            progress = null
+          where id = (select id from ${name} where status = 'Queued' and (not_before is null or not_before <= ${at})
+                      order by requested_at, id limit 1${skipLocked})
+            and status = 'Queued'
+          returning id, attempts, tenant_id`.execute(tx)
+        const row = result.rows[0]
+        if (!row) return { result: null, events: [] }
+        return {
+          result: { id: row.id, tenantId: row.tenantId, attempts: row.attempts, claimedAt: now },
+          events: [{ type: 'run:started', ...base(row), attempts: row.attempts }],
+        }
+      })
+    },
+
+    /** Extends the lease; false when the run is no longer this worker's. The progress shows in the run record. */
+    async heartbeat(id: string, workerId: string, leaseMs: number, progress?: string): Promise<boolean> {
+      const result = await runs(db.kysely)
+        .updateTable(table)
+        .set({ leaseUntil: new Date(clock.now().getTime() + leaseMs).toISOString(), ...(progress ? { progress } : {}) })
+        .where('id', '=', id)
+        .where('workerId', '=', workerId)
+        .where('status', '=', 'Running')
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) === 1
+    },
+
+    /**
+     * Success: `work` writes the run's data in the same transaction that marks the run Succeeded, and returns the
+     * kind's columns to record with it; nothing of it commits when the run is no longer this worker's
+     * (LeaseLostError: the worker that took it over writes instead).
+     */
+    async succeed(run: ClaimedRun, workerId: string, work?: (tx: Queryable) => Promise<Partial<Extra>>) {
+      await change(async (tx) => {
+        const outcome = (await work?.(tx)) ?? {}
+        const now = clock.now()
+        const row = await runs(tx)
+          .updateTable(table)
+          .set({
+            ...outcome,
+            status: 'Succeeded',
+            completedAt: now.toISOString(),
+            leaseUntil: null,
+            progress: null,
+          })
+          .where('id', '=', run.id)
+          .where('workerId', '=', workerId)
+          .where('status', '=', 'Running')
+          .returning(['id', 'tenantId', 'attempts'])
+          .executeTakeFirst()
+        if (!row) throw new LeaseLostError()
+        const durationMs = now.getTime() - run.claimedAt.getTime()
+        return {
+          result: undefined,
+          events: [{ type: 'run:succeeded', ...base(row), attempts: row.attempts, durationMs }],
+        }
+      })
+    },
+
+    /**
+     * A failed attempt: back to Queued, due at `retryAt`, or Failed for good when `retryAt` is null. Nothing
+     * happens when the run is no longer this worker's.
+     */
+    async fail(
+      run: ClaimedRun,
+      workerId: string,
+      failure: RunFailure,
+      options: { retryAt: Date | null; cause?: unknown },
+    ): Promise<void> {
+      const now = clock.now()
+      const { retryAt, cause } = options
+      await change(async (tx) => {
+        const row = await runs(tx)
+          .updateTable(table)
+          .set(
+            retryAt
+              ? {
+                  status: 'Queued',
+                  leaseUntil: null,
+                  workerId: null,
+                  notBefore: retryAt.toISOString(),
+                  progress: `attempt ${run.attempts} failed (${failure.code}); the next starts from ${retryAt.toISOString()}`,
+                }
+              : {
+                  status: 'Failed',
+                  completedAt: now.toISOString(),
+                  leaseUntil: null,
+                  errorCode: failure.code,
+                  errorMessage: failure.message,
+                },
+          )
+          .where('id', '=', run.id)
+          .where('workerId', '=', workerId)
+          .where('status', '=', 'Running')
+          .returning(['id', 'tenantId', 'attempts'])
+          .executeTakeFirst()
+        if (!row) return { result: undefined, events: [] }
+        const common = {
+          ...base(row),
+          attempts: row.attempts,
+          durationMs: now.getTime() - run.claimedAt.getTime(),
+          error: failure,
+          cause,
+          leaseExpired: false,
+        }
+        const event: RunEvent = retryAt
+          ? { type: 'run:requeued', ...common, notBefore: retryAt.toISOString() }
+          : { type: 'run:failed', ...common }
+        return { result: undefined, events: [event] }
+      })
+    },
+
+    /**
+     * Runs whose worker died (lease expired) go back to the queue, or fail once they used every attempt: one
+     * statement for both. Returns how many were requeued and failed.
+     */
+    async recoverExpired(maxAttempts: number): Promise<{ requeued: number; failed: number }> {
+      const at = clock.now().toISOString()
+      // Nothing expired is the usual case (every worker turn asks): one read, no write transaction.
+      const expired = await runs(db.kysely)
+        .selectFrom(table)
+        .select('id')
+        .where('status', '=', 'Running')
+        .where('leaseUntil', '<', at)
+        .limit(1)
+        .executeTakeFirst()
+      if (!expired) return { requeued: 0, failed: 0 }
+      const exhausted: RunFailure = {
+        code: 'attempts_exhausted',
+        message: `The run was interrupted ${maxAttempts} times (its worker stopped answering) and was given up.`,
+      }
+      const interrupted: RunFailure = { code: 'lease_expired', message: 'Its worker stopped answering.' }
+      return change(async (tx) => {
+        const gaveUp = sql<boolean>`attempts >= ${maxAttempts}`
+        const result = await sql<{ id: string; tenantId: string | null; attempts: number; status: string }>`
+          update ${name} set
+            status = case when ${gaveUp} then 'Failed' else 'Queued' end,
+            completed_at = case when ${gaveUp} then ${at} else completed_at end,
+            error_code = case when ${gaveUp} then ${exhausted.code} else error_code end,
+            error_message = case when ${gaveUp} then ${exhausted.message} else error_message end,
+            progress = case when ${gaveUp} then progress else 'requeued after its worker stopped answering' end,
+            lease_until = null, worker_id = null
+          where status = 'Running' and lease_until < ${at}
+          returning id, tenant_id, attempts, status`.execute(tx)
+        const happened: RunEvent[] = result.rows.map((row) => {
+          const common = { ...base(row), attempts: row.attempts, durationMs: null, leaseExpired: true }
+          return row.status === 'Failed'
+            ? { type: 'run:failed', ...common, error: exhausted }
+            : { type: 'run:requeued', ...common, error: interrupted, notBefore: null }
+        })
+        const failed = happened.filter((e) => e.type === 'run:failed').length
+        return { result: { requeued: happened.length - failed, failed }, events: happened }
+      })
+    },
+
+    /** Runs waiting in the queue (due or not), for the queue depth metric. */
+    async depth(): Promise<number> {
+      const row = await runs(db.kysely)
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'Queued')
+        .executeTakeFirstOrThrow()
+      return Number(row.n)
+    },
+  }
+}
+export type RunStore<Extra extends object = Record<never, never>> = ReturnType<typeof createRunStore<Extra>>
