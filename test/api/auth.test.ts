@@ -63,10 +63,22 @@ for (const dialect of testDialects()) {
     it('401 for every request after a revocation commits', async () => {
       const key = await t.given.key(org, null)
       expect((await t.request('GET', `${API}/organisation`, key.apiKey)).statusCode).toBe(200)
-      await t.services.apiKeys.revoke(key.id)
+      await t.services.apiKeys.revoke(org.organisationId, key.id)
       await expect401(key.apiKey)
       const [listed] = (await t.services.apiKeys.list(org.organisationId)).filter((k) => k.id === key.id)
       expect(listed?.revokedAt).toBe('2026-03-01T09:00:00.000Z')
+    })
+
+    it("another organisation's key id cannot be revoked: 404 like an unknown id, and the key keeps working", async () => {
+      const other = await t.given.organisation('Foreign Ltd')
+      const foreign = await t.given.key(other, null)
+      const refused = t.services.apiKeys.revoke(org.organisationId, foreign.id)
+      await expect(refused).rejects.toMatchObject({ status: 404, message: `API key ${foreign.id} was not found.` })
+      const unknown = t.services.apiKeys.revoke(org.organisationId, '0190a0a0-0000-7000-8000-000000000000')
+      await expect(unknown).rejects.toMatchObject({ status: 404 })
+      expect((await t.request('GET', `${API}/organisation`, foreign.apiKey)).statusCode).toBe(200)
+      const [listed] = (await t.services.apiKeys.list(other.organisationId)).filter((k) => k.id === foreign.id)
+      expect(listed?.revokedAt).toBeNull()
     })
 
     it("another organisation's key sees none of this organisation's tenants (404, not 403)", async () => {

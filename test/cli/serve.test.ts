@@ -90,7 +90,7 @@ for (const dialect of testDialects()) {
       const status = async (server: Server) =>
         (await fetch(`${server.url}/api/public/v1/organisation`, { headers: { 'x-api-key': key.apiKey } })).status
       expect([await status(a!), await status(b!)]).toEqual([200, 200])
-      const revoked = await runCli(['keys', 'revoke', key.key.id], env)
+      const revoked = await runCli(['keys', 'revoke', key.key.id, '--org', organisation.id], env)
       expect(revoked.code, revoked.stderr).toBe(0)
       // The very next request on either process, with no waiting, is refused.
       expect([await status(a!), await status(b!)]).toEqual([401, 401])
