@@ -10,6 +10,7 @@ import { TENANCY_ROLES, type TenancyRole } from './platform/auth/principal.js'
 import { systemClock, uuidV7Ids } from './platform/clock.js'
 import { type Db, migrateToLatest, openDatabase } from './platform/db/index.js'
 import { ApiError } from './platform/http/errors.js'
+import { redactingDestination } from './platform/log.js'
 import type { Worker } from './platform/runs/worker.js'
 import { createServices, type Services } from './services.js'
 import { createCollectionWorker } from './worker.js'
@@ -129,7 +130,7 @@ export function program(): Command {
       const db = openDatabase(config.databaseUrl)
       await migrateToLatest(db)
       const services = createServices({ db, config, clock: systemClock, ids: uuidV7Ids })
-      const log = pino({ level: config.logLevel })
+      const log = pino({ level: config.logLevel }, redactingDestination())
       const worker = createCollectionWorker({
         db,
         config,

@@ -127,4 +127,44 @@ for (const dialect of testDialects()) {
       await expect(t.given.key(org, [{ tenancyId: foreign.id, role: 'Viewer' }])).rejects.toMatchObject({ status: 400 })
     })
   })
+
+  describe(`${dialect}: failed authentications are limited per client address`, () => {
+    const t = useTestApp({ dialect, env: { COSTWATCH_AUTH_FAILURE_LIMIT: '5', COSTWATCH_RATE_LIMIT: '8' } })
+    const from = (remoteAddress: string, key: string | null) =>
+      t.app.inject({
+        method: 'GET',
+        url: `${API}/organisation`,
+        remoteAddress,
+        headers: key ? { 'x-api-key': key } : {},
+      })
+
+    it('429 with Retry-After past N failures a minute from one address; other addresses still get 401', async () => {
+      const statuses: number[] = []
+      for (let i = 0; i < 5; i++) statuses.push((await from('10.0.0.1', generateApiKey())).statusCode)
+      statuses.push((await from('10.0.0.1', null)).statusCode)
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429])
+      const limited = await from('10.0.0.1', 'cw_garbage')
+      expect(limited.statusCode).toBe(429)
+      expect(limited.headers['content-type']).toMatch(/^application\/problem\+json/)
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+      expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60)
+      expect(limited.json()).toMatchObject({
+        type: '/problems/rate-limited',
+        status: 429,
+        traceId: limited.headers['x-request-id'],
+        detail: expect.stringContaining('failed authentications from this address'),
+      })
+      expect((await from('10.0.0.2', generateApiKey())).statusCode).toBe(401)
+    })
+
+    it('a good key from the limited address keeps working, up to its own limit and no lower', async () => {
+      const org = await t.given.organisation('Shared NAT')
+      expect((await from('10.0.0.1', generateApiKey())).statusCode).toBe(429)
+      const statuses: number[] = []
+      for (let i = 0; i < 9; i++) statuses.push((await from('10.0.0.1', org.ownerKey)).statusCode)
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429])
+      // Bad keys from that address are still refused with 429 meanwhile.
+      expect((await from('10.0.0.1', generateApiKey())).statusCode).toBe(429)
+    })
+  })
 }

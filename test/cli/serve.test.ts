@@ -46,6 +46,33 @@ for (const dialect of testDialects()) {
       expect(again.output()).not.toMatch(/cw_\w{46}/)
     })
 
+    it('a key sent in the query string is refused and never written to stdout or stderr', async () => {
+      const database = await createTestDatabase(dialect)
+      drops.push(database.drop)
+      const env = {
+        COSTWATCH_DATABASE_URL: database.url,
+        COSTWATCH_SECRET_KEY: TEST_SECRET_KEY,
+        COSTWATCH_LOG_LEVEL: 'info',
+      }
+      const created = await runCli(
+        ['org', 'create', '--name', 'Leaky', '--owner-email', 'ops@leaky.test', '--json'],
+        env,
+      )
+      const { apiKey } = JSON.parse(created.stdout)
+      const server = await startServer(['--no-worker'], env)
+      servers.push(server)
+      const base = `${server.url}/api/public/v1/organisation`
+      expect((await fetch(`${base}?api_key=${apiKey}`)).status).toBe(401)
+      expect((await fetch(`${base}?token=t0ken-in-url&sig=s1gnature`)).status).toBe(401)
+      expect((await fetch(base, { headers: { 'X-Api-Key': apiKey } })).status).toBe(200)
+      await server.stop()
+      const output = server.output()
+      expect(output).toContain('api_key=[redacted]')
+      expect(output).toContain('token=[redacted]&sig=[redacted]')
+      expect(output).not.toContain(apiKey)
+      expect(output).not.toMatch(/t0ken-in-url|s1gnature|cw_[0-9A-Za-z]{46}/)
+    })
+
     it('--demo with its worker collects the first snapshot the banner points to', async () => {
       const database = await createTestDatabase(dialect)
       drops.push(database.drop)
