@@ -5,7 +5,7 @@ import { parseChartScope } from '../events/visibility.js'
 import type { InventoryService } from '../inventory/service.js'
 import type { InventoryStore } from '../inventory/store.js'
 import { type CostSeries, MAX_GROUPS, MAX_SERIES_DAYS } from './schemas.js'
-import { addDays, type createSeriesQueries, roundMoney, type SeriesFilter } from './store.js'
+import { addDays, type createSeriesQueries, currencyOfLatest, roundMoney, type SeriesFilter } from './store.js'
 
 const OTHER = '(other)'
 
@@ -98,8 +98,12 @@ export function createCostService(deps: {
       const groupBy = query.groupBy ?? null
       const tagKey = groupBy?.startsWith('tag:') ? groupBy.slice(4).toLowerCase() : null
       const grouping = tagKey !== null ? 'resourceKey' : (groupBy as 'service' | 'resourceGroup' | 'resource' | null)
-      const rows = await series.daily(tenantId, filter, from, to, grouping)
-      const currency = rows.find((r) => r.currency)?.currency ?? 'USD'
+      const allRows = await series.daily(tenantId, filter, from, to, grouping)
+      // One currency per chart: that of its latest day; rows in another one are left out, never added in.
+      const currency =
+        currencyOfLatest(allRows.map((r) => ({ currency: r.currency, lastDate: r.date }))) ??
+        (await series.billingCurrency(tenantId))
+      const rows = allRows.filter((r) => r.currency === currency)
       const [total] = groupSeries(
         rows.map((r) => ({ ...r, key: '' })),
         days,
