@@ -4,6 +4,7 @@ import { runCli, startServer } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'
 
 type Server = Awaited<ReturnType<typeof startServer>>
+const envOf = (databaseUrl: string) => ({ COSTWATCH_DATABASE_URL: databaseUrl, COSTWATCH_SECRET_KEY: TEST_SECRET_KEY })
 
 for (const dialect of testDialects()) {
   // Each test starts several processes (tsx compiles on start): slow on a busy two-core machine.
@@ -49,11 +50,7 @@ for (const dialect of testDialects()) {
     it('a key sent in the query string is refused and never written to stdout or stderr', async () => {
       const database = await createTestDatabase(dialect)
       drops.push(database.drop)
-      const env = {
-        COSTWATCH_DATABASE_URL: database.url,
-        COSTWATCH_SECRET_KEY: TEST_SECRET_KEY,
-        COSTWATCH_LOG_LEVEL: 'info',
-      }
+      const env = { ...envOf(database.url), COSTWATCH_LOG_LEVEL: 'info' }
       const created = await runCli(
         ['org', 'create', '--name', 'Leaky', '--owner-email', 'ops@leaky.test', '--json'],
         env,

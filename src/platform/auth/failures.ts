@@ -23,6 +23,8 @@ export function createAuthFailureLimiter(maxPerMinute: number, now: () => number
   return {
     /** Counts a failure of `address`; returns the error to answer with: `failure` itself, or a 429 past the limit. */
     failed(address: string, failure: unknown): unknown {
+      // Only a refused key counts: a database that fails during verification stays the 500 it is.
+      if (!(failure instanceof ApiError) || failure.status !== 401) return failure
       const at = now()
       let w = windows.get(address)
       if (!w || w.resetAt <= at) {
