@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
@@ -146,6 +147,8 @@ for (const dialect of testDialects()) {
         category: 'Deployment',
         occurredAt: '2026-02-27T10:00:00Z',
       })
+      // The key's first use is recorded in the background: let it land before the tables are compared.
+      while (!(await t.services.apiKeys.list(org.organisationId))[0]?.lastUsedAt) await setTimeout(10)
       const doc = (await t.request('GET', `${API}/openapi.json`)).json()
       const resolve = (schema: Schema): Schema =>
         schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema
