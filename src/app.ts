@@ -4,17 +4,25 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import scalar from '@scalar/fastify-api-reference'
 import { Ajv, type Options as AjvOptions } from 'ajv'
 import addFormats from 'ajv-formats'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify'
 import type { Registry } from 'prom-client'
 import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
 import type { Feature } from './features/feature.js'
 import { FEATURES } from './features/index.js'
+import { createAuthFailureLimiter } from './platform/auth/failures.js'
 import { registerAuth } from './platform/auth/plugin.js'
 import { type Ids, uuidV7Ids } from './platform/clock.js'
 import { type Db, ping } from './platform/db/index.js'
+import { answerClientError, SECURITY_HEADERS } from './platform/http/client-errors.js'
 import { ApiError, Problem, toProblem } from './platform/http/errors.js'
 import { registerMetrics } from './platform/http/metrics.js'
+import { REDACTED, redactingDestination, redactSecrets } from './platform/log.js'
 import type { Services } from './services.js'
 
 export const API_PREFIX = '/api/public/v1'
@@ -60,6 +68,17 @@ function pathMatcher(url: string): RegExp {
   return new RegExp(`^${pattern}/?$`)
 }
 
+/** Every error answer: problem+json with the trace id and the headers of any answer (the router's errors skip onSend). */
+function sendProblem(req: FastifyRequest, reply: FastifyReply, err: unknown) {
+  const { headers, ...problem } = toProblem(err, req.url, String(req.id))
+  if (problem.status >= 500) req.log.error({ err }, 'request failed')
+  return reply
+    .headers({ ...SECURITY_HEADERS, 'X-Request-Id': String(req.id), ...headers })
+    .code(problem.status)
+    .type('application/problem+json')
+    .send(problem)
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps
   const features = deps.features ?? FEATURES
@@ -70,12 +89,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     level: config.logLevel,
     redact: {
       paths: ['req.headers["x-api-key"]', 'req.headers.authorization', '*.clientSecret'],
-      censor: '[redacted]',
+      censor: REDACTED,
     },
-    ...(deps.logStream ? { stream: deps.logStream } : {}),
+    serializers: {
+      req: (req: FastifyRequest) => ({
+        method: req.method,
+        url: redactSecrets(req.url),
+        host: req.host,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
+    // Then every whole line, messages and errors included, on its way out.
+    stream: redactingDestination(deps.logStream),
   }
   const app = Fastify({
     logger,
+    // The router's own errors (bad percent-encoding, an over-long path parameter) are problems like any other.
+    frameworkErrors: (err, req, reply) => sendProblem(req, reply, err),
+    // And so are the HTTP parser's (headers over Node's size limit), which come before any request exists.
+    clientErrorHandler(this: FastifyInstance, err, socket) {
+      answerClientError(err, socket, ids.uuid(), this.log)
+    },
     bodyLimit: MAX_BODY_BYTES,
     requestIdHeader: false,
     genReqId: (req) => {
@@ -103,12 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const m of methods) entry.methods.add(m)
   })
 
-  app.setErrorHandler((err, req, reply) => {
-    const { headers, ...problem } = toProblem(err, req.url, String(req.id))
-    if (problem.status >= 500) req.log.error({ err }, 'request failed')
-    if (headers) reply.headers(headers)
-    return reply.code(problem.status).type('application/problem+json').send(problem)
-  })
+  app.setErrorHandler((err, req, reply) => sendProblem(req, reply, err))
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? ''
     const allowed = routeTable.find((r) => r.matcher.test(path))
@@ -118,9 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           headers: { Allow: [...allowed.methods].sort().join(', ') },
         })
       : ApiError.notFound(`${path}`)
-    const { headers, ...problem } = toProblem(error, req.url, String(req.id))
-    if (headers) reply.headers(headers)
-    return reply.code(problem.status).type('application/problem+json').send(problem)
+    return sendProblem(req, reply, error)
   })
 
   // Synchronous (with `done`): an async hook costs a promise and a microtask turn on every response.
@@ -156,13 +184,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   const { services } = deps
-  registerAuth(app, { verify: services.apiKeys.verify, organisationOfTenancy: services.tenantStore.organisationOf })
+  const authFailures = createAuthFailureLimiter(config.authFailureLimitPerMinute)
+  registerAuth(app, {
+    verify: services.apiKeys.verify,
+    organisationOfTenancy: services.tenantStore.organisationOf,
+    failedAuthentication: authFailures.failed,
+  })
 
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
-    // Per key, after authentication; requests without a principal (health, docs) are not limited.
+    // Per key, after authentication; requests without a principal (health, docs) are not limited here (failed
+    // authentications are, per address: see createAuthFailureLimiter).
     keyGenerator: (req) => req.principal?.actor.id ?? req.ip,
     allowList: (req) => !req.principal,
     errorResponseBuilder: (_req, context) =>

@@ -16,6 +16,8 @@ export interface Config {
   smtpUrl: string | null
   publicUrl: string
   rateLimitPerMinute: number
+  /** Failed authentications a client address may make a minute before it gets 429s. */
+  authFailureLimitPerMinute: number
   logLevel: string
   /** UTC hour from which each tenant's daily snapshot is queued. */
   snapshotHour: number
@@ -115,6 +117,7 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
     smtpUrl,
     publicUrl,
     rateLimitPerMinute: positiveInteger(env, 'COSTWATCH_RATE_LIMIT', 600),
+    authFailureLimitPerMinute: positiveInteger(env, 'COSTWATCH_AUTH_FAILURE_LIMIT', 60),
     snapshotHour: env.COSTWATCH_SNAPSHOT_HOUR === '0' ? 0 : positiveInteger(env, 'COSTWATCH_SNAPSHOT_HOUR', 2, 23),
     workerPollMs: positiveInteger(env, 'COSTWATCH_WORKER_POLL_MS', 1000, 600_000),
     workerPort: env.WORKER_PORT === '0' ? 0 : positiveInteger(env, 'WORKER_PORT', 9464, 65535),

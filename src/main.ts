@@ -8,6 +8,7 @@ import { systemClock, uuidV7Ids } from './platform/clock.js'
 import { type Db, migrateToLatest, openDatabase } from './platform/db/index.js'
 import { ApiError } from './platform/http/errors.js'
 import { processRegistry } from './platform/http/metrics.js'
+import { redactingDestination } from './platform/log.js'
 import { createRuntime } from './runtime.js'
 import { createServices, type Services } from './services.js'
 import { createCollectionWorker, observeRuns, serveWorkerMetrics } from './worker.js'
@@ -109,7 +110,7 @@ export function program(): Command {
       const config = loadConfig()
       const db = openDatabase(config.databaseUrl)
       await migrateToLatest(db)
-      const log = pino({ level: config.logLevel })
+      const log = pino({ level: config.logLevel }, redactingDestination())
       const services = createServices({
         db,
         config,

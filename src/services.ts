@@ -85,7 +85,14 @@ export function createServices(deps: {
     tenantStore,
     users,
     apiKeys,
-    organisations: createOrganisationService({ organisations: organisationStore, users, apiKeys, clock, ids }),
+    organisations: createOrganisationService({
+      db: db.kysely,
+      organisations: organisationStore,
+      users,
+      apiKeys,
+      clock,
+      ids,
+    }),
     tenants: createTenantService({
       store: tenantStore,
       clock,

@@ -63,10 +63,22 @@ for (const dialect of testDialects()) {
     it('401 for every request after a revocation commits', async () => {
       const key = await t.given.key(org, null)
       expect((await t.request('GET', `${API}/organisation`, key.apiKey)).statusCode).toBe(200)
-      await t.services.apiKeys.revoke(key.id)
+      await t.services.apiKeys.revoke(org.organisationId, key.id)
       await expect401(key.apiKey)
       const [listed] = (await t.services.apiKeys.list(org.organisationId)).filter((k) => k.id === key.id)
       expect(listed?.revokedAt).toBe('2026-03-01T09:00:00.000Z')
+    })
+
+    it("another organisation's key id cannot be revoked: 404 like an unknown id, and the key keeps working", async () => {
+      const other = await t.given.organisation('Foreign Ltd')
+      const foreign = await t.given.key(other, null)
+      const refused = t.services.apiKeys.revoke(org.organisationId, foreign.id)
+      await expect(refused).rejects.toMatchObject({ status: 404, message: `API key ${foreign.id} was not found.` })
+      const unknown = t.services.apiKeys.revoke(org.organisationId, '0190a0a0-0000-7000-8000-000000000000')
+      await expect(unknown).rejects.toMatchObject({ status: 404 })
+      expect((await t.request('GET', `${API}/organisation`, foreign.apiKey)).statusCode).toBe(200)
+      const [listed] = (await t.services.apiKeys.list(other.organisationId)).filter((k) => k.id === foreign.id)
+      expect(listed?.revokedAt).toBeNull()
     })
 
     it("another organisation's key sees none of this organisation's tenants (404, not 403)", async () => {
@@ -113,6 +125,46 @@ for (const dialect of testDialects()) {
       const other = await t.given.organisation('Third')
       const foreign = await t.given.tenant(other)
       await expect(t.given.key(org, [{ tenancyId: foreign.id, role: 'Viewer' }])).rejects.toMatchObject({ status: 400 })
+    })
+  })
+
+  describe(`${dialect}: failed authentications are limited per client address`, () => {
+    const t = useTestApp({ dialect, env: { COSTWATCH_AUTH_FAILURE_LIMIT: '5', COSTWATCH_RATE_LIMIT: '8' } })
+    const from = (remoteAddress: string, key: string | null) =>
+      t.app.inject({
+        method: 'GET',
+        url: `${API}/organisation`,
+        remoteAddress,
+        headers: key ? { 'x-api-key': key } : {},
+      })
+
+    it('429 with Retry-After past N failures a minute from one address; other addresses still get 401', async () => {
+      const statuses: number[] = []
+      for (let i = 0; i < 5; i++) statuses.push((await from('10.0.0.1', generateApiKey())).statusCode)
+      statuses.push((await from('10.0.0.1', null)).statusCode)
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429])
+      const limited = await from('10.0.0.1', 'cw_garbage')
+      expect(limited.statusCode).toBe(429)
+      expect(limited.headers['content-type']).toMatch(/^application\/problem\+json/)
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+      expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60)
+      expect(limited.json()).toMatchObject({
+        type: '/problems/rate-limited',
+        status: 429,
+        traceId: limited.headers['x-request-id'],
+        detail: expect.stringContaining('failed authentications from this address'),
+      })
+      expect((await from('10.0.0.2', generateApiKey())).statusCode).toBe(401)
+    })
+
+    it('a good key from the limited address keeps working, up to its own limit and no lower', async () => {
+      const org = await t.given.organisation('Shared NAT')
+      expect((await from('10.0.0.1', generateApiKey())).statusCode).toBe(429)
+      const statuses: number[] = []
+      for (let i = 0; i < 9; i++) statuses.push((await from('10.0.0.1', org.ownerKey)).statusCode)
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429])
+      // Bad keys from that address are still refused with 429 meanwhile.
+      expect((await from('10.0.0.1', generateApiKey())).statusCode).toBe(429)
     })
   })
 }

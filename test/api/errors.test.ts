@@ -1,9 +1,25 @@
+import { request as httpRequest } from 'node:http'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
+
+/** A GET over a real socket (node:http, which, unlike fetch, sends whatever headers it is given). */
+function rawGet(base: string, path: string, headers: Record<string, string>) {
+  return new Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { headers }, (res) => {
+      let body = ''
+      res.on('data', (chunk) => {
+        body += chunk
+      })
+      res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
 
 function expectProblem(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number) {
   expect(res.statusCode, res.body).toBe(status)
@@ -121,6 +137,51 @@ for (const dialect of testDialects()) {
       expectProblem(res, 415)
       const text = await t.request('POST', `${API}/tenants`, org.ownerKey, 'hello', { 'content-type': 'text/plain' })
       expectProblem(text, 415)
+    })
+
+    it('400 and 414 from the router: bad percent-encoding, a 10,000-character path id; 30 KB of query string', async () => {
+      const badUrl = await t.request('GET', `${API}/tenants/%zz`, org.ownerKey)
+      expect(expectProblem(badUrl, 400)).toMatchObject({
+        type: '/problems/bad-request',
+        detail: 'The path is not valid percent-encoding.',
+      })
+      const longId = await t.request('GET', `${API}/tenants/${'a'.repeat(10_000)}`, org.ownerKey)
+      expect(expectProblem(longId, 414).type).toBe('/problems/uri-too-long')
+      for (const res of [badUrl, longId]) {
+        expect(res.body).not.toContain('FST_ERR')
+        expect(res.headers['x-content-type-options']).toBe('nosniff')
+        expect(res.headers['cache-control']).toBe('no-store')
+      }
+      // Past Node's parser (inject skips it; over a port it is a 431, below), 30 KB of a parameter is validated.
+      const query = await t.request('GET', `${API}/organisation?pageSize=${'9'.repeat(30 * 1024)}`, org.ownerKey)
+      expect(query.statusCode).toBe(200) // the organisation takes no pageSize: ignored, as any unknown parameter
+      const huge = await t.request('GET', `${API}/tenants?pageSize=${'9'.repeat(30 * 1024)}`, org.ownerKey)
+      expect(expectProblem(huge, 400).errors).toEqual({ pageSize: ['must be <= 200'] })
+    })
+
+    it('over a real port: the router errors, and 431 from the HTTP parser, arrive as problem+json', async () => {
+      const base = await t.app.listen({ host: '127.0.0.1', port: 0 })
+      const sent = await Promise.all([
+        rawGet(base, `${API}/tenants/%zz`, { 'x-api-key': org.ownerKey }),
+        rawGet(base, `${API}/tenants/${'a'.repeat(10_000)}`, { 'x-api-key': org.ownerKey }),
+        rawGet(base, `${API}/organisation?filter=${'q'.repeat(30 * 1024)}`, { 'x-api-key': org.ownerKey }),
+        rawGet(base, `${API}/organisation`, { 'x-api-key': org.ownerKey, 'x-padding': 'p'.repeat(20_000) }),
+        rawGet(base, `${API}/organisation`, { 'x-api-key': org.ownerKey, 'x-padding': 'p'.repeat(500_000) }),
+      ])
+      expect(sent.map((r) => r.statusCode)).toEqual([400, 414, 431, 431, 431])
+      for (const res of sent) {
+        const problem = expectProblem(res, res.statusCode)
+        expect(problem.traceId).toMatch(/^[0-9a-f-]{36}$/)
+        expect(res.headers['x-content-type-options']).toBe('nosniff')
+        expect(res.headers['cache-control']).toBe('no-store')
+      }
+      expect(JSON.parse(sent[3]!.body).type).toBe('/problems/headers-too-large')
+      // The parser's refusals are logged with their trace id (and never with the refused headers).
+      const traceId = JSON.parse(sent[4]!.body).traceId
+      expect(t.logs.some((line) => line.includes(traceId) && line.includes('HPE_HEADER_OVERFLOW'))).toBe(true)
+      expect(t.logs.join('')).not.toContain(org.ownerKey)
+      // The server goes on answering.
+      expect((await rawGet(base, `${API}/organisation`, { 'x-api-key': org.ownerKey })).statusCode).toBe(200)
     })
 
     it('501: an operation of the specification whose feature has not landed', async () => {

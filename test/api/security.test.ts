@@ -191,7 +191,7 @@ for (const dialect of testDialects()) {
         }),
       )
       const revoked = await t.given.key(org, null, { name: 'revoked' })
-      await t.services.apiKeys.revoke(revoked.id)
+      await t.services.apiKeys.revoke(org.organisationId, revoked.id)
       revokedKey = revoked.apiKey
       expiringKey = (await t.given.key(org, null, { name: 'expiring', expiresAt: '2026-03-01T10:00:00.000Z' })).apiKey
       viewerKey = (await t.given.key(org, [{ tenancyId: own.tenantId!, role: 'Viewer' }], { name: 'viewer' })).apiKey

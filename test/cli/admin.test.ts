@@ -93,7 +93,18 @@ for (const dialect of testDialects()) {
       expect(list.stdout).not.toContain(apiKey)
       expect(list.stdout).not.toContain(ownerKey)
 
-      const revoked = await runCli(['keys', 'revoke', key.id], env())
+      const withoutOrg = await runCli(['keys', 'revoke', key.id], env())
+      expect(withoutOrg.code).toBe(1)
+      expect(withoutOrg.stderr).toContain("required option '--org <id>'")
+      const other = JSON.parse(
+        (await runCli(['org', 'create', '--name', 'Other', '--owner-email', 'o@other.test', '--json'], env())).stdout,
+      )
+      const foreign = await runCli(['keys', 'revoke', key.id, '--org', other.organisation.id], env())
+      expect(foreign.code).toBe(1)
+      expect(foreign.stderr).toContain(`API key ${key.id} was not found.`)
+      expect((await t.request('GET', `${API}/tenants/${tenant.id}`, apiKey)).statusCode).toBe(200)
+
+      const revoked = await runCli(['keys', 'revoke', key.id, '--org', orgId], env())
       expect(revoked.code, revoked.stderr).toBe(0)
       expect((await t.request('GET', `${API}/tenants/${tenant.id}`, apiKey)).statusCode).toBe(401)
       expect((await t.request('GET', `${API}/organisation`, ownerKey)).statusCode).toBe(200)

@@ -4,6 +4,7 @@ import { runCli, startServer } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'
 
 type Server = Awaited<ReturnType<typeof startServer>>
+const envOf = (databaseUrl: string) => ({ COSTWATCH_DATABASE_URL: databaseUrl, COSTWATCH_SECRET_KEY: TEST_SECRET_KEY })
 
 for (const dialect of testDialects()) {
   // Each test starts several processes (tsx compiles on start): slow on a busy two-core machine.
@@ -44,6 +45,29 @@ for (const dialect of testDialects()) {
       servers.push(again)
       await expect.poll(() => again.output(), { timeout: 10_000 }).toContain('no demo was created')
       expect(again.output()).not.toMatch(/cw_\w{46}/)
+    })
+
+    it('a key sent in the query string is refused and never written to stdout or stderr', async () => {
+      const database = await createTestDatabase(dialect)
+      drops.push(database.drop)
+      const env = { ...envOf(database.url), COSTWATCH_LOG_LEVEL: 'info' }
+      const created = await runCli(
+        ['org', 'create', '--name', 'Leaky', '--owner-email', 'ops@leaky.test', '--json'],
+        env,
+      )
+      const { apiKey } = JSON.parse(created.stdout)
+      const server = await startServer(['--no-worker'], env)
+      servers.push(server)
+      const base = `${server.url}/api/public/v1/organisation`
+      expect((await fetch(`${base}?api_key=${apiKey}`)).status).toBe(401)
+      expect((await fetch(`${base}?token=t0ken-in-url&sig=s1gnature`)).status).toBe(401)
+      expect((await fetch(base, { headers: { 'X-Api-Key': apiKey } })).status).toBe(200)
+      await server.stop()
+      const output = server.output()
+      expect(output).toContain('api_key=[redacted]')
+      expect(output).toContain('token=[redacted]&sig=[redacted]')
+      expect(output).not.toContain(apiKey)
+      expect(output).not.toMatch(/t0ken-in-url|s1gnature|cw_[0-9A-Za-z]{46}/)
     })
 
     it('--demo with its worker collects the first snapshot the banner points to', async () => {
@@ -96,7 +120,7 @@ for (const dialect of testDialects()) {
       const status = async (server: Server) =>
         (await fetch(`${server.url}/api/public/v1/organisation`, { headers: { 'x-api-key': key.apiKey } })).status
       expect([await status(a!), await status(b!)]).toEqual([200, 200])
-      const revoked = await runCli(['keys', 'revoke', key.key.id], env)
+      const revoked = await runCli(['keys', 'revoke', key.key.id, '--org', organisation.id], env)
       expect(revoked.code, revoked.stderr).toBe(0)
       // The very next request on either process, with no waiting, is refused.
       expect([await status(a!), await status(b!)]).toEqual([401, 401])

@@ -100,11 +100,28 @@ for (const dialect of testDialects()) {
         )
       ).json()
       expect(vmChart.points.reduce((a: number, p: { cost: number }) => a + p.cost, 0)).toBeCloseTo(expectedVm, 1) // each day is rounded to the cent
-      const all = estate.usage.reduce((a, u) => a + u.cost, 0)
-      const chart = (
-        await t.request('GET', `${API}/tenants/${tenant.id}/costs/daily?from=2023-10-31&to=2023-11-06`, org.ownerKey)
-      ).json()
-      expect(chart.points.reduce((a: number, p: { cost: number }) => a + p.cost, 0)).toBeCloseTo(all, 1)
+      // The two subscriptions are billed in EUR and USD: never added together. Each one's chart has all of its
+      // costs in its own currency; the tenant's chart, those in the currency of its latest day.
+      const currencyOf = new Map(estate.subscriptions.map((s) => [s.subscriptionId, s.currency]))
+      const totalIn = (currency: string) =>
+        estate.usage.filter((u) => currencyOf.get(u.subscriptionId) === currency).reduce((a, u) => a + u.cost, 0)
+      const sumOf = (chart: { points: { cost: number }[] }) => chart.points.reduce((a, p) => a + p.cost, 0)
+      const week = 'from=2023-10-31&to=2023-11-06'
+      for (const sub of estate.subscriptions) {
+        expect(totalIn(sub.currency)).toBeGreaterThan(0)
+        const subChart = (
+          await t.request(
+            'GET',
+            `${API}/tenants/${tenant.id}/costs/daily?scope=subscription:${sub.subscriptionId}&${week}`,
+            org.ownerKey,
+          )
+        ).json()
+        expect(subChart.currency).toBe(sub.currency)
+        expect(sumOf(subChart)).toBeCloseTo(totalIn(sub.currency), 1)
+      }
+      const chart = (await t.request('GET', `${API}/tenants/${tenant.id}/costs/daily?${week}`, org.ownerKey)).json()
+      expect(['EUR', 'USD']).toContain(chart.currency)
+      expect(sumOf(chart)).toBeCloseTo(totalIn(chart.currency), 1)
 
       // The secret went to the token endpoint and nowhere else.
       const everything =

@@ -102,6 +102,8 @@ export function useTestApp(options: {
       COSTWATCH_SECRET_KEY: TEST_SECRET_KEY,
       COSTWATCH_CONNECTOR: 'simulated',
       COSTWATCH_LOG_LEVEL: 'info',
+      // Suites send many bad keys from one address on purpose; the limit has tests of its own.
+      COSTWATCH_AUTH_FAILURE_LIMIT: '100000',
       ...options.env,
     })
     t.db = openDatabase(database.url)

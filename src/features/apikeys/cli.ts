@@ -74,10 +74,11 @@ export function registerKeyCommands(cli: Command, ctx: CommandContext): void {
     .command('revoke')
     .description('Revoke an API key now: every request that starts after this gets 401.')
     .argument('<keyId>', 'the key id')
+    .requiredOption('--org <id>', 'the organisation the key belongs to')
     .option('--json', 'print one JSON document')
-    .action((keyId: string, opts: { json?: boolean }) =>
+    .action((keyId: string, opts: { org: string; json?: boolean }) =>
       withServices(async (s) => {
-        await s.apiKeys.revoke(keyId.toLowerCase())
+        await s.apiKeys.revoke(opts.org.toLowerCase(), keyId.toLowerCase())
         print(!!opts.json, { revoked: keyId.toLowerCase() }, `Revoked ${keyId}.`)
       }).catch(fail),
     )

@@ -1,6 +1,8 @@
+import type { Kysely } from 'kysely'
 import type { Principal } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { apiKeyDisplayPrefix, generateApiKey, isWellFormedApiKey, sha256Hex } from '../../platform/crypto.js'
+import type { Database } from '../../platform/db/index.js'
 import { ApiError } from '../../platform/http/errors.js'
 import type { ActorRef } from '../../platform/http/schemas.js'
 import type { ApiKeyRecord, TenancyGrant } from './schemas.js'
@@ -49,7 +51,8 @@ export function createApiKeyService(deps: {
       }
     },
 
-    async create(input: CreateKeyInput): Promise<{ key: ApiKeyRecord; apiKey: string }> {
+    /** In `trx` when given: a caller that writes more in the same transaction (a new organisation's first key). */
+    async create(input: CreateKeyInput, trx?: Kysely<Database>): Promise<{ key: ApiKeyRecord; apiKey: string }> {
       const name = input.name.trim()
       const errors: Record<string, string[]> = {}
       if (name === '' || name.length > 200) errors.name = ['must be 1 to 200 characters']
@@ -76,26 +79,30 @@ export function createApiKeyService(deps: {
       if (Object.keys(errors).length) throw ApiError.invalid(errors)
       const apiKey = generateApiKey()
       const id = ids.uuid()
-      await store.insert({
-        id,
-        organisationId: input.organisationId,
-        name,
-        prefix: apiKeyDisplayPrefix(apiKey),
-        hash: sha256Hex(apiKey),
-        grants: input.grants,
-        createdAt: now.toISOString(),
-        createdBy: input.createdBy,
-        expiresAt,
-      })
-      const key = (await store.list(input.organisationId)).find((k) => k.id === id)!
+      await store.insert(
+        {
+          id,
+          organisationId: input.organisationId,
+          name,
+          prefix: apiKeyDisplayPrefix(apiKey),
+          hash: sha256Hex(apiKey),
+          grants: input.grants,
+          createdAt: now.toISOString(),
+          createdBy: input.createdBy,
+          expiresAt,
+        },
+        trx,
+      )
+      const key = (await store.list(input.organisationId, trx)).find((k) => k.id === id)!
       return { key, apiKey }
     },
 
     list: (organisationId: string) => store.list(organisationId),
 
-    async revoke(keyId: string): Promise<void> {
+    /** Revokes a key of the organisation; another organisation's key id is a 404, exactly like an unknown one. */
+    async revoke(organisationId: string, keyId: string): Promise<void> {
       const key = await store.get(keyId)
-      if (!key) throw ApiError.notFound(`API key ${keyId}`)
+      if (!key || key.organisationId !== organisationId) throw ApiError.notFound(`API key ${keyId}`)
       await store.revoke(keyId, clock.now().toISOString())
     },
   }

@@ -28,9 +28,9 @@ export interface NewApiKey {
 }
 
 export function createApiKeyStore(db: Kysely<Database>) {
-  async function grantsOf(keyIds: string[]) {
+  async function grantsOf(keyIds: string[], trx: Kysely<Database>) {
     if (keyIds.length === 0) return new Map<string, TenancyGrant[]>()
-    const rows = await db
+    const rows = await trx
       .selectFrom('apiKeyTenancies')
       .select(['keyId', 'tenancyId', 'role'])
       .where('keyId', 'in', keyIds)
@@ -74,8 +74,9 @@ export function createApiKeyStore(db: Kysely<Database>) {
         .execute()
     },
 
-    async insert(key: NewApiKey): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+    /** In `trx` when given (the caller's transaction), else in a transaction of its own. */
+    async insert(key: NewApiKey, trx: Kysely<Database> = db): Promise<void> {
+      const write = async (trx: Kysely<Database>) => {
         await trx
           .insertInto('apiKeys')
           .values({
@@ -98,18 +99,22 @@ export function createApiKeyStore(db: Kysely<Database>) {
             .values(key.grants.map((g) => ({ keyId: key.id, tenancyId: g.tenancyId, role: g.role })))
             .execute()
         }
-      })
+      }
+      await (trx.isTransaction ? write(trx) : trx.transaction().execute(write))
     },
 
-    async list(organisationId: string): Promise<ApiKeyRecord[]> {
-      const rows = await db
+    async list(organisationId: string, trx: Kysely<Database> = db): Promise<ApiKeyRecord[]> {
+      const rows = await trx
         .selectFrom('apiKeys')
         .selectAll()
         .where('organisationId', '=', organisationId)
         .orderBy('createdAt')
         .orderBy('id')
         .execute()
-      const grants = await grantsOf(rows.filter((r) => !r.ownerScoped).map((r) => r.id))
+      const grants = await grantsOf(
+        rows.filter((r) => !r.ownerScoped).map((r) => r.id),
+        trx,
+      )
       return rows.map((r) => ({
         id: r.id,
         name: r.name,

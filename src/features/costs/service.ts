@@ -6,7 +6,7 @@ import type { InventoryService } from '../inventory/service.js'
 import type { InventoryStore } from '../inventory/store.js'
 import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
 import { type CostSeries, MAX_GROUPS, MAX_SERIES_DAYS } from './schemas.js'
-import { type createSeriesQueries, roundMoney, type SeriesFilter } from './store.js'
+import { type createSeriesQueries, currencyOfLatest, roundMoney, type SeriesFilter } from './store.js'
 
 const OTHER = '(other)'
 
@@ -91,8 +91,12 @@ export function createCostService(deps: {
       const groupBy = query.groupBy ?? null
       const tagKey = groupBy?.startsWith('tag:') ? groupBy.slice(4).toLowerCase() : null
       const grouping = tagKey !== null ? 'resourceKey' : (groupBy as 'service' | 'resourceGroup' | 'resource' | null)
-      const rows = await series.daily(tenantId, filter, from, to, grouping)
-      const currency = rows.find((r) => r.currency)?.currency ?? 'USD'
+      const allRows = await series.daily(tenantId, filter, from, to, grouping)
+      // One currency per chart: that of its latest day; rows in another one are left out, never added in.
+      const currency =
+        currencyOfLatest(allRows.map((r) => ({ currency: r.currency, lastDate: r.date }))) ??
+        (await series.billingCurrency(tenantId))
+      const rows = allRows.filter((r) => r.currency === currency)
       const [total] = groupSeries(
         rows.map((r) => ({ ...r, key: '' })),
         days,

@@ -63,9 +63,69 @@ export function summaryWindows(today: string) {
   }
 }
 
+/** The currency a tenant's amounts are shown in when it has no cost row to name one. */
+const DEFAULT_CURRENCY = 'USD'
+
+/**
+ * The billing currency of each tenant: that of its most recent cost row (an index seek on tenant and date), else of
+ * one of its subscriptions, else USD. What a record or chart with no cost row in its window is shown in.
+ */
+export async function billingCurrencies(db: Kysely<Database>, tenantIds: string[]): Promise<Map<string, string>> {
+  if (tenantIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('tenants as t')
+    .select((eb) => [
+      't.id',
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('dailyCosts as d')
+            .select('d.currency')
+            .whereRef('d.tenantId', '=', 't.id')
+            .orderBy('d.date', 'desc')
+            .limit(1),
+          eb
+            .selectFrom('subscriptions as s')
+            .select('s.currency')
+            .whereRef('s.tenantId', '=', 't.id')
+            .orderBy('s.lastSeenAt', 'desc')
+            .orderBy('s.subscriptionId')
+            .limit(1),
+        )
+        .as('currency'),
+    ])
+    .where('t.id', 'in', tenantIds)
+    .execute()
+  const currencies = new Map(tenantIds.map((id) => [id, DEFAULT_CURRENCY]))
+  for (const r of rows) if (r.currency) currencies.set(r.id, r.currency)
+  return currencies
+}
+
+/**
+ * Of rows summed per currency, the currency a record is shown in: the one of its most recent day (a billing
+ * currency changes rarely, and then the new one is what the next invoice is in). Amounts are never added across
+ * currencies, nor converted: rows in another currency are left out of a record's totals.
+ */
+export function currencyOfLatest(groups: readonly { currency: string; lastDate: string }[]): string | undefined {
+  let best: { currency: string; lastDate: string } | undefined
+  for (const g of groups) {
+    if (!best || g.lastDate > best.lastDate || (g.lastDate === best.lastDate && g.currency < best.currency)) best = g
+  }
+  return best?.currency
+}
+
 export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
-  /** The three cost totals of each key (a tenant, subscription, group or resource) over its recent days. */
-  async function summarise(key: RawBuilder<string>, keys: string[], today: string, tenantId?: string) {
+  /**
+   * The three cost totals of each key (a tenant, subscription, group or resource) over its recent days, in the
+   * currency of its latest rows; a key without rows in the window gets zeros in its tenant's billing currency.
+   */
+  async function summarise(
+    key: RawBuilder<string>,
+    keys: string[],
+    today: string,
+    tenantOf: (key: string) => string,
+    tenantId?: string,
+  ) {
     const totals = new Map<string, CostTotals>()
     if (keys.length === 0) return totals
     const w = summaryWindows(today)
@@ -76,7 +136,8 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
       .selectFrom('dailyCosts')
       .select((eb) => [
         key.as('key'),
-        eb.fn.max('currency').as('currency'),
+        'currency',
+        eb.fn.max('date').as('lastDate'),
         sumBetween(w.monthStart, w.today).as('monthToDate'),
         sumBetween(w.previousMonthStart, w.previousMonthEnd).as('previousMonth'),
         sumBetween(w.last30Start, w.today).as('last30Days'),
@@ -85,15 +146,27 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
       .where(key, 'in', keys)
       .where('date', '>=', from)
       .where('date', '<=', w.today)
-      .groupBy(key)
+      .groupBy([key, 'currency'])
       .execute()
-    for (const r of rows) {
-      totals.set(r.key, {
-        currency: r.currency ?? 'USD',
+    const byKey = new Map<string, typeof rows>()
+    for (const r of rows) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r])
+    for (const [k, groups] of byKey) {
+      const currency = currencyOfLatest(groups)
+      const r = groups.find((g) => g.currency === currency)!
+      totals.set(k, {
+        currency: r.currency,
         monthToDate: roundMoney(Number(r.monthToDate)),
         previousMonth: roundMoney(Number(r.previousMonth)),
         last30Days: roundMoney(Number(r.last30Days)),
       })
+    }
+    const missing = keys.filter((k) => !totals.has(k))
+    if (missing.length) {
+      const currencies = await billingCurrencies(db, [...new Set(missing.map(tenantOf))])
+      for (const k of missing) {
+        const currency = currencies.get(tenantOf(k)) ?? DEFAULT_CURRENCY
+        totals.set(k, { currency, monthToDate: 0, previousMonth: 0, last30Days: 0 })
+      }
     }
     return totals
   }
@@ -214,7 +287,8 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
     },
 
     /** Month to date, previous month and last 30 days of each tenant, in one pass over its recent days. */
-    tenantTotals: (tenantIds: string[], today: string) => summarise(sql<string>`tenant_id`, tenantIds, today),
+    tenantTotals: (tenantIds: string[], today: string) =>
+      summarise(sql<string>`tenant_id`, tenantIds, today, (id) => id),
 
     /**
      * The same totals per subscription, resource group (`{subscriptionId}/{group name lower-cased}`) or resource
@@ -229,6 +303,7 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
             : sql<string>`subscription_id || '/' || resource_group_key`,
         keys,
         today,
+        () => tenantId,
         tenantId,
       ),
   }
@@ -269,12 +344,7 @@ export function createSeriesQueries(db: Kysely<Database>) {
               : sql<string>`''`
       const rows = await db
         .selectFrom('dailyCosts')
-        .select((eb) => [
-          'date',
-          key.as('key'),
-          eb.fn.sum<number>('cost').as('cost'),
-          eb.fn.max('currency').as('currency'),
-        ])
+        .select((eb) => ['date', key.as('key'), 'currency', eb.fn.sum<number>('cost').as('cost')])
         .where('tenantId', '=', tenantId)
         .where('date', '>=', from)
         .where('date', '<=', to)
@@ -289,11 +359,17 @@ export function createSeriesQueries(db: Kysely<Database>) {
         .$if(filter.kind === 'resource', (qb) =>
           qb.where('resourceKey', '=', (filter as { resourceKey: string }).resourceKey),
         )
-        // PostgreSQL refuses a constant in GROUP BY, so an ungrouped series groups by date alone.
-        .$if(grouping === null, (qb) => qb.groupBy('date'))
-        .$if(grouping !== null, (qb) => qb.groupBy(['date', key]))
+        // PostgreSQL refuses a constant in GROUP BY, so an ungrouped series groups by date alone. Never summed
+        // across currencies: each currency is a row of its own.
+        .$if(grouping === null, (qb) => qb.groupBy(['date', 'currency']))
+        .$if(grouping !== null, (qb) => qb.groupBy(['date', key, 'currency']))
         .execute()
       return rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
+    },
+
+    /** The tenant's billing currency (see billingCurrencies): what a chart with no cost row is shown in. */
+    async billingCurrency(tenantId: string): Promise<string> {
+      return (await billingCurrencies(db, [tenantId])).get(tenantId) ?? DEFAULT_CURRENCY
     },
   }
 }

@@ -2,11 +2,9 @@ import type { Clock } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { type Paging, pageOf } from '../../platform/http/schemas.js'
 import { toDay } from '../../platform/time.js'
-import type { CostStore, CostTotals } from '../costs/store.js'
+import type { CostStore } from '../costs/store.js'
 import type { ResourceGroupRecord, ResourceRecord, SubscriptionRecord } from './schemas.js'
 import { type InventoryStore, parseTags, type ResourceFilter } from './store.js'
-
-const NO_COSTS: CostTotals = { currency: 'USD', monthToDate: 0, previousMonth: 0, last30Days: 0 }
 
 type SubscriptionRow = Awaited<ReturnType<InventoryStore['listSubscriptions']>>['rows'][number]
 type GroupRow = Awaited<ReturnType<InventoryStore['resourceGroupsByName']>>[number]
@@ -31,7 +29,7 @@ export function createInventoryService(deps: { store: InventoryStore; costs: Cos
       currency: r.currency,
       resourceGroupCount: Number(r.resourceGroupCount ?? 0),
       resourceCount: Number(r.resourceCount ?? 0),
-      costs: totals.get(r.subscriptionId) ?? { ...NO_COSTS, currency: r.currency },
+      costs: totals.get(r.subscriptionId)!,
     }))
   }
 
@@ -47,7 +45,7 @@ export function createInventoryService(deps: { store: InventoryStore; costs: Cos
       location: r.location,
       tags: parseTags(r.tags),
       resourceCount: Number(r.resourceCount ?? 0),
-      costs: totals.get(keyOf(r)) ?? NO_COSTS,
+      costs: totals.get(keyOf(r))!,
     }))
   }
 
@@ -72,7 +70,7 @@ export function createInventoryService(deps: { store: InventoryStore; costs: Cos
       state: r.state,
       firstSeenAt: r.firstSeenAt,
       lastSeenAt: r.lastSeenAt,
-      costs: totals.get(r.armIdLower) ?? NO_COSTS,
+      costs: totals.get(r.armIdLower)!,
     }))
   }
 

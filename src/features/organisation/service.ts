@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely'
 import type { Clock, Ids } from '../../platform/clock.js'
+import type { Database } from '../../platform/db/index.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import type { ApiKeyRecord } from '../apikeys/schemas.js'
 import type { ApiKeyService } from '../apikeys/service.js'
@@ -17,6 +19,7 @@ export interface CreatedOrganisation {
 }
 
 export function createOrganisationService(deps: {
+  db: Kysely<Database>
   organisations: OrganisationStore
   users: UserStore
   apiKeys: ApiKeyService
@@ -24,7 +27,7 @@ export function createOrganisationService(deps: {
   ids: Ids
 }) {
   return {
-    /** A new organisation with its first owner and the owner's first API key (shown once). */
+    /** A new organisation with its first owner and the owner's first API key (shown once), all or nothing. */
     async create(input: { name: string; ownerEmail: string; plan?: string }): Promise<CreatedOrganisation> {
       const name = input.name.trim()
       const email = input.ownerEmail.trim().toLowerCase()
@@ -36,26 +39,34 @@ export function createOrganisationService(deps: {
       if (Object.keys(errors).length) throw ApiError.invalid(errors)
       const now = deps.clock.now().toISOString()
       const organisationId = deps.ids.uuid()
-      await deps.organisations.insert({ id: organisationId, name, plan, createdAt: now })
-      const owner = await deps.users.insert({
-        id: deps.ids.uuid(),
-        organisationId,
-        email,
-        displayName: null,
-        isOwner: 1,
-        isDisabled: 0,
-        status: 'Active',
-        invitedAt: null,
-        createdAt: now,
-        lastSeenAt: null,
+      return deps.db.transaction().execute(async (trx) => {
+        await deps.organisations.insert({ id: organisationId, name, plan, createdAt: now }, trx)
+        const owner = await deps.users.insert(
+          {
+            id: deps.ids.uuid(),
+            organisationId,
+            email,
+            displayName: null,
+            isOwner: 1,
+            isDisabled: 0,
+            status: 'Active',
+            invitedAt: null,
+            createdAt: now,
+            lastSeenAt: null,
+          },
+          trx,
+        )
+        const { key, apiKey } = await deps.apiKeys.create(
+          {
+            organisationId,
+            name: 'Owner key',
+            grants: null,
+            createdBy: { type: 'User', id: owner.id, name: owner.email },
+          },
+          trx,
+        )
+        return { organisation: { id: organisationId, name, plan, tenancyCount: 0 }, owner, key, apiKey }
       })
-      const { key, apiKey } = await deps.apiKeys.create({
-        organisationId,
-        name: 'Owner key',
-        grants: null,
-        createdBy: { type: 'User', id: owner.id, name: owner.email },
-      })
-      return { organisation: { id: organisationId, name, plan, tenancyCount: 0 }, owner, key, apiKey }
     },
   }
 }

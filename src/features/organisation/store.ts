@@ -6,8 +6,11 @@ import { tenantCounter } from '../tenants/counters.js'
 
 export function createOrganisationStore(db: Kysely<Database>) {
   return {
-    async insert(row: { id: string; name: string; plan: string; createdAt: string }): Promise<void> {
-      await db.insertInto('organisations').values(row).execute()
+    async insert(
+      row: { id: string; name: string; plan: string; createdAt: string },
+      trx: Kysely<Database> = db,
+    ): Promise<void> {
+      await trx.insertInto('organisations').values(row).execute()
     },
     async get(id: string) {
       return (

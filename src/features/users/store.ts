@@ -21,8 +21,8 @@ function toRecord(row: UserRow): UserRecord {
 
 export function createUserStore(db: Kysely<Database>) {
   return {
-    async insert(row: UserRow): Promise<UserRecord> {
-      await db.insertInto('users').values(row).execute()
+    async insert(row: UserRow, trx: Kysely<Database> = db): Promise<UserRecord> {
+      await trx.insertInto('users').values(row).execute()
       return toRecord(row)
     },
     async get(organisationId: string, id: string): Promise<UserRecord | null> {

@@ -17,6 +17,8 @@ export interface AuthDeps {
   verify(presentedKey: string | undefined): Promise<Principal>
   /** The organisation owning a tenancy, or null when there is none. */
   organisationOfTenancy(tenancyId: string): Promise<string | null>
+  /** Told of each failed authentication and its client address; returns the error to answer with (a 401 or a 429). */
+  failedAuthentication?(address: string, failure: unknown): unknown
 }
 
 function headerValue(req: FastifyRequest, name: string): string | undefined {
@@ -67,7 +69,11 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const needs = checkDeclared(route)
     if (needs === undefined || needs === 'none') return
     addRouteHook(route, 'onRequest', async (req) => {
-      req.principal = await deps.verify(headerValue(req, 'x-api-key'))
+      try {
+        req.principal = await deps.verify(headerValue(req, 'x-api-key'))
+      } catch (failure) {
+        throw deps.failedAuthentication ? deps.failedAuthentication(req.ip, failure) : failure
+      }
     })
     // A route that takes no path parameters and any key has nothing to check before validation.
     if (needs === 'any' && !route.url.includes(':')) return

@@ -66,7 +66,19 @@ export const Problem = Type.Object(
 export type Problem = Static<typeof Problem>
 
 /** Fastify error codes that map onto contract statuses; anything else unknown is a 500. */
-const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; title: string }> = {
+const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; title: string; detail?: string }> = {
+  FST_ERR_BAD_URL: {
+    status: 400,
+    code: 'bad-request',
+    title: 'The request is malformed.',
+    detail: 'The path is not valid percent-encoding.',
+  },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    status: 414,
+    code: 'uri-too-long',
+    title: 'The request path is too long.',
+    detail: 'A path parameter is longer than any identifier of this API.',
+  },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload-too-large', title: 'The request body is too large.' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
@@ -174,7 +186,7 @@ export function toProblem(
     })
   }
   const known = e.code ? FRAMEWORK_ERRORS[e.code] : undefined
-  if (known) return problem(known.status, known.code, known.title, { detail: e.message })
+  if (known) return problem(known.status, known.code, known.title, { detail: known.detail ?? e.message })
   if (e.statusCode === 400 && e.code === undefined && e.message) {
     return problem(400, 'bad-request', 'The request is malformed.', { detail: 'The request could not be parsed.' })
   }

@@ -10,7 +10,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   413: 'Body over 1 MiB.',
   415: 'The body is not application/json.',
   422: 'The request conflicts with an earlier one.',
-  429: 'Rate limit exceeded; see Retry-After.',
+  429: 'Rate limit exceeded (per key, or failed authentications per client address); see Retry-After.',
   500: 'Unexpected error; the problem carries a traceId.',
   501: 'Not implemented by this version of the service.',
 }
