@@ -4,8 +4,6 @@ import { readCount } from '../../platform/db/counters.js'
 import type { Database } from '../../platform/db/index.js'
 
 export const tenantCounter = (organisationId: string) => `tenants:${organisationId}`
-/** Bumped in the transaction of every write to an organisation's tenants (see the tenant store's page marks). */
-export const tenantVersionCounter = (organisationId: string) => `tenants-version:${organisationId}`
 
 export function createOrganisationStore(db: Kysely<Database>) {
   return {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { type FocusIssue, type FocusParseResult, parseFocusFiles } from '../../connectors/focus/parse.js'
+import { bumpVersionOfTenancies } from '../../platform/cache.js'
 import type { Clock, Ids } from '../../platform/clock.js'
-import { bumpCollectionVersion } from '../../platform/db/counters.js'
 import type { Database } from '../../platform/db/index.js'
 import { ApiError } from '../../platform/http/errors.js'
 import type { CostStore } from '../costs/store.js'
@@ -88,7 +88,7 @@ export function createFocusImporter(deps: {
         })
         .execute()
       // A new latest run and new costs for the tenant list, seen with them or not at all.
-      await bumpCollectionVersion(trx, tenantId)
+      await bumpVersionOfTenancies(trx, tenantId)
     })
     return {
       run: (await deps.runs.get(tenantId, runId))!,

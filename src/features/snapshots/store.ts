@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { bumpCollectionVersion } from '../../platform/db/counters.js'
+import { bumpVersionOfTenancies } from '../../platform/cache.js'
 import type { Database } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/schemas.js'
 import type { SnapshotRun } from './schemas.js'
@@ -67,7 +67,7 @@ export function createSnapshotStore(db: Kysely<Database>) {
             })
             .execute()
           // The new run is the tenant's lastSnapshot now.
-          await bumpCollectionVersion(trx, run.tenantId)
+          await bumpVersionOfTenancies(trx, run.tenantId)
         })
       } catch (err) {
         if (isUniqueViolation(err)) return null
@@ -165,7 +165,7 @@ export function createSnapshotStore(db: Kysely<Database>) {
     },
 
     /**
-     * Success, in the transaction that commits the run's data (its costs too, so the collection version bumped
+     * Success, in the transaction that commits the run's data (its costs too, so the cache version bumped
      * here covers them); false when the run is no longer this worker's.
      */
     async markSucceeded(
@@ -194,7 +194,7 @@ export function createSnapshotStore(db: Kysely<Database>) {
         .returning('tenantId')
         .executeTakeFirst()
       if (!updated) return false
-      await bumpCollectionVersion(trx, updated.tenantId)
+      await bumpVersionOfTenancies(trx, updated.tenantId)
       return true
     },
 
@@ -221,7 +221,7 @@ export function createSnapshotStore(db: Kysely<Database>) {
           .where('status', '=', 'Running')
           .returning('tenantId')
           .executeTakeFirst()
-        if (updated) await bumpCollectionVersion(trx, updated.tenantId)
+        if (updated) await bumpVersionOfTenancies(trx, updated.tenantId)
       })
     },
 

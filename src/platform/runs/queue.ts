@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { bumpCollectionVersion } from '../db/counters.js'
+import { bumpVersionOfTenancies as bumpCollectionVersion } from '../cache.js'
 import type { Database, DialectName } from '../db/index.js'
 
 /** The tables whose rows are jobs: each has tenant_id, status, attempts, lease_until and worker_id columns. */
