@@ -51,7 +51,7 @@ export function createApiKeyStore(db: Kysely<Database>) {
     db
       .selectFrom('apiKeys')
       .select(['id', 'organisationId', 'name', 'ownerScoped', 'expiresAt', 'revokedAt', 'lastUsedAt'])
-      .select((eb) => versionOf(eb.ref('organisationId')).as('cacheVersion'))
+      .select((eb) => versionOf(eb.ref('apiKeys.organisationId')).as('cacheVersion'))
       .where('hash', '=', a.hash),
   )
   const grantsOfKey = prepared(db, (a: { keyId: string }) =>
