@@ -8,13 +8,13 @@ import type { Database } from './db/schema.js'
  * changes anything such a page shows. A kept page is used only while the version is the same, so it is exact
  * across processes: any process's write bumps the counter every process reads.
  *
- * Who bumps: each store, in its own write transactions (`bumpVersion`, `bumpVersionOfTenancies`), and the
- * wiring on run events (a run queued, started, succeeded, failed or requeued changes a tenant's
- * `lastSnapshot`). One version per organisation: a write anywhere in it rebuilds its kept pages once.
+ * Who bumps: each store, in its own write transactions (`bumpVersion`, `bumpVersionOfTenancies`), and every
+ * change of a run's status (queued, started, succeeded, failed, requeued: a tenant's `lastSnapshot`), with the
+ * run's tenancy. One version per organisation: a write anywhere in it rebuilds its kept pages once.
  *
- * Readers read the version *before* any of the data they build a page from (the key verification reads it,
- * in its own statement, see apikeys/store.ts), so what is kept under a version is at least as new as it:
- * a reader that sees a version never gets data older than it.
+ * Readers read the version *before* any of the data they build a page from (the key verification reads it in
+ * the statement that finds the key, see apikeys/store.ts), so what is kept under a version is at least as new
+ * as it: a reader that sees a version never gets data older than it.
  */
 const VERSION_PREFIX = 'cache-version:'
 
