@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createSimulatedConnector } from '../../src/connectors/simulated/index.js'
 import { type Connector, ConnectorError } from '../../src/connectors/types.js'
 import type { Principal } from '../../src/platform/auth/principal.js'
+import { bumpVersionOfTenancies, readVersion } from '../../src/platform/cache.js'
 import { uuidV7Ids } from '../../src/platform/clock.js'
 import { openDatabase } from '../../src/platform/db/index.js'
 import { createRunQueue } from '../../src/platform/runs/queue.js'
@@ -256,6 +257,21 @@ for (const dialect of testDialects()) {
       expect(res.statusCode, res.body).toBe(202)
       expect(itemOf(await exact(1, 50, apiKey, scoped), first!.id).lastSnapshot?.status).toBe('Queued')
       while (await t.worker().runOnce()) {}
+    })
+
+    it("a write to several organisations' tenancies bumps each organisation's version once", async () => {
+      const other = await t.given.organisation('Other')
+      const theirs = await t.given.tenant(other, { name: 'Theirs' })
+      const ours = (await exact()).items[0]!
+      const before = [
+        await readVersion(t.db.kysely, org.organisationId),
+        await readVersion(t.db.kysely, other.organisationId),
+      ]
+      await bumpVersionOfTenancies(t.db.kysely, [theirs.id, ours.id, theirs.id])
+      expect([
+        await readVersion(t.db.kysely, org.organisationId),
+        await readVersion(t.db.kysely, other.organisationId),
+      ]).toEqual(before.map((v) => v + 1))
     })
 
     it('pages of a long list: no repeats, no gaps, the order of ORDER BY name, id', async () => {
