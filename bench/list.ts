@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import { tenantCounter, tenantVersionCounter } from '../src/features/tenants/counters.js'
-import { adjustCount } from '../src/platform/db/counters.js'
+import { tenantCounter } from '../src/features/tenants/counters.js'
+import { bumpVersion } from '../src/platform/cache.js'
 import type { TenantsTable } from '../src/platform/db/schema.js'
 import {
   type BenchDatabase,
@@ -81,8 +81,8 @@ async function seed(database: BenchDatabase): Promise<{ apiKey: string; organisa
     await db.kysely.transaction().execute(async (trx) => {
       await insertInBatches(trx, 'tenants', TENANTS, row)
       await setCounter(trx, tenantCounter(organisation.id), TENANTS)
-      // A write to tenants outside the store bumps their version too, as the store does (src/features/tenants/store.ts).
-      await adjustCount(trx, tenantVersionCounter(organisation.id), 1)
+      // A write to tenants outside the store bumps the organisation's version too, as the store does.
+      await bumpVersion(trx, organisation.id)
     })
     // What autovacuum does shortly after a bulk load (statistics, visibility map for index-only scans);
     // SQLite is left as a deployment leaves it.

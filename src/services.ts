@@ -13,11 +13,11 @@ import type { AfterSnapshot } from './features/snapshots/collect.js'
 import { createFocusImporter } from './features/snapshots/import.js'
 import { createSnapshotService } from './features/snapshots/service.js'
 import { createSnapshotStore, SNAPSHOT_RUNS, type SnapshotRunColumns } from './features/snapshots/store.js'
-import { bumpCollectionVersion } from './features/tenants/counters.js'
 import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
 import { createTenantStore } from './features/tenants/store.js'
 import { createUserStore } from './features/users/store.js'
+import { bumpVersionOfTenancies } from './platform/cache.js'
 import type { Clock, Ids } from './platform/clock.js'
 import { createSecretBox } from './platform/crypto.js'
 import type { Db } from './platform/db/index.js'
@@ -120,8 +120,9 @@ export type Services = ReturnType<typeof createServices>
 
 /**
  * What a snapshot run's changes mean beyond its row: every status change is the tenant's `lastSnapshot` in the
- * tenant list, and a success brings new costs, so each bumps the collection version in the run's own transaction
- * (bumpCollectionVersion); after a success, the afterSnapshot hooks.
+ * tenant list, and a success brings new costs, so each bumps the organisation's cache version in the run's own
+ * transaction (bumpVersionOfTenancies): a kept page is never served after the change commits. After a success,
+ * the afterSnapshot hooks.
  */
 function wireSnapshotRunEvents(
   events: RunEvents,
@@ -130,7 +131,7 @@ function wireSnapshotRunEvents(
 ) {
   events.beforeCommit(async (tx, changes) => {
     const tenantIds = changes.flatMap((e) => (e.kind === SNAPSHOT_RUNS.name && e.tenantId ? [e.tenantId] : []))
-    await bumpCollectionVersion(tx, tenantIds)
+    await bumpVersionOfTenancies(tx, tenantIds)
   })
   events.on('run:succeeded', async ({ kind, tenantId, runId }) => {
     if (kind !== SNAPSHOT_RUNS.name || !tenantId) return

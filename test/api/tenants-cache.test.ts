@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createSimulatedConnector } from '../../src/connectors/simulated/index.js'
 import { type Connector, ConnectorError } from '../../src/connectors/types.js'
 import type { Principal } from '../../src/platform/auth/principal.js'
+import { bumpVersionOfTenancies, readVersion } from '../../src/platform/cache.js'
 import { uuidV7Ids } from '../../src/platform/clock.js'
 import { openDatabase } from '../../src/platform/db/index.js'
 import { createServices } from '../../src/services.js'
@@ -12,8 +13,8 @@ import { ROOT } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'
 
 /**
- * The tenant list keeps whole pages as bytes (src/features/tenants/service.ts) while the organisation's tenants
- * version, its collection version and the UTC day stay the same. These tests make every kind of change that
+ * The tenant list keeps whole pages as bytes (src/platform/cache.ts) while the organisation's version and the
+ * UTC day stay the same. These tests make every kind of change that
  * alters a page and read the page right after: it must be the page built afresh, on both dialects.
  */
 const API = '/api/public/v1'
@@ -93,25 +94,6 @@ for (const dialect of testDialects()) {
       const reordered = await read('pageSize=2&page=2')
       expect(reordered.headers.link).toContain(`<${API}/tenants?pageSize=2&page=1>; rel="prev"`)
       expect(reordered.json()).toEqual(await fresh(2, 2))
-    })
-
-    it('is kept: a write that bumps no version is not seen (so every write must bump, see bumpCollectionVersion)', async () => {
-      const before = await exact()
-      const alpha = before.items.find((i) => i.name === 'Alpha')!
-      await t.db.kysely
-        .insertInto('snapshotRuns')
-        .values({
-          id: uuidV7Ids.uuid(),
-          tenantId: alpha.id,
-          status: 'Failed',
-          trigger: 'Manual',
-          deepHistory: 0,
-          requestedAt: t.clock.now().toISOString(),
-          requestedBy: null,
-        })
-        .execute()
-      expect((await read('page=1&pageSize=50')).json()).toEqual(before)
-      await t.db.kysely.deleteFrom('snapshotRuns').where('tenantId', '=', alpha.id).execute()
     })
 
     it('(a) a snapshot queued through the API shows on the very next read', async () => {
@@ -276,7 +258,22 @@ for (const dialect of testDialects()) {
       while (await t.worker().runOnce()) {}
     })
 
-    it('pages past several page marks: no repeats, no gaps, the order of ORDER BY name, id', async () => {
+    it("a write to several organisations' tenancies bumps each organisation's version once", async () => {
+      const other = await t.given.organisation('Other')
+      const theirs = await t.given.tenant(other, { name: 'Theirs' })
+      const ours = (await exact()).items[0]!
+      const before = [
+        await readVersion(t.db.kysely, org.organisationId),
+        await readVersion(t.db.kysely, other.organisationId),
+      ]
+      await bumpVersionOfTenancies(t.db.kysely, [theirs.id, ours.id, theirs.id])
+      expect([
+        await readVersion(t.db.kysely, org.organisationId),
+        await readVersion(t.db.kysely, other.organisationId),
+      ]).toEqual(before.map((v) => v + 1))
+    })
+
+    it('pages of a long list: no repeats, no gaps, the order of ORDER BY name, id', async () => {
       const big = await t.given.organisation('Big')
       const count = 450
       // Repeated names (37 of them), so the order within a name is the id's.
@@ -293,7 +290,7 @@ for (const dialect of testDialects()) {
             .execute()
         ).map((r) => r.id)
       const expected = await tableOrder()
-      const pageSize = 7 // pages start at offsets 0, 7, ..., 441: from the start, and from the marks at 200 and 400
+      const pageSize = 7
       const walk = async (total = count) => {
         const seen: string[] = []
         for (let page = 1; ; page++) {
@@ -307,8 +304,8 @@ for (const dialect of testDialects()) {
       const first = await walk()
       expect(new Set(first).size).toBe(count)
       expect(first).toEqual(expected)
-      expect(await walk()).toEqual(expected) // again, from kept pages and marks
-      // One more tenant at the very start moves every page, past the marks too.
+      expect(await walk()).toEqual(expected) // again, from kept pages
+      // One more tenant at the very start moves every page.
       const added = await t.given.tenant(big, { name: 'Estate 0' })
       const moved = await walk(count + 1)
       expect(moved).toEqual(await tableOrder())

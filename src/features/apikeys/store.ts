@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { TenancyRole } from '../../platform/auth/principal.js'
+import { versionOf } from '../../platform/cache.js'
 import { type Database, prepared } from '../../platform/db/index.js'
 import type { ActorRef } from '../../platform/http/schemas.js'
 import type { ApiKeyRecord, TenancyGrant } from './schemas.js'
@@ -13,6 +14,8 @@ export interface KeyForVerification {
   revokedAt: string | null
   lastUsedAt: string | null
   grants: { tenancyId: string; role: TenancyRole }[]
+  /** The organisation's cache version, read in the same statement (see platform/cache.ts). */
+  cacheVersion: number
 }
 
 export interface NewApiKey {
@@ -42,11 +45,13 @@ export function createApiKeyStore(db: Kysely<Database>) {
     return byKey
   }
 
-  // Run on every request, so compiled once (see `prepared`).
+  // Run on every request, so compiled once (see `prepared`). It reads the organisation's cache version too: one
+  // statement for both, on every request of a kept page.
   const keyByHash = prepared(db, (a: { hash: string }) =>
     db
       .selectFrom('apiKeys')
       .select(['id', 'organisationId', 'name', 'ownerScoped', 'expiresAt', 'revokedAt', 'lastUsedAt'])
+      .select((eb) => versionOf(eb.ref('apiKeys.organisationId')).as('cacheVersion'))
       .where('hash', '=', a.hash),
   )
   const grantsOfKey = prepared(db, (a: { keyId: string }) =>
@@ -61,7 +66,7 @@ export function createApiKeyStore(db: Kysely<Database>) {
       const grants = row.ownerScoped
         ? []
         : (await grantsOfKey({ keyId: row.id })).map((g) => ({ tenancyId: g.tenancyId, role: g.role as TenancyRole }))
-      return { ...row, ownerScoped: row.ownerScoped === 1, grants }
+      return { ...row, ownerScoped: row.ownerScoped === 1, grants, cacheVersion: Number(row.cacheVersion ?? 0) }
     },
 
     /** Throttled: only when the stored value is older than `staleBefore`, so busy keys cost one write a minute. */

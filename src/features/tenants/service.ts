@@ -1,8 +1,8 @@
 import type { ConnectorName } from '../../config.js'
 import { type Principal, type Visibility, visibleTenancies } from '../../platform/auth/principal.js'
+import { createPageCache } from '../../platform/cache.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import type { SecretBox } from '../../platform/crypto.js'
-import { VersionedCache } from '../../platform/db/counters.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf, type SerialisedPage } from '../../platform/http/schemas.js'
 import { toDay } from '../../platform/time.js'
@@ -24,21 +24,17 @@ const CREDENTIAL_FIELDS = {
 } as const
 
 /**
- * Whole list pages, kept as the bytes sent. A list request used to read the page's rows, then each tenant's
- * latest run and cost totals (`decorate`: ~30% of a SQLite list request, ~1 ms of a PostgreSQL one), then
- * serialise ~22 KB of JSON; a kept page costs what GET /organisation costs: the key check and one small query.
+ * Whole list pages, kept as the bytes sent (platform/cache.ts). A list request used to read the page's rows,
+ * then each tenant's latest run and cost totals (`decorate`: ~30% of a SQLite list request, ~1 ms of a
+ * PostgreSQL one), then serialise ~22 KB of JSON; a kept page costs the key check alone, which reads the
+ * organisation's cache version in the same statement.
  *
- * Exact, across processes: a page is kept with the versions it was built at, `tenants-version:{org}` (bumped
- * with every write to the organisation's tenants: rows, order, totalCount) and `collection-version:{org}`
- * (bumped with every change to their runs and costs: lastSnapshot, costs; see bumpCollectionVersion), and the
- * UTC day its cost totals were computed for. Each request reads both versions in one statement and uses the
- * kept bytes only when both, and the day, are the same (the totalCount in them holds while the tenants version
- * does: the counter changes in the same transactions). The versions are read *before* the page's
- * data, so what is kept under them is at least as new as they are: a reader that sees a version never gets
- * data older than it. Bounded: least recently used pages go beyond PAGE_BYTES_BUDGET.
+ * Exact, across processes: a page is kept with the organisation's version (bumped with every write to its
+ * tenants, their runs and costs) and the UTC day its cost totals were computed for, and used only while both
+ * are the same. Bounded: least recently used pages go beyond PAGE_BYTES_BUDGET.
  */
 const PAGE_BYTES_BUDGET = 16 * 1024 * 1024
-/** Roughly what an entry holds besides its bytes: the entry objects, the map's slot, the key (UTF-16). */
+/** Roughly what an entry holds besides its bytes: the entry objects, the map's slot. */
 const ENTRY_OVERHEAD_BYTES = 200
 
 function toBuffer(json: string | ArrayBuffer | Uint8Array): Buffer {
@@ -70,9 +66,10 @@ export function createTenantService(deps: {
     return pageOf(await decorate(items, today), totalCount, paging)
   }
 
-  const kept = new VersionedCache<SerialisedPage, string>(PAGE_BYTES_BUDGET)
-  /** Pages being built, so the requests that all miss after a version bump build it once, not once each. */
-  const building = new Map<string, Promise<SerialisedPage>>()
+  const kept = createPageCache<SerialisedPage>({
+    budgetBytes: PAGE_BYTES_BUDGET,
+    bytesOf: (page) => page.body.length + ENTRY_OVERHEAD_BYTES,
+  })
 
   return {
     async create(who: Principal, input: CreateTenancyRequest): Promise<TenantRecord> {
@@ -130,26 +127,14 @@ export function createTenantService(deps: {
     ): Promise<SerialisedPage> {
       const visible = visibleTenancies(who)
       const today = utcDay()
-      // First, before any of the page's data: see PAGE_BYTES_BUDGET.
-      const state = await store.listState(who.organisationId)
-      const version = `${state.tenantsVersion}:${state.collectionVersion}:${today}`
+      // Before any of the page's data: see platform/cache.ts.
+      const version = who.cacheVersion ?? (await store.cacheVersion(who.organisationId))
       const seen = visible === 'all' ? '*' : [...visible].sort().join(',')
       const key = `${who.organisationId}|${seen}|${paging.page}|${paging.pageSize}`
-      const hit = kept.get(key)
-      if (hit?.version === version) return hit.value
-      const flight = `${key}|${version}`
-      let built = building.get(flight)
-      if (!built) {
-        built = readPage(who, visible, paging, today)
-          .then(({ items, ...page }) => {
-            const entry: SerialisedPage = { body: toBuffer(serialise({ items, ...page })), page }
-            kept.set(key, version, entry, entry.body.length + 2 * key.length + ENTRY_OVERHEAD_BYTES)
-            return entry
-          })
-          .finally(() => building.delete(flight))
-        building.set(flight, built)
-      }
-      return built
+      return kept.get(key, `${version}:${today}`, async () => {
+        const { items, ...page } = await readPage(who, visible, paging, today)
+        return { body: toBuffer(serialise({ items, ...page })), page }
+      })
     },
 
     async get(who: Principal, id: string): Promise<TenantRecord> {

@@ -12,6 +12,11 @@ export interface Principal {
   isOwner: boolean
   /** Roles per tenancy for a scoped key; empty for owners, who are Admin everywhere. */
   tenancyRoles: ReadonlyMap<string, TenancyRole>
+  /**
+   * The organisation's cache version (platform/cache.ts), read with the key, before any of the request's data;
+   * absent when the principal does not come from a key (the command line, tests).
+   */
+  cacheVersion?: number
 }
 
 /**

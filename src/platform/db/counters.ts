@@ -6,9 +6,7 @@ import type { Database } from './schema.js'
  * Exact totals for big lists. A `COUNT(*)` over 100k rows costs ~7.6 ms a request (performance.md), so the
  * writer adjusts the counter in the same transaction as the rows it adds or removes.
  *
- * The same table holds version counters (`...-version:...`): bumped by one in the transaction of every write to
- * some rows, so a reader that sees the same version in two snapshots knows those rows did not change between
- * them, whichever process wrote (see the tenant store's page marks).
+ * The same table holds the organisations' cache versions (src/platform/cache.ts).
  */
 export async function adjustCount(db: Kysely<Database>, counter: string, delta: number): Promise<void> {
   await db
@@ -31,43 +29,4 @@ export async function readCount(db: Kysely<Database>, counter: string): Promise<
   }
   const [row] = await read({ counter })
   return Number(row?.n ?? 0)
-}
-
-/**
- * Values derived from rows, each kept with the version counter's value it was read at (or several counters'
- * values in one string), so a reader can tell whether it still holds: it reads the counter (cheap, one indexed
- * row) and uses the value only when the version is the same. Bounded: the least recently used entries go once the sizes given to `set` pass `budgetBytes`.
- */
-export class VersionedCache<V, Version extends number | string = number> {
-  private readonly entries = new Map<string, { version: Version; value: V; bytes: number }>()
-  private bytes = 0
-
-  constructor(private readonly budgetBytes: number) {}
-
-  get(key: string): { version: Version; value: V } | undefined {
-    const entry = this.entries.get(key)
-    if (entry) {
-      this.entries.delete(key) // re-inserted: a Map iterates in insertion order, so its first key is the least recent
-      this.entries.set(key, entry)
-    }
-    return entry
-  }
-
-  set(key: string, version: Version, value: V, bytes: number): void {
-    this.delete(key)
-    if (bytes > this.budgetBytes) return
-    for (const oldest of this.entries.keys()) {
-      if (this.bytes + bytes <= this.budgetBytes) break
-      this.delete(oldest)
-    }
-    this.entries.set(key, { version, value, bytes })
-    this.bytes += bytes
-  }
-
-  delete(key: string): void {
-    const entry = this.entries.get(key)
-    if (!entry) return
-    this.entries.delete(key)
-    this.bytes -= entry.bytes
-  }
 }

@@ -1,0 +1,126 @@
+import { type Kysely, sql } from 'kysely'
+import { readCount } from './db/counters.js'
+import type { Database } from './db/schema.js'
+
+/**
+ * The one cache of the service: whole pages (e.g. the tenant list as the bytes sent), kept per organisation
+ * with the organisation's *version*, a counter in row_counts bumped in the transaction of every write that
+ * changes anything such a page shows. A kept page is used only while the version is the same, so it is exact
+ * across processes: any process's write bumps the counter every process reads.
+ *
+ * Who bumps: each store, in its own write transactions (`bumpVersion`, `bumpVersionOfTenancies`), and every
+ * change of a run's status (queued, started, succeeded, failed, requeued: a tenant's `lastSnapshot`), with the
+ * run's tenancy. One version per organisation: a write anywhere in it rebuilds its kept pages once.
+ *
+ * Readers read the version *before* any of the data they build a page from (the key verification reads it in
+ * the statement that finds the key, see apikeys/store.ts), so what is kept under a version is at least as new
+ * as it: a reader that sees a version never gets data older than it.
+ */
+const VERSION_PREFIX = 'cache-version:'
+
+/** The version counter of an organisation, in row_counts. */
+export const versionCounter = (organisationId: string) => `${VERSION_PREFIX}${organisationId}`
+
+/** An organisation's version, for a reader that has not read it with the key (see Principal.cacheVersion). */
+export function readVersion(db: Kysely<Database>, organisationId: string): Promise<number> {
+  return readCount(db, versionCounter(organisationId))
+}
+
+/**
+ * The SQL for the version of the organisation `organisationId` refers to (a column or a value), to read it in
+ * the statement that reads the organisation's key: one statement for both.
+ */
+export function versionOf(organisationId: unknown) {
+  return sql<number | null>`(select n from row_counts where counter = ${VERSION_PREFIX} || ${organisationId})`
+}
+
+/** Bumps an organisation's version, in the caller's transaction. */
+export async function bumpVersion(db: Kysely<Database>, organisationId: string): Promise<void> {
+  await db
+    .insertInto('rowCounts')
+    .values({ counter: versionCounter(organisationId), n: 1 })
+    .onConflict((oc) => oc.column('counter').doUpdateSet((eb) => ({ n: eb('rowCounts.n', '+', 1) })))
+    .execute()
+}
+
+/**
+ * Bumps the versions of the organisations owning `tenancyIds`, in the caller's transaction. One statement
+ * whatever their number; the organisations come from a subselect, so callers need not know them. Versions are
+ * bumped in the order of their names, so two transactions bumping several organisations (lease recovery) take
+ * PostgreSQL's row locks in the same order and cannot deadlock on them.
+ */
+export async function bumpVersionOfTenancies(db: Kysely<Database>, tenancyIds: string | readonly string[]) {
+  const ids = typeof tenancyIds === 'string' ? [tenancyIds] : [...new Set(tenancyIds)]
+  if (ids.length === 0) return
+  await db
+    .insertInto('rowCounts')
+    .columns(['counter', 'n'])
+    .expression((eb) =>
+      eb
+        .selectFrom('tenants')
+        .select((t) => [
+          sql<string>`${VERSION_PREFIX} || ${t.ref('organisationId')}`.as('counter'),
+          sql<number>`1`.as('n'),
+        ])
+        .distinct()
+        .where('id', 'in', ids)
+        .orderBy('counter'),
+    )
+    .onConflict((oc) => oc.column('counter').doUpdateSet((eb) => ({ n: eb('rowCounts.n', '+', 1) })))
+    .execute()
+}
+
+/**
+ * Kept pages of one kind, each under a key and the version (any string: e.g. the organisation's version and
+ * the UTC day) it was built at. Bounded: the least recently used pages go once their sizes pass `budgetBytes`.
+ * Pages being built are shared, so the requests that all miss after a bump build a page once, not once each.
+ */
+export function createPageCache<V>(options: { budgetBytes: number; bytesOf(value: V): number }) {
+  const entries = new Map<string, { version: string; value: V; bytes: number }>()
+  const building = new Map<string, Promise<V>>()
+  let bytes = 0
+
+  const remove = (key: string) => {
+    const entry = entries.get(key)
+    if (!entry) return
+    entries.delete(key)
+    bytes -= entry.bytes
+  }
+
+  const keep = (key: string, version: string, value: V) => {
+    remove(key)
+    const size = options.bytesOf(value) + 2 * key.length
+    if (size > options.budgetBytes) return
+    // A Map iterates in insertion order, so its first key is the least recently used.
+    for (const oldest of entries.keys()) {
+      if (bytes + size <= options.budgetBytes) break
+      remove(oldest)
+    }
+    entries.set(key, { version, value, bytes: size })
+    bytes += size
+  }
+
+  return {
+    /** The page kept under `key` at `version`, else the one `build` makes (then kept). */
+    get(key: string, version: string, build: () => Promise<V>): Promise<V> {
+      const entry = entries.get(key)
+      if (entry?.version === version) {
+        entries.delete(key) // re-inserted: now the most recently used
+        entries.set(key, entry)
+        return Promise.resolve(entry.value)
+      }
+      const flight = `${key}\n${version}`
+      let built = building.get(flight)
+      if (!built) {
+        built = build()
+          .then((value) => {
+            keep(key, version, value)
+            return value
+          })
+          .finally(() => building.delete(flight))
+        building.set(flight, built)
+      }
+      return built
+    },
+  }
+}
