@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { prng as random } from '../../connectors/simulated/estate.js'
 import { judgeSeries, severityOf } from './detect.js'
-
-/** A small seeded generator (mulberry32), so every synthetic series is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** Daily cost with weekly seasonality (weekends at 60%), slow growth and multiplicative noise. */
 function seasonal(days: number, options: { level?: number; noise?: number; seed?: number; growth?: number } = {}) {

@@ -1,4 +1,4 @@
-import { money, monthlyCost, roundCents, severityOfSavings } from './money.js'
+import { findingOf, monthlyCost } from './money.js'
 import type { InsightRule, ResourceFacts } from './types.js'
 
 /** Tag keys that carry an end of life, compared without case, `-`, `_` or spaces. */
@@ -39,13 +39,15 @@ function expiry(resource: ResourceFacts): { day: string; source: string } | null
 export const expiredResource: InsightRule = (resource, context) => {
   const found = expiry(resource)
   if (!found || found.day >= context.today) return null
-  const savings = roundCents(monthlyCost(resource.dailyCosts))
-  return {
-    category: 'ExpiredResource',
-    severity: severityOfSavings(savings),
-    title: `${resource.name} expired on ${found.day}`,
-    description: `${resource.name} expired on ${found.day} by ${found.source}, and costs about ${money(savings, resource.currency)} a month.`,
-    recommendation: 'Delete it, or renew it and update its expiry if it is still needed.',
-    estimatedMonthlySavings: savings,
-  }
+  return findingOf(
+    'ExpiredResource',
+    resource.currency,
+    monthlyCost(resource.dailyCosts),
+    (saving) => ({
+      title: `${resource.name} expired on ${found.day}`,
+      description: `${resource.name} expired on ${found.day} by ${found.source}, and costs about ${saving} a month.`,
+      recommendation: 'Delete it, or renew it and update its expiry if it is still needed.',
+    }),
+    { keepWhenFree: true },
+  )
 }

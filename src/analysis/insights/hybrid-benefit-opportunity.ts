@@ -1,5 +1,5 @@
 import { isType } from './facts.js'
-import { money, monthlyCost, roundCents, severityOfSavings } from './money.js'
+import { findingOf, monthlyCost } from './money.js'
 import type { InsightRule, ResourceFacts } from './types.js'
 
 /**
@@ -32,14 +32,14 @@ function licence(resource: ResourceFacts): { product: string; share: number } | 
 export const hybridBenefitOpportunity: InsightRule = (resource) => {
   const l = licence(resource)
   if (!l) return null
-  const savings = roundCents(monthlyCost(resource.dailyCosts) * l.share)
-  if (savings <= 0) return null
-  return {
-    category: 'HybridBenefitOpportunity',
-    severity: severityOfSavings(savings),
-    title: `${resource.name} pays for a ${l.product} licence`,
-    description: `${resource.name} is billed with its ${l.product} licence included.`,
-    recommendation: `If you own ${l.product} licences with Software Assurance, turn on Azure Hybrid Benefit, saving about ${money(savings, resource.currency)} a month.`,
-    estimatedMonthlySavings: savings,
-  }
+  return findingOf(
+    'HybridBenefitOpportunity',
+    resource.currency,
+    monthlyCost(resource.dailyCosts) * l.share,
+    (saving) => ({
+      title: `${resource.name} pays for a ${l.product} licence`,
+      description: `${resource.name} is billed with its ${l.product} licence included.`,
+      recommendation: `If you own ${l.product} licences with Software Assurance, turn on Azure Hybrid Benefit, saving about ${saving} a month.`,
+    }),
+  )
 }

@@ -34,6 +34,9 @@ function resource(over: Partial<ResourceFacts> = {}): ResourceFacts {
 }
 
 const vm = (over: Partial<ResourceFacts> = {}) => resource(over)
+/** A resource of `resourceType` with `properties`, costing `daily` on each of the last 30 days. */
+const costing = (resourceType: string, properties: Record<string, unknown>, daily = 1, name = 'res-1') =>
+  resource({ name, resourceType, properties, dailyCosts: Array(30).fill(daily) })
 const cpuDays = (days: number, p95: number | null, max = 50) =>
   Array.from({ length: days }, (_, i) => ({
     date: `2026-02-${String(i + 1).padStart(2, '0')}`,
@@ -65,23 +68,12 @@ describe('OrphanedResource', () => {
   })
   it('finds a public IP associated with nothing, not one in use', () => {
     const ip = (ipConfiguration: unknown) =>
-      resource({
-        name: 'pip-1',
-        resourceType: 'microsoft.network/publicipaddresses',
-        properties: { ipConfiguration },
-        dailyCosts: Array(30).fill(0.12),
-      })
+      costing('microsoft.network/publicipaddresses', { ipConfiguration }, 0.12, 'pip-1')
     expect(orphanedResource(ip(null), context)?.estimatedMonthlySavings).toBe(3.6)
     expect(orphanedResource(ip({ id: '/x/ipConfigurations/ipconfig1' }), context)).toBeNull()
   })
   it('finds an App Service plan with no apps, not one with apps', () => {
-    const plan = (numberOfSites: number) =>
-      resource({
-        name: 'plan-1',
-        resourceType: 'Microsoft.Web/serverFarms',
-        properties: { numberOfSites },
-        dailyCosts: Array(30).fill(4.8),
-      })
+    const plan = (numberOfSites: number) => costing('Microsoft.Web/serverFarms', { numberOfSites }, 4.8, 'plan-1')
     expect(orphanedResource(plan(0), context)?.estimatedMonthlySavings).toBe(144)
     expect(orphanedResource(plan(0), context)?.severity).toBe('Medium')
     expect(orphanedResource(plan(3), context)).toBeNull()
@@ -163,26 +155,11 @@ describe('ReservedInstanceOpportunity', () => {
 
 describe('UnusedResource', () => {
   it('finds an empty storage account, an idle gateway and an old snapshot', () => {
-    const storage = resource({
-      name: 'st-1',
-      resourceType: 'Microsoft.Storage/storageAccounts',
-      properties: { usedCapacityBytes: 0 },
-      dailyCosts: Array(30).fill(0.9),
-    })
+    const storage = costing('Microsoft.Storage/storageAccounts', { usedCapacityBytes: 0 }, 0.9, 'st-1')
     expect(unusedResource(storage, context)?.estimatedMonthlySavings).toBe(27)
-    const gateway = resource({
-      name: 'agw-1',
-      resourceType: 'Microsoft.Network/applicationGateways',
-      properties: { bytesProcessed: 0 },
-      dailyCosts: Array(30).fill(8.21),
-    })
+    const gateway = costing('Microsoft.Network/applicationGateways', { bytesProcessed: 0 }, 8.21, 'agw-1')
     expect(unusedResource(gateway, context)?.estimatedMonthlySavings).toBe(246.3)
-    const snapshot = resource({
-      name: 'snap-1',
-      resourceType: 'Microsoft.Compute/snapshots',
-      properties: { timeCreated: '2025-10-01T00:00:00.000Z' },
-      dailyCosts: Array(30).fill(0.08),
-    })
+    const snapshot = costing('Microsoft.Compute/snapshots', { timeCreated: '2025-10-01T00:00:00.000Z' }, 0.08, 'snap-1')
     expect(unusedResource(snapshot, context)?.description).toContain('151 days old')
   })
   it('leaves alone a storage account with data and a young snapshot', () => {
@@ -230,12 +207,7 @@ describe('ExpiredResource', () => {
     }
   })
   it('finds an expired certificate', () => {
-    const cert = resource({
-      name: 'cert-1',
-      resourceType: 'Microsoft.Web/certificates',
-      properties: { expirationDate: '2026-02-28T12:00:00Z' },
-      dailyCosts: Array(30).fill(0.2),
-    })
+    const cert = costing('Microsoft.Web/certificates', { expirationDate: '2026-02-28T12:00:00Z' }, 0.2, 'cert-1')
     expect(expiredResource(cert, context)?.estimatedMonthlySavings).toBe(6)
   })
   it('leaves alone a future expiry, today, and a tag that is not a date', () => {

@@ -1,4 +1,4 @@
-import type { InsightSeverity } from './types.js'
+import type { Finding, InsightCategory, InsightSeverity } from './types.js'
 
 /** A month, for savings estimates: 30 days. */
 export const DAYS_PER_MONTH = 30
@@ -28,4 +28,25 @@ export function severityOfSavings(monthlySavings: number): InsightSeverity {
 /** Formats an amount for a sentence: `USD 12.30`. */
 export function money(amount: number, currency: string): string {
   return `${currency} ${amount.toFixed(2)}`
+}
+
+/**
+ * A finding of `category` worth `monthlySavings` (rounded to the cent; severity from it), its words written with
+ * the saving formatted; null when fixing it would save nothing, unless the condition matters even then.
+ */
+export function findingOf(
+  category: InsightCategory,
+  currency: string,
+  monthlySavings: number,
+  words: (saving: string) => Pick<Finding, 'title' | 'description' | 'recommendation'>,
+  options: { keepWhenFree?: boolean } = {},
+): Finding | null {
+  const savings = roundCents(monthlySavings)
+  if (savings <= 0 && !options.keepWhenFree) return null
+  return {
+    category,
+    severity: severityOfSavings(savings),
+    ...words(money(savings, currency)),
+    estimatedMonthlySavings: savings,
+  }
 }

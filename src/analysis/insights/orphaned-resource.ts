@@ -1,5 +1,5 @@
 import { isType } from './facts.js'
-import { money, monthlyCost, roundCents, severityOfSavings } from './money.js'
+import { findingOf, monthlyCost } from './money.js'
 import type { InsightRule, ResourceFacts } from './types.js'
 
 /** Why the resource is orphaned, or null when it is in use. */
@@ -26,14 +26,9 @@ function orphaned(resource: ResourceFacts): string | null {
 export const orphanedResource: InsightRule = (resource) => {
   const what = orphaned(resource)
   if (!what) return null
-  const savings = roundCents(monthlyCost(resource.dailyCosts))
-  if (savings <= 0) return null
-  return {
-    category: 'OrphanedResource',
-    severity: severityOfSavings(savings),
+  return findingOf('OrphanedResource', resource.currency, monthlyCost(resource.dailyCosts), (saving) => ({
     title: `${resource.name} is orphaned`,
-    description: `${resource.name} is ${what}, and costs about ${money(savings, resource.currency)} a month.`,
+    description: `${resource.name} is ${what}, and costs about ${saving} a month.`,
     recommendation: 'Delete it if nothing needs it (snapshot a disk first if its data may matter).',
-    estimatedMonthlySavings: savings,
-  }
+  }))
 }

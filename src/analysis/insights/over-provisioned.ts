@@ -1,5 +1,5 @@
 import { isRunningVm } from './facts.js'
-import { money, monthlyCost, roundCents, severityOfSavings } from './money.js'
+import { findingOf, monthlyCost } from './money.js'
 import type { InsightRule } from './types.js'
 
 /** CPU p95 below this, in percent, over the whole window, is over-provisioned. */
@@ -44,14 +44,14 @@ export const overProvisioned: InsightRule = (resource) => {
     95,
   )
   if (p95 >= OVER_PROVISIONED_P95) return null
-  const savings = roundCents(monthlyCost(resource.dailyCosts) * (1 - next.ratio))
-  if (savings <= 0) return null
-  return {
-    category: 'OverProvisioned',
-    severity: severityOfSavings(savings),
-    title: `${resource.name} is larger than it needs`,
-    description: `${resource.name} (${size}) used at most ${p95.toFixed(1)}% CPU (p95) over ${resource.cpu.length} days.`,
-    recommendation: `Resize it to ${next.size}, saving about ${money(savings, resource.currency)} a month.`,
-    estimatedMonthlySavings: savings,
-  }
+  return findingOf(
+    'OverProvisioned',
+    resource.currency,
+    monthlyCost(resource.dailyCosts) * (1 - next.ratio),
+    (saving) => ({
+      title: `${resource.name} is larger than it needs`,
+      description: `${resource.name} (${size}) used at most ${p95.toFixed(1)}% CPU (p95) over ${resource.cpu.length} days.`,
+      recommendation: `Resize it to ${next.size}, saving about ${saving} a month.`,
+    }),
+  )
 }

@@ -1,5 +1,5 @@
 import { isNonProduction, isRunningVm } from './facts.js'
-import { money, monthlyCost, roundCents, severityOfSavings } from './money.js'
+import { findingOf, monthlyCost } from './money.js'
 import type { InsightRule } from './types.js'
 
 /** A one-year reservation's price below pay-as-you-go for general-purpose sizes: about 40%. */
@@ -20,14 +20,14 @@ export const reservedInstanceOpportunity: InsightRule = (resource) => {
   const mean = days.reduce((s, c) => s + c, 0) / days.length
   const variance = days.reduce((s, c) => s + (c - mean) ** 2, 0) / days.length
   if (Math.sqrt(variance) / mean > STEADY_VARIATION) return null
-  const savings = roundCents(monthlyCost(days) * RESERVATION_SAVING)
-  if (savings <= 0) return null
-  return {
-    category: 'ReservedInstanceOpportunity',
-    severity: severityOfSavings(savings),
-    title: `${resource.name} runs steadily: reserve it`,
-    description: `${resource.name} has run every hour of the last ${STEADY_DAYS} days at a steady cost.`,
-    recommendation: `Buy a one-year reservation for its size (${String(resource.properties.vmSize ?? resource.sku ?? 'its size')}), saving about ${money(savings, resource.currency)} a month.`,
-    estimatedMonthlySavings: savings,
-  }
+  return findingOf(
+    'ReservedInstanceOpportunity',
+    resource.currency,
+    monthlyCost(days) * RESERVATION_SAVING,
+    (saving) => ({
+      title: `${resource.name} runs steadily: reserve it`,
+      description: `${resource.name} has run every hour of the last ${STEADY_DAYS} days at a steady cost.`,
+      recommendation: `Buy a one-year reservation for its size (${String(resource.properties.vmSize ?? resource.sku ?? 'its size')}), saving about ${saving} a month.`,
+    }),
+  )
 }

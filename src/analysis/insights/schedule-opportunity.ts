@@ -1,5 +1,5 @@
 import { isNonProduction, isRunningVm } from './facts.js'
-import { money, monthlyCost, roundCents, severityOfSavings } from './money.js'
+import { findingOf, monthlyCost } from './money.js'
 import type { InsightRule } from './types.js'
 
 /** Office hours: 12 hours on 5 weekdays, of the week's 168. */
@@ -32,14 +32,14 @@ export const scheduleOpportunity: InsightRule = (resource) => {
     }
   })
   if (weekendDays === 0 || weekdayDays === 0 || weekend / weekendDays < 0.8 * (weekday / weekdayDays)) return null
-  const savings = roundCents(monthlyCost(days) * (1 - OFFICE_HOURS_SHARE))
-  if (savings <= 0) return null
-  return {
-    category: 'ScheduleOpportunity',
-    severity: severityOfSavings(savings),
-    title: `${resource.name} runs nights and weekends`,
-    description: `${resource.name} is not production but runs around the clock, weekends included.`,
-    recommendation: `Stop it outside office hours (auto-shutdown or a start/stop schedule), saving about ${money(savings, resource.currency)} a month.`,
-    estimatedMonthlySavings: savings,
-  }
+  return findingOf(
+    'ScheduleOpportunity',
+    resource.currency,
+    monthlyCost(days) * (1 - OFFICE_HOURS_SHARE),
+    (saving) => ({
+      title: `${resource.name} runs nights and weekends`,
+      description: `${resource.name} is not production but runs around the clock, weekends included.`,
+      recommendation: `Stop it outside office hours (auto-shutdown or a start/stop schedule), saving about ${saving} a month.`,
+    }),
+  )
 }

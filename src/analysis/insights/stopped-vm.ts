@@ -1,5 +1,5 @@
 import { isType } from './facts.js'
-import { money, monthlyCost, roundCents, severityOfSavings } from './money.js'
+import { findingOf, monthlyCost } from './money.js'
 import type { InsightRule } from './types.js'
 
 /**
@@ -11,14 +11,9 @@ export const stoppedVm: InsightRule = (resource) => {
   if (!isType(resource, 'Microsoft.Compute/virtualMachines')) return null
   const state = resource.state ?? ''
   if (!/stopped/i.test(state) || /deallocat/i.test(state)) return null
-  const savings = roundCents(monthlyCost(resource.dailyCosts))
-  if (savings <= 0) return null
-  return {
-    category: 'StoppedVm',
-    severity: severityOfSavings(savings),
+  return findingOf('StoppedVm', resource.currency, monthlyCost(resource.dailyCosts), (saving) => ({
     title: `${resource.name} is stopped but still billed`,
-    description: `${resource.name} is stopped but not deallocated, so its compute is still billed: about ${money(savings, resource.currency)} a month.`,
+    description: `${resource.name} is stopped but not deallocated, so its compute is still billed: about ${saving} a month.`,
     recommendation: 'Stop it from the portal, CLI or API (deallocate), or delete it if it is no longer needed.',
-    estimatedMonthlySavings: savings,
-  }
+  }))
 }

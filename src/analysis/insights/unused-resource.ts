@@ -1,6 +1,6 @@
 import { dayDiff, toDay } from '../../platform/time.js'
 import { isType } from './facts.js'
-import { money, monthlyCost, roundCents, severityOfSavings } from './money.js'
+import { findingOf, monthlyCost } from './money.js'
 import type { InsightRule, ResourceFacts, RuleContext } from './types.js'
 
 /** A disk snapshot older than this many days is kept for nothing. */
@@ -45,14 +45,9 @@ function unused(resource: ResourceFacts, context: RuleContext): string | null {
 export const unusedResource: InsightRule = (resource, context) => {
   const what = unused(resource, context)
   if (!what) return null
-  const savings = roundCents(monthlyCost(resource.dailyCosts))
-  if (savings <= 0) return null
-  return {
-    category: 'UnusedResource',
-    severity: severityOfSavings(savings),
+  return findingOf('UnusedResource', resource.currency, monthlyCost(resource.dailyCosts), (saving) => ({
     title: `${resource.name} is unused`,
-    description: `${resource.name} is ${what}, and costs about ${money(savings, resource.currency)} a month.`,
+    description: `${resource.name} is ${what}, and costs about ${saving} a month.`,
     recommendation: 'Delete it, or confirm with its owner that it is still needed.',
-    estimatedMonthlySavings: savings,
-  }
+  }))
 }
