@@ -171,7 +171,7 @@ for (const dialect of testDialects()) {
       expect(sent.map((r) => r.statusCode)).toEqual([400, 414, 431, 431, 431])
       for (const res of sent) {
         const problem = expectProblem(res, res.statusCode)
-        expect(problem.traceId).toMatch(/^[0-9a-f-]{36}$/)
+        expect(problem.traceId).toMatch(/^[\w.:-]{1,128}$/) // a request id, of the form a client may send
         expect(res.headers['x-content-type-options']).toBe('nosniff')
         expect(res.headers['cache-control']).toBe('no-store')
       }
@@ -198,6 +198,19 @@ for (const dialect of testDialects()) {
       expect(res.headers['x-powered-by']).toBeUndefined()
       expect(res.headers['x-request-id']).toBe('ci-run-42')
       expect((await t.request('GET', '/healthz')).headers['x-content-type-options']).toBe('nosniff')
+    })
+
+    it('request ids we mint are distinct, and of the form a client may send back to have it kept', async () => {
+      const ids = new Set<string>()
+      for (let i = 0; i < 20; i++) {
+        const id = (await t.request('GET', `${API}/organisation`, org.ownerKey)).headers['x-request-id'] as string
+        expect(id).toMatch(/^[\w.:-]{1,128}$/)
+        ids.add(id)
+      }
+      expect(ids.size).toBe(20)
+      const minted = [...ids][0]!
+      const res = await t.request('GET', `${API}/organisation`, org.ownerKey, undefined, { 'x-request-id': minted })
+      expect(res.headers['x-request-id']).toBe(minted)
     })
 
     // Last: it breaks the database on purpose.

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { Principal } from '../../platform/auth/principal.js'
+import type { Principal, TenancyRole } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { apiKeyDisplayPrefix, generateApiKey, isWellFormedApiKey, sha256Hex } from '../../platform/crypto.js'
 import type { Database } from '../../platform/db/index.js'
@@ -9,6 +9,8 @@ import type { ApiKeyRecord, TenancyGrant } from './schemas.js'
 import type { ApiKeyStore } from './store.js'
 
 const LAST_USED_RESOLUTION_MS = 60_000
+/** An owner key's roles (none: owners are Admin everywhere), one map for all of them rather than one a request. */
+const NO_GRANTS: ReadonlyMap<string, TenancyRole> = new Map()
 
 export interface CreateKeyInput {
   organisationId: string
@@ -47,7 +49,7 @@ export function createApiKeyService(deps: {
         organisationId: key.organisationId,
         actor: { type: 'ApiKey', id: key.id, name: key.name },
         isOwner: key.ownerScoped,
-        tenancyRoles: new Map(key.grants.map((g) => [g.tenancyId, g.role])),
+        tenancyRoles: key.ownerScoped ? NO_GRANTS : new Map(key.grants.map((g) => [g.tenancyId, g.role])),
         cacheVersion: key.cacheVersion,
       }
     },
