@@ -234,18 +234,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
-  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
     if (await ping(db)) return { status: 'ready' }
-    return reply
-      .code(503)
-      .type('application/problem+json')
-      .send({
-        type: '/problems/not-ready',
-        title: 'The database is not reachable.',
-        status: 503,
-        instance: '/readyz',
-        traceId: String(_req.id),
-      })
+    return sendProblem(req, reply, new ApiError(503, 'not-ready', 'The database is not reachable.'))
   })
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
     reply.type(metrics.contentType).send(await metrics.metrics()),

@@ -94,14 +94,16 @@ function secretKeyFrom(env: Env, databaseUrl: string): Buffer {
   return key
 }
 
+/** `http://HOST:PORT`, with an IPv6 host in brackets. */
+export function httpBase(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+}
+
 export function loadConfig(env: Env = process.env, defaults: { defaultConnector?: ConnectorName } = {}): Config {
   const databaseUrl = env.COSTWATCH_DATABASE_URL || './data/costwatch.db'
   const host = env.HOST || '127.0.0.1'
   const port = env.PORT === '0' ? 0 : positiveInteger(env, 'PORT', 8080, 65535)
-  const publicUrl = (env.COSTWATCH_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(
-    /\/+$/,
-    '',
-  )
+  const publicUrl = (env.COSTWATCH_PUBLIC_URL || httpBase(host, port)).replace(/\/+$/, '')
   if (!/^https?:\/\//.test(publicUrl))
     throw new ConfigError('Setting COSTWATCH_PUBLIC_URL: must start with http:// or https://')
   const smtpUrl = env.COSTWATCH_SMTP_URL || null

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander'
 import { pino } from 'pino'
-import { type Config, ConfigError, type ConnectorName, loadConfig } from './config.js'
+import { type Config, ConfigError, type ConnectorName, httpBase, loadConfig } from './config.js'
 import { seedDemo } from './demo.js'
 import { FEATURES } from './features/index.js'
 import { systemClock, uuidV7Ids } from './platform/clock.js'
@@ -59,7 +59,7 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   await app.listen({ host: config.host, port: config.port })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
-  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
+  const base = httpBase(config.host, port)
   process.stdout.write(`Costwatch is listening on ${base} (API ${base}/api/public/v1, docs ${base}/docs)\n`)
   if (!opts.worker) process.stdout.write('The worker is off (--no-worker): run `costwatch worker` beside it.\n')
   if (demo) process.stdout.write(demo.banner(base))

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os'
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
-import { type Config, ConfigError } from './config.js'
+import { type Config, ConfigError, httpBase } from './config.js'
 import { createAzureConnector } from './connectors/azure/index.js'
 import { createSimulatedConnector } from './connectors/simulated/index.js'
 import type { Connector } from './connectors/types.js'
@@ -170,7 +170,7 @@ export async function serveWorkerMetrics(registry: Registry, config: Pick<Config
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.workerPort
   return {
-    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    url: httpBase(config.host, port),
     close: () => server.close(),
   }
 }
