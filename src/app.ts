@@ -215,9 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keyGenerator: (req) => req.principal?.actor.id ?? req.ip,
     allowList: (req) => !req.principal,
     errorResponseBuilder: (_req, context) =>
-      new ApiError(429, 'rate-limited', 'Too many requests.', {
-        detail: `This API key may make ${context.max} requests a minute; retry after ${context.after}.`,
-      }),
+      ApiError.rateLimited(`This API key may make ${context.max} requests a minute; retry after ${context.after}.`),
   })
 
   await app.register(

@@ -36,10 +36,10 @@ export function createAuthFailureLimiter(maxPerMinute: number, now: () => number
       w.failures++
       if (w.failures <= maxPerMinute) return failure
       const retryAfter = Math.max(1, Math.ceil((w.resetAt - at) / 1000))
-      return new ApiError(429, 'rate-limited', 'Too many requests.', {
-        detail: `Too many failed authentications from this address (${maxPerMinute} a minute); retry after ${retryAfter} seconds.`,
-        headers: { 'Retry-After': String(retryAfter) },
-      })
+      return ApiError.rateLimited(
+        `Too many failed authentications from this address (${maxPerMinute} a minute); retry after ${retryAfter} seconds.`,
+        retryAfter,
+      )
     },
   }
 }

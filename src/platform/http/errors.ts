@@ -39,6 +39,13 @@ export class ApiError extends Error {
   static conflict(detail: string, extra?: Record<string, unknown>) {
     return new ApiError(409, 'conflict', 'The current state of the resource forbids this.', { detail, extra })
   }
+  /** A rate limit reached; `retryAfterSeconds` becomes the Retry-After header where the caller sets none itself. */
+  static rateLimited(detail: string, retryAfterSeconds?: number) {
+    return new ApiError(429, 'rate-limited', 'Too many requests.', {
+      detail,
+      ...(retryAfterSeconds === undefined ? {} : { headers: { 'Retry-After': String(retryAfterSeconds) } }),
+    })
+  }
   static notImplemented(operationId: string) {
     return new ApiError(501, 'not-implemented', 'This operation is not available yet.', {
       detail: `${operationId} is part of the API but not implemented by this version of the service.`,
