@@ -1,4 +1,6 @@
 import type { Config } from './config.js'
+import type { Analyser } from './features/analysis/analyser.js'
+import { ANALYSIS_RUNS, type AnalysisRunColumns, createAnalysisStore } from './features/analysis/store.js'
 import { createApiKeyService } from './features/apikeys/service.js'
 import { createApiKeyStore } from './features/apikeys/store.js'
 import { createCostService } from './features/costs/service.js'
@@ -44,12 +46,25 @@ export function createServices(deps: {
   const runEvents = createRunEvents({
     onListenerError: (err, event) => deps.warn?.(err, `a listener of ${event.type} failed for run ${event.runId}`),
   })
-  wireSnapshotRunEvents(runEvents, deps.afterSnapshot ?? [], deps.warn)
   runEvents.on('run:queued', () => deps.onRunQueued?.())
   const snapshotStore = createSnapshotStore(
     db.kysely,
     createRunStore<SnapshotRunColumns>(db, SNAPSHOT_RUNS, { clock, events: runEvents }),
   )
+  const analysisStore = createAnalysisStore(
+    db.kysely,
+    createRunStore<AnalysisRunColumns>(db, ANALYSIS_RUNS, { clock, events: runEvents }),
+    { clock, ids },
+  )
+  /** The analysers an analysis run calls in turn, in this order. */
+  const analysers: Analyser[] = []
+  /** New costs are analysed in a run of their own, over the days the snapshot or import wrote. */
+  const requestAnalysis: AfterSnapshot = async (tenantId, runId) => {
+    const run = await snapshotStore.byId(runId)
+    if (!run?.periodStart || !run.periodEnd) return
+    await analysisStore.request(tenantId, run.periodStart, run.periodEnd, runId)
+  }
+  wireSnapshotRunEvents(runEvents, [requestAnalysis, ...(deps.afterSnapshot ?? [])], deps.warn)
   const costStore = createCostStore(db.kysely, db.dialect)
   const inventoryStore = createInventoryStore(db.kysely)
   /** A tenant's latest run and cost totals (as of `today`, a UTC day), read for a whole page in two queries. */
@@ -79,7 +94,9 @@ export function createServices(deps: {
   return {
     runEvents,
     /** The store of every run kind's table (queue depth metrics). */
-    runStores: [snapshotStore.runs] as RunStore[],
+    runStores: [snapshotStore.runs, analysisStore.runs] as RunStore[],
+    analysisStore,
+    analysers,
     secrets,
     organisationStore,
     tenantStore,

@@ -22,6 +22,7 @@ export interface Database {
   dailyCosts: DailyCostsTable
   costStaging: CostStagingTable
   cpuMetrics: CpuMetricsTable
+  analysisRuns: AnalysisRunsTable
 }
 
 export interface OrganisationsTable {
@@ -210,4 +211,24 @@ export interface CpuMetricsTable {
   date: string
   averagePercent: number
   maxPercent: number
+}
+
+/** A tenant's analysis of the days `rangeFrom`..`rangeTo` (anomalies) and of its estate (insights). */
+export interface AnalysisRunsTable {
+  id: string
+  tenantId: string
+  status: string
+  sourceRunId: string | null
+  rangeFrom: string
+  rangeTo: string
+  requestedAt: string
+  startedAt: string | null
+  completedAt: string | null
+  progress: string | null
+  errorCode: string | null
+  errorMessage: string | null
+  attempts: Generated<number>
+  leaseUntil: string | null
+  workerId: string | null
+  notBefore: string | null
 }
