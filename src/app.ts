@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import cookie from '@fastify/cookie'
 import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -17,7 +18,7 @@ import type { Config } from './config.js'
 import type { Feature } from './features/feature.js'
 import { FEATURES } from './features/index.js'
 import { createAuthFailureLimiter } from './platform/auth/failures.js'
-import { registerAuth } from './platform/auth/plugin.js'
+import { APP_API_PREFIX, registerAuth } from './platform/auth/plugin.js'
 import { type Ids, uuidV7Ids } from './platform/clock.js'
 import { type Db, ping } from './platform/db/index.js'
 import { answerClientError, SECURITY_HEADERS } from './platform/http/client-errors.js'
@@ -195,13 +196,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ],
     },
     hideUntagged: true,
+    // The web interface's API mirrors the public one for the session; it is not part of the public document.
+    transform: ({ schema, url }) => ({
+      schema: url.startsWith(`${APP_API_PREFIX}/`) ? { ...schema, hide: true } : schema,
+      url,
+    }),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   })
 
   const { services } = deps
+  await app.register(cookie)
   const authFailures = createAuthFailureLimiter(config.authFailureLimitPerMinute)
   registerAuth(app, {
     verify: services.apiKeys.verify,
+    sessions: {
+      verify: services.sessions.verify,
+      csrfMatches: services.sessions.csrfMatches,
+      origin: new URL(config.publicUrl).origin,
+    },
     organisationOfTenancy: services.tenantStore.organisationOf,
     failedAuthentication: authFailures.failed,
   })
@@ -224,6 +236,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       api.get('/openapi.json', { schema: { hide: true }, config: { requires: 'none' } }, async () => app.swagger())
     },
     { prefix: API_PREFIX },
+  )
+  await app.register(
+    async (api) => {
+      for (const feature of features) await feature.routes?.(api, services)
+      for (const feature of features) await feature.appRoutes?.(api, services)
+    },
+    { prefix: APP_API_PREFIX },
   )
 
   await app.register(scalar, {

@@ -50,6 +50,7 @@ export async function createRuntime(deps: RuntimeDeps): Promise<Runtime> {
     clock,
     ids,
     warn: (err, message) => app?.log.warn({ err }, message),
+    notice: (fields, message) => app?.log.info(fields, message),
     onRunQueued: () => worker?.nudge(),
   })
   // One registry per process role: the app's request metrics and the runs' counters, served on `/metrics`.

@@ -11,6 +11,8 @@ import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
+import { createSessionService } from './features/session/service.js'
+import { createSessionStore } from './features/session/store.js'
 import type { AfterSnapshot } from './features/snapshots/collect.js'
 import { createFocusImporter } from './features/snapshots/import.js'
 import { createSnapshotService } from './features/snapshots/service.js'
@@ -33,6 +35,8 @@ export function createServices(deps: {
   clock: Clock
   ids: Ids
   warn?: (err: unknown, message: string) => void
+  /** Where a message goes when no mail server is configured (the log). */
+  notice?: (fields: object, message: string) => void
   /** Wakes the worker of this process when a run of any kind is queued. */
   onRunQueued?: () => void
   /** Called after a snapshot run or a FOCUS import succeeded, outside its transaction; a failure is only logged. */
@@ -91,8 +95,17 @@ export function createServices(deps: {
     ids,
   })
   const inventory = createInventoryService({ store: inventoryStore, costs: costStore, clock })
+  const sessions = createSessionService({
+    store: createSessionStore(db.kysely),
+    clock,
+    secretKey: config.secretKey,
+    publicUrl: config.publicUrl,
+    sendMail: async (mail) =>
+      deps.notice?.({ to: mail.to, subject: mail.subject }, `mail to ${mail.to}:\n${mail.text}`),
+  })
   return {
     runEvents,
+    sessions,
     /** The store of every run kind's table (queue depth metrics). */
     runStores: [snapshotStore.runs, analysisStore.runs] as RunStore[],
     analysisStore,

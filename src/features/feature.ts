@@ -26,8 +26,13 @@ export interface Feature {
   name: string
   /** Records with an `$id`, registered once: they validate, serialise and appear by name in the OpenAPI document. */
   schemas?: readonly TSchema[]
-  /** Registers the feature's routes (under the API prefix) with the options they take from the services. */
+  /**
+   * Registers the feature's routes with the options they take from the services: under the public API's prefix
+   * (API keys), and again under `/api/app` for the web interface (its session), with the same permissions.
+   */
   routes?(api: FastifyInstance, services: Services): PromiseLike<unknown>
+  /** Routes of the web interface's API alone (`/api/app`: sign-in, settings), outside the public API. */
+  appRoutes?(app: FastifyInstance, services: Services): PromiseLike<unknown>
   /** Adds the feature's `costwatch` subcommands. */
   commands?(cli: Command, ctx: CommandContext): void
 }

@@ -7,6 +7,7 @@ import { insights } from './insights/index.js'
 import { inventory } from './inventory/index.js'
 import { organisation } from './organisation/index.js'
 import { reports } from './reports/index.js'
+import { session } from './session/index.js'
 import { snapshots } from './snapshots/index.js'
 import { tenants } from './tenants/index.js'
 import { users } from './users/index.js'
@@ -24,4 +25,5 @@ export const FEATURES: readonly Feature[] = [
   reports,
   users,
   apiKeys,
+  session,
 ]

@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely'
+import type { Insertable, Kysely, Selectable } from 'kysely'
 import type { TenancyRole } from '../../platform/auth/principal.js'
 import type { Database } from '../../platform/db/index.js'
+import type { UsersTable } from '../../platform/db/schema.js'
 import type { UserRecord } from './schemas.js'
 
-type UserRow = Database['users'] extends infer T ? { [K in keyof T]: T[K] } : never
+type UserRow = Omit<Selectable<UsersTable>, 'passwordHash' | 'failedSignIns' | 'signInLockedUntil'>
 
 function toRecord(row: UserRow): UserRecord {
   return {
@@ -21,7 +22,7 @@ function toRecord(row: UserRow): UserRecord {
 
 export function createUserStore(db: Kysely<Database>) {
   return {
-    async insert(row: UserRow, trx: Kysely<Database> = db): Promise<UserRecord> {
+    async insert(row: Insertable<UsersTable> & UserRow, trx: Kysely<Database> = db): Promise<UserRecord> {
       await trx.insertInto('users').values(row).execute()
       return toRecord(row)
     },

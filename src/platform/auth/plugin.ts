@@ -1,9 +1,24 @@
+import type {} from '@fastify/cookie'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
+import { ApiError } from '../http/errors.js'
 import { authorise, authoriseSomewhere, type Principal, type Requirement } from './principal.js'
+
+/** The cookie of a signed-in browser (HttpOnly, SameSite=Lax; Secure when the public URL is https). */
+export const SESSION_COOKIE = 'costwatch_session'
+/** Where the web interface's own API lives: it takes the session cookie, never an API key. */
+export const APP_API_PREFIX = '/api/app'
+
+/** The session behind a request to the web interface's API. */
+export interface RequestSession<User = unknown> {
+  id: string
+  user: User
+  csrfToken: string
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal
+    session?: RequestSession<import('../../features/session/store.js').SessionUser>
   }
   interface FastifyContextConfig {
     /** The permission the route needs; every route under `/api/` declares one (`none` for no key). */
@@ -15,6 +30,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export interface AuthDeps {
   verify(presentedKey: string | undefined): Promise<Principal>
+  /** The web interface's sessions: the principal of a session cookie (or the 401), and its CSRF check. */
+  sessions?: {
+    verify(sessionId: string | undefined): Promise<{ principal: Principal } & Omit<RequestSession, 'id'>>
+    csrfMatches(sessionId: string, presented: string | undefined): boolean
+    /** The origin browsers send from the web interface (the public URL's); another one is refused on a change. */
+    origin: string
+  }
   /** The organisation owning a tenancy, or null when there is none. */
   organisationOfTenancy(tenancyId: string): Promise<string | null>
   /** Told of each failed authentication and its client address; returns the error to answer with (a 401 or a 429). */
@@ -67,40 +89,93 @@ function checkDeclared(route: RouteOptions): Requirement | undefined {
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRoute', (route) => {
     const needs = checkDeclared(route)
+    if (route.url.startsWith(`${APP_API_PREFIX}/`)) {
+      if (!deps.sessions) throw new Error(`${route.url} needs the sessions of the web interface`)
+      addSessionHooks(route, needs, deps.sessions, deps.failedAuthentication)
+    } else {
+      if (needs === undefined || needs === 'none') return
+      addKeyHook(route, deps)
+    }
     if (needs === undefined || needs === 'none') return
-    addRouteHook(route, 'onRequest', async (req) => {
-      try {
-        req.principal = await deps.verify(headerValue(req, 'x-api-key'))
-      } catch (failure) {
-        throw deps.failedAuthentication ? deps.failedAuthentication(req.ip, failure) : failure
-      }
-    })
-    // A route that takes no path parameters and any key has nothing to check before validation.
-    if (needs === 'any' && !route.url.includes(':')) return
-    addRouteHook(route, 'preValidation', async (req) => {
-      if (!req.principal) return
-      const params = (req.params ?? {}) as Record<string, string>
-      // Path UUIDs match case-insensitively: one spelling from here on.
-      for (const [name, value] of Object.entries(params)) if (UUID.test(value)) params[name] = value.toLowerCase()
-      if (typeof needs === 'object' && needs.item) {
-        authoriseSomewhere(req.principal, needs.tenancyRole)
-      } else if (typeof needs === 'object') {
-        const tenancyId = params.tenantId ?? params.tenancyId
-        if (!tenancyId || !UUID.test(tenancyId)) return // not a UUID: validation answers 400 next
-        authorise(req.principal, needs, { id: tenancyId, organisationId: await deps.organisationOfTenancy(tenancyId) })
-      } else {
-        authorise(req.principal, needs)
-      }
-    })
-    if (typeof needs !== 'object' || !needs.item) return
-    const item = needs.item
-    // The item is looked up once its parameters are validated, then authorised like a tenancy in the path.
-    addRouteHook(route, 'preHandler', async (req) => {
-      if (!req.principal) return
-      const params = req.params as Record<string, string>
-      const tenancyId = await item.tenancyOf(params)
-      const organisationId = tenancyId === null ? null : await deps.organisationOfTenancy(tenancyId)
-      authorise(req.principal, needs, { id: tenancyId, organisationId, what: item.describe(params) })
-    })
+    addPermissionHooks(route, needs, deps)
+  })
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+function csrfRefused(detail: string) {
+  return new ApiError(403, 'csrf', 'The request did not come from the web interface.', { detail })
+}
+
+/**
+ * The web interface's API: a change must come from the interface's own origin (when the browser says where it
+ * comes from) and, once signed in, carry the session's CSRF token in X-CSRF-Token; the session cookie is the
+ * only credential, an X-Api-Key is not one here.
+ */
+function addSessionHooks(
+  route: RouteOptions,
+  needs: Requirement | undefined,
+  sessions: NonNullable<AuthDeps['sessions']>,
+  failed: AuthDeps['failedAuthentication'],
+) {
+  const methods = Array.isArray(route.method) ? route.method : [route.method]
+  const changes = methods.some((m) => !SAFE_METHODS.has(m))
+  addRouteHook(route, 'onRequest', async (req) => {
+    const origin = headerValue(req, 'origin')
+    if (changes && origin !== undefined && origin !== sessions.origin)
+      throw csrfRefused(`Changes are accepted from ${sessions.origin} only, not from ${origin}.`)
+    if (needs === undefined || needs === 'none') return
+    const sessionId = req.cookies?.[SESSION_COOKIE]
+    try {
+      const { principal, ...session } = await sessions.verify(sessionId)
+      req.principal = principal
+      req.session = { id: sessionId!, ...session } as FastifyRequest['session']
+    } catch (failure) {
+      throw failed ? failed(req.ip, failure) : failure
+    }
+    if (changes && !sessions.csrfMatches(sessionId!, headerValue(req, 'x-csrf-token')))
+      throw csrfRefused('Send the csrfToken of GET /api/app/session in the X-CSRF-Token header.')
+  })
+}
+
+/** The public API's authentication: the X-Api-Key header, before the body is even read. */
+function addKeyHook(route: RouteOptions, deps: AuthDeps) {
+  addRouteHook(route, 'onRequest', async (req) => {
+    try {
+      req.principal = await deps.verify(headerValue(req, 'x-api-key'))
+    } catch (failure) {
+      throw deps.failedAuthentication ? deps.failedAuthentication(req.ip, failure) : failure
+    }
+  })
+}
+
+/** The route's declared permission, checked by `authorise` for keys and sessions alike. */
+function addPermissionHooks(route: RouteOptions, needs: Exclude<Requirement, 'none'>, deps: AuthDeps) {
+  // A route that takes no path parameters and any key has nothing to check before validation.
+  if (needs === 'any' && !route.url.includes(':')) return
+  addRouteHook(route, 'preValidation', async (req) => {
+    if (!req.principal) return
+    const params = (req.params ?? {}) as Record<string, string>
+    // Path UUIDs match case-insensitively: one spelling from here on.
+    for (const [name, value] of Object.entries(params)) if (UUID.test(value)) params[name] = value.toLowerCase()
+    if (typeof needs === 'object' && needs.item) {
+      authoriseSomewhere(req.principal, needs.tenancyRole)
+    } else if (typeof needs === 'object') {
+      const tenancyId = params.tenantId ?? params.tenancyId
+      if (!tenancyId || !UUID.test(tenancyId)) return // not a UUID: validation answers 400 next
+      authorise(req.principal, needs, { id: tenancyId, organisationId: await deps.organisationOfTenancy(tenancyId) })
+    } else {
+      authorise(req.principal, needs)
+    }
+  })
+  if (typeof needs !== 'object' || !needs.item) return
+  const item = needs.item
+  // The item is looked up once its parameters are validated, then authorised like a tenancy in the path.
+  addRouteHook(route, 'preHandler', async (req) => {
+    if (!req.principal) return
+    const params = req.params as Record<string, string>
+    const tenancyId = await item.tenancyOf(params)
+    const organisationId = tenancyId === null ? null : await deps.organisationOfTenancy(tenancyId)
+    authorise(req.principal, needs, { id: tenancyId, organisationId, what: item.describe(params) })
   })
 }

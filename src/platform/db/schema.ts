@@ -23,6 +23,8 @@ export interface Database {
   costStaging: CostStagingTable
   cpuMetrics: CpuMetricsTable
   analysisRuns: AnalysisRunsTable
+  sessions: SessionsTable
+  passwordResets: PasswordResetsTable
 }
 
 export interface OrganisationsTable {
@@ -43,6 +45,10 @@ export interface UsersTable {
   invitedAt: string | null
   createdAt: string
   lastSeenAt: string | null
+  /** scrypt, with its parameters and salt (platform/auth/passwords.ts); null until the user sets one. */
+  passwordHash: Generated<string | null>
+  failedSignIns: Generated<number>
+  signInLockedUntil: Generated<string | null>
 }
 
 export interface TenancyRolesTable {
@@ -231,4 +237,24 @@ export interface AnalysisRunsTable {
   leaseUntil: string | null
   workerId: string | null
   notBefore: string | null
+}
+
+/** A signed-in browser; the cookie holds the id, the table only its SHA-256. */
+export interface SessionsTable {
+  idHash: string
+  userId: string
+  createdAt: string
+  lastSeenAt: string
+  expiresAt: string
+  address: string | null
+  userAgent: string | null
+}
+
+/** A single-use password reset link, by the SHA-256 of its token. */
+export interface PasswordResetsTable {
+  tokenHash: string
+  userId: string
+  createdAt: string
+  expiresAt: string
+  usedAt: string | null
 }

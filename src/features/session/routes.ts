@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { SESSION_COOKIE } from '../../platform/auth/plugin.js'
+import { ResetConfirmation, ResetRequest, SessionRecord, SignInRequest } from './schemas.js'
+import { SESSION_LIFETIME_MS, type SessionService } from './service.js'
+import type { SessionUser } from './store.js'
+
+function recordOf(user: SessionUser, csrfToken: string) {
+  return {
+    user: {
+      id: user.userId,
+      organisationId: user.organisationId,
+      email: user.email,
+      displayName: user.displayName,
+      isOwner: user.isOwner,
+      tenancyRoles: [...user.tenancyRoles].map(([tenancyId, role]) => ({ tenancyId, role })),
+    },
+    csrfToken,
+    expiresAt: user.expiresAt,
+  }
+}
+
+/**
+ * Sign-in, the current session and sign-out, and password resets, under `/api/app` (the web interface's own API:
+ * it takes the session cookie, never an API key). Not part of the public API's OpenAPI document.
+ */
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService; secureCookie: boolean }> = async (
+  app,
+  { sessions, secureCookie },
+) => {
+  const cookie = { httpOnly: true, sameSite: 'lax', secure: secureCookie, path: '/' } as const
+
+  app.post(
+    '/session',
+    {
+      schema: { hide: true, body: SignInRequest, response: { 200: SessionRecord } },
+      config: { requires: 'none' },
+    },
+    async (req, reply) => {
+      const signedIn = await sessions.signIn({
+        ...req.body,
+        address: req.ip,
+        userAgent: req.headers['user-agent'] ?? null,
+      })
+      reply.setCookie(SESSION_COOKIE, signedIn.sessionId, { ...cookie, maxAge: SESSION_LIFETIME_MS / 1000 })
+      return recordOf(signedIn.user, signedIn.csrfToken)
+    },
+  )
+
+  app.get(
+    '/session',
+    { schema: { hide: true, response: { 200: SessionRecord } }, config: { requires: 'any' } },
+    async (req) => recordOf(req.session!.user, req.session!.csrfToken),
+  )
+
+  app.delete(
+    '/session',
+    { schema: { hide: true }, config: { requires: 'any' } },
+    async (req: FastifyRequest, reply: FastifyReply) => {
+      await sessions.signOut(req.session!.id)
+      reply.clearCookie(SESSION_COOKIE, cookie)
+      return reply.code(204).send()
+    },
+  )
+
+  app.post(
+    '/password-reset',
+    { schema: { hide: true, body: ResetRequest }, config: { requires: 'none' } },
+    async (req, reply) => {
+      await sessions.requestReset(req.body.email)
+      return reply
+        .code(202)
+        .send({ status: 'If the address has an account, a link to set its password is on its way.' })
+    },
+  )
+
+  app.post(
+    '/password-reset/confirm',
+    { schema: { hide: true, body: ResetConfirmation }, config: { requires: 'none' } },
+    async (req, reply) => {
+      await sessions.completeReset(req.body.token, req.body.password)
+      return reply.code(204).send()
+    },
+  )
+}

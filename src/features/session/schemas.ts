@@ -1,0 +1,33 @@
+import { Type } from 'typebox'
+
+export const SignInRequest = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 320 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+)
+
+export const ResetRequest = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 320 }) },
+  { additionalProperties: false },
+)
+
+export const ResetConfirmation = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 128 }), password: Type.String({ maxLength: 1024 }) },
+  { additionalProperties: false },
+)
+
+/** The signed-in user, as the web interface shows them; `csrfToken` goes back in X-CSRF-Token on every change. */
+export const SessionRecord = Type.Object({
+  user: Type.Object({
+    id: Type.String(),
+    organisationId: Type.String(),
+    email: Type.String(),
+    displayName: Type.Union([Type.String(), Type.Null()]),
+    isOwner: Type.Boolean(),
+    tenancyRoles: Type.Array(Type.Object({ tenancyId: Type.String(), role: Type.String() })),
+  }),
+  csrfToken: Type.String(),
+  expiresAt: Type.String(),
+})
