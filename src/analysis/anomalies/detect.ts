@@ -185,10 +185,11 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
     const spread = Math.max(scale, 0.01 * Math.abs(base), 1e-6)
     const score = deviation / spread
     const percent = base !== 0 ? (100 * deviation) / Math.abs(base) : deviation === 0 ? 0 : 100 * Math.sign(deviation)
-    const anomalous =
-      Math.abs(score) >= o.scoreThreshold &&
-      Math.abs(deviation) >= o.minImpact &&
-      (base === 0 || Math.abs(percent) >= o.minImpactPercent)
+    const significant = Math.abs(score) >= o.scoreThreshold && (base === 0 || Math.abs(percent) >= o.minImpactPercent)
+    // An open episode goes on while the day departs the same way, even by less than the minimum impact: a new
+    // level just under it (a halved 48 a day) would otherwise end the episode each day and never be confirmed.
+    const continues = episode !== null && Math.sign(deviation) === episode.direction
+    const anomalous = significant && (Math.abs(deviation) >= o.minImpact || continues)
 
     if (!anomalous) {
       episode = null
