@@ -48,7 +48,7 @@ export const anomalyRoutes: FastifyPluginAsyncTypebox<{ anomalies: AnomalyServic
     {
       schema: publicOperation('PublicGetAnomaly', 'One anomaly, with its drivers and related event markers.', {
         params: AnomalyParams,
-        response: { 200: ref(AnomalyRecord), ...problemResponses(400, 403, 404) },
+        response: { 200: ref(AnomalyRecord), ...problemResponses(400, 404) },
       }),
       config: { requires: onAnomaly('Viewer') },
     },
