@@ -1,6 +1,9 @@
 import type { Config } from './config.js'
 import type { Analyser } from './features/analysis/analyser.js'
 import { ANALYSIS_RUNS, type AnalysisRunColumns, createAnalysisStore } from './features/analysis/store.js'
+import { createAnomalyAnalyser } from './features/anomalies/detection.js'
+import { createAnomalyService } from './features/anomalies/service.js'
+import { createAnomalyStore } from './features/anomalies/store.js'
 import { createApiKeyService } from './features/apikeys/service.js'
 import { createApiKeyStore } from './features/apikeys/store.js'
 import { createCostService } from './features/costs/service.js'
@@ -56,8 +59,21 @@ export function createServices(deps: {
     createRunStore<AnalysisRunColumns>(db, ANALYSIS_RUNS, { clock, events: runEvents }),
     { clock, ids },
   )
+  const costStore = createCostStore(db.kysely, db.dialect)
+  const inventoryStore = createInventoryStore(db.kysely)
+  const eventStore = createEventStore(db.kysely, db.dialect)
+  const anomalyStore = createAnomalyStore(db.kysely)
   /** The analysers an analysis run calls in turn, in this order. */
-  const analysers: Analyser[] = []
+  const analysers: Analyser[] = [
+    createAnomalyAnalyser({
+      store: anomalyStore,
+      inventory: inventoryStore,
+      organisationOf: (tenantId) => tenantStore.organisationOf(tenantId),
+      options: config.anomalyDetection,
+      clock,
+      ids,
+    }),
+  ]
   /** New costs are analysed in a run of their own, over the days the snapshot or import wrote. */
   const requestAnalysis: AfterSnapshot = async (tenantId, runId) => {
     const run = await snapshotStore.byId(runId)
@@ -65,8 +81,6 @@ export function createServices(deps: {
     await analysisStore.request(tenantId, run.periodStart, run.periodEnd, runId)
   }
   wireSnapshotRunEvents(runEvents, [requestAnalysis, ...(deps.afterSnapshot ?? [])], deps.warn)
-  const costStore = createCostStore(db.kysely, db.dialect)
-  const inventoryStore = createInventoryStore(db.kysely)
   /** A tenant's latest run and cost totals (as of `today`, a UTC day), read for a whole page in two queries. */
   const decorateTenants = async (records: TenantRecord[], today: string): Promise<TenantRecord[]> => {
     const tenantIds = records.map((r) => r.id)
@@ -85,7 +99,7 @@ export function createServices(deps: {
     onTouchError: (err) => deps.warn?.(err, 'could not record when an API key was last used'),
   })
   const events = createEventService({
-    store: createEventStore(db.kysely, db.dialect),
+    store: eventStore,
     inventory: inventoryStore,
     clock,
     ids,
@@ -130,6 +144,7 @@ export function createServices(deps: {
       clock,
       ids,
     }),
+    anomalies: createAnomalyService({ store: anomalyStore, events: eventStore, inventory: inventoryStore, clock }),
     costs: createCostService({ series: createSeriesQueries(db.kysely), inventoryStore, inventory, events, clock }),
   }
 }

@@ -138,11 +138,11 @@ for (const dialect of testDialects()) {
         const viewer = await t.given.key(org, [{ tenancyId: t1, role: 'Viewer' }])
         const editor = await t.given.key(org, [{ tenancyId: t1, role: 'Editor' }])
         const patch = (key: string) =>
-          t.request('PATCH', `${API}/anomalies/${randomUUID()}`, key, { status: 'Acknowledged' })
+          t.request('PATCH', `${API}/insights/${randomUUID()}`, key, { action: 'Implemented' })
         expect((await patch(viewer.apiKey)).json()).toMatchObject({ status: 403, type: '/problems/forbidden' })
         expect((await patch(editor.apiKey)).json()).toMatchObject({ status: 501, type: '/problems/not-implemented' })
         expect((await patch(org.ownerKey)).statusCode).toBe(501)
-        expect((await t.request('GET', `${API}/anomalies/${randomUUID()}`, viewer.apiKey)).statusCode).toBe(501)
+        expect((await t.request('GET', `${API}/insights/${randomUUID()}`, viewer.apiKey)).statusCode).toBe(501)
       })
     })
   })

@@ -23,6 +23,7 @@ export interface Database {
   costStaging: CostStagingTable
   cpuMetrics: CpuMetricsTable
   analysisRuns: AnalysisRunsTable
+  anomalies: AnomaliesTable
 }
 
 export interface OrganisationsTable {
@@ -231,4 +232,34 @@ export interface AnalysisRunsTable {
   leaseUntil: string | null
   workerId: string | null
   notBefore: string | null
+}
+
+/** One anomaly per (tenant, scope, day raised); detection upserts the numbers, people set the status. */
+export interface AnomaliesTable {
+  id: string
+  organisationId: string
+  tenantId: string
+  scopeKey: string
+  scopeKind: string
+  subscriptionId: string | null
+  resourceGroupName: string | null
+  resourceId: string | null
+  serviceName: string | null
+  dateRaised: string
+  severity: string
+  status: string
+  expectedCost: number
+  actualCost: number
+  impact: number
+  impactPercent: number
+  currency: string
+  description: string
+  /** JSON array of the drivers (see anomalies/schemas.ts AnomalyDriver). */
+  drivers: Generated<string>
+  detectedAt: string
+  updatedAt: string
+  statusChangedAt: string | null
+  statusChangedByType: string | null
+  statusChangedById: string | null
+  statusChangedByName: string | null
 }
