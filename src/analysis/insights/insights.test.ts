@@ -114,6 +114,12 @@ describe('OverProvisioned', () => {
     expect(overProvisioned(vm({ cpu: cpuDays(14, 45) }), context)).toBeNull()
     expect(overProvisioned(vm({ cpu: cpuDays(13, 5) }), context)).toBeNull()
   })
+  it('bounds the window p95 by the busiest day: one day with a p95 of 20% or more keeps the VM', () => {
+    const busyDay = [...cpuDays(13, 5), { date: '2026-02-14', averagePercent: 9, maxPercent: 60, p95Percent: 20 }]
+    expect(overProvisioned(vm({ cpu: busyDay }), context)).toBeNull()
+    const quietDays = [...cpuDays(13, 5), { date: '2026-02-14', averagePercent: 9, maxPercent: 60, p95Percent: 19.9 }]
+    expect(overProvisioned(vm({ cpu: quietDays }), context)?.estimatedMonthlySavings).toBe(69)
+  })
   it('counts a day without a p95 by its maximum', () => {
     expect(overProvisioned(vm({ cpu: cpuDays(14, null, 60) }), context)).toBeNull()
     expect(overProvisioned(vm({ cpu: cpuDays(14, null, 10) }), context)?.estimatedMonthlySavings).toBe(69)
@@ -159,8 +165,11 @@ describe('UnusedResource', () => {
     expect(unusedResource(storage, context)?.estimatedMonthlySavings).toBe(27)
     const gateway = costing('Microsoft.Network/applicationGateways', { bytesProcessed: 0 }, 8.21, 'agw-1')
     expect(unusedResource(gateway, context)?.estimatedMonthlySavings).toBe(246.3)
+    const balancer = costing('Microsoft.Network/loadBalancers', { backendAddressPools: [] }, 0.61, 'lb-1')
+    expect(unusedResource(balancer, context)?.estimatedMonthlySavings).toBe(18.3)
     const snapshot = costing('Microsoft.Compute/snapshots', { timeCreated: '2025-10-01T00:00:00.000Z' }, 0.08, 'snap-1')
     expect(unusedResource(snapshot, context)?.description).toContain('151 days old')
+    expect(unusedResource(snapshot, context)?.estimatedMonthlySavings).toBe(2.4)
   })
   it('leaves alone a storage account with data and a young snapshot', () => {
     const storage = resource({
@@ -168,6 +177,8 @@ describe('UnusedResource', () => {
       properties: { usedCapacityBytes: 10 },
     })
     expect(unusedResource(storage, context)).toBeNull()
+    const balancer = costing('Microsoft.Network/loadBalancers', { bytesProcessed: 1200, backendAddressPools: [{}] })
+    expect(unusedResource(balancer, context)).toBeNull()
     const snapshot = resource({
       resourceType: 'Microsoft.Compute/snapshots',
       properties: { timeCreated: '2026-02-01T00:00:00.000Z' },

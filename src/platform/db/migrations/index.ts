@@ -5,6 +5,7 @@ import * as events from './0003_events.js'
 import * as collection from './0004_collection.js'
 import * as runRetries from './0005_run_retries.js'
 import * as analysisRuns from './0006_analysis_runs.js'
+import * as insights from './0010_insights.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_collection': collection,
   '0005_run_retries': runRetries,
   '0006_analysis_runs': analysisRuns,
+  '0010_insights': insights,
 }
