@@ -7,6 +7,9 @@ import { createCostService } from './features/costs/service.js'
 import { createCostStore, createSeriesQueries } from './features/costs/store.js'
 import { createEventService } from './features/events/service.js'
 import { createEventStore } from './features/events/store.js'
+import { createInsightsAnalyser } from './features/insights/analyser.js'
+import { createInsightService } from './features/insights/service.js'
+import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
@@ -56,8 +59,9 @@ export function createServices(deps: {
     createRunStore<AnalysisRunColumns>(db, ANALYSIS_RUNS, { clock, events: runEvents }),
     { clock, ids },
   )
+  const insightStore = createInsightStore(db.kysely, { ids })
   /** The analysers an analysis run calls in turn, in this order. */
-  const analysers: Analyser[] = []
+  const analysers: Analyser[] = [createInsightsAnalyser({ store: insightStore })]
   /** New costs are analysed in a run of their own, over the days the snapshot or import wrote. */
   const requestAnalysis: AfterSnapshot = async (tenantId, runId) => {
     const run = await snapshotStore.byId(runId)
@@ -130,6 +134,8 @@ export function createServices(deps: {
       clock,
       ids,
     }),
+    insightStore,
+    insights: createInsightService({ store: insightStore, clock }),
     costs: createCostService({ series: createSeriesQueries(db.kysely), inventoryStore, inventory, events, clock }),
   }
 }
