@@ -23,12 +23,14 @@ const CATEGORIES = [
 /** The simulated estate, with resources a test changes between snapshots (a disk attached, an IP associated). */
 function changeableEstate() {
   const simulated = createSimulatedConnector()
-  const changes = new Map<string, (r: ResourceItem) => ResourceItem>()
+  /** A change of a resource by ARM id; null deletes it. */
+  const changes = new Map<string, (r: ResourceItem) => ResourceItem | null>()
   const connector: Connector = {
     ...simulated,
     async inventory(conn, ctx) {
       const inventory = await simulated.inventory(conn, ctx)
-      return { ...inventory, resources: inventory.resources.map((r) => changes.get(r.armId)?.(r) ?? r) }
+      const resources = inventory.resources.map((r) => (changes.has(r.armId) ? changes.get(r.armId)!(r) : r))
+      return { ...inventory, resources: resources.filter((r): r is ResourceItem => r !== null) }
     },
   }
   return { connector, changes }
@@ -262,7 +264,8 @@ for (const dialect of testDialects()) {
       expect((await patch(plan.id, { action: 'FalsePositive' })).statusCode).toBe(200)
       const armOf = async (i: InsightRecord) =>
         String((await get(`/tenants/${tenantId}/resources/${i.resourceId}`)).json().armId)
-      const [diskArm, ipArm] = [await armOf(disk), await armOf(ip)]
+      const stopped = await insightOf(tenantId, 'StoppedVm', /^vm-/)
+      const [diskArm, ipArm, stoppedArm] = [await armOf(disk), await armOf(ip), await armOf(stopped)]
       const attach = (r: ResourceItem) => ({
         ...r,
         state: 'Attached',
@@ -274,8 +277,10 @@ for (const dialect of testDialects()) {
       t.clock.set('2026-03-02T09:00:00.000Z')
       try {
         estate.changes.set(diskArm, attach)
+        estate.changes.set(stoppedArm, () => null) // deleted: its costs of the last days still count, it does not
         await snapshotAndAnalyse(tenantId)
         expect((await get(`/insights/${disk.id}`)).json()).toMatchObject({ status: 'AutoResolved', lastAction: null })
+        expect((await get(`/insights/${stopped.id}`)).json()).toMatchObject({ status: 'AutoResolved' })
         expect((await get(`/insights/${ip.id}`)).json()).toMatchObject({ status: 'Implemented' })
         expect((await get(`/insights/${plan.id}`)).json()).toMatchObject({ status: 'FalsePositive' })
         expect((await all(`&tenancyId=${tenantId}`)).map((i) => i.id)).not.toContain(disk.id)
@@ -298,6 +303,7 @@ for (const dialect of testDialects()) {
           lastAction: { action: 'Implemented', at: NOW },
         })
         expect((await get(`/insights/${disk.id}`)).json()).toMatchObject({ status: 'Active', lastAction: null })
+        expect((await get(`/insights/${stopped.id}`)).json()).toMatchObject({ status: 'Active' })
         expect((await get(`/insights/${plan.id}`)).json()).toMatchObject({ status: 'FalsePositive' })
         const rows = await t.db.kysely.selectFrom('insights').select('id').where('tenantId', '=', tenantId).execute()
         expect(rows.length).toBe((await all(`&tenancyId=${tenantId}&includeDismissed=true`)).length)

@@ -95,11 +95,22 @@ export function createInsightStore(db: Kysely<Database>, deps: { ids: Ids }) {
 
   return {
     /**
-     * The facts of every resource of the tenant as of `today`: its inventory record, its own daily cost over the
+     * The facts of every current resource of the tenant as of `today`: its inventory record, its own daily cost over the
      * observed window (every day of it, 0 where nothing was billed) and its daily CPU in that window.
      */
     async facts(tenantId: string, today: string): Promise<ResourceFacts[]> {
       const window = await observedWindow(tenantId, today)
+      // A resource the latest collection did not see was deleted: it has no condition left to find. (Imports
+      // name only the resources of their rows, so they tell nothing of deletions.)
+      const latestCollection = await db
+        .selectFrom('snapshotRuns')
+        .select('startedAt')
+        .where('tenantId', '=', tenantId)
+        .where('status', '=', 'Succeeded')
+        .where('trigger', '!=', 'Import')
+        .orderBy('completedAt', 'desc')
+        .limit(1)
+        .executeTakeFirst()
       const resources = await db
         .selectFrom('resources')
         .select([
@@ -116,6 +127,7 @@ export function createInsightStore(db: Kysely<Database>, deps: { ids: Ids }) {
           'resourceGroupName',
         ])
         .where('tenantId', '=', tenantId)
+        .$if(!!latestCollection?.startedAt, (qb) => qb.where('lastSeenAt', '>=', latestCollection!.startedAt!))
         .orderBy('id')
         .execute()
       const currency = (await billingCurrencies(db, [tenantId])).get(tenantId) ?? 'USD'
