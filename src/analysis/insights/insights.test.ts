@@ -72,6 +72,15 @@ describe('OrphanedResource', () => {
     expect(orphanedResource(ip(null), context)?.estimatedMonthlySavings).toBe(3.6)
     expect(orphanedResource(ip({ id: '/x/ipConfigurations/ipconfig1' }), context)).toBeNull()
   })
+  it('reads a public IP as the Azure connector keeps it: the ids of what it serves', () => {
+    const ip = (properties: Record<string, unknown>) =>
+      costing('Microsoft.Network/publicIPAddresses', properties, 0.12, 'pip-2')
+    expect(
+      orphanedResource(ip({ ipConfigurationId: null, natGatewayId: null }), context)?.estimatedMonthlySavings,
+    ).toBe(3.6)
+    expect(orphanedResource(ip({ ipConfigurationId: '/x/ipConfigurations/c', natGatewayId: null }), context)).toBeNull()
+    expect(orphanedResource(ip({ ipConfigurationId: null, natGatewayId: '/x/natGateways/n' }), context)).toBeNull()
+  })
   it('finds an App Service plan with no apps, not one with apps', () => {
     const plan = (numberOfSites: number) => costing('Microsoft.Web/serverFarms', { numberOfSites }, 4.8, 'plan-1')
     expect(orphanedResource(plan(0), context)?.estimatedMonthlySavings).toBe(144)
