@@ -12,6 +12,7 @@ import { analysisBenchmark } from './analysis.js'
 import { detectBenchmark } from './detect.js'
 import { eventsBenchmark } from './events.js'
 import { ingestBenchmark } from './ingest.js'
+import { insightsBenchmark } from './insights.js'
 import { type Benchmark, Scope } from './lib.js'
 import { listBenchmark } from './list.js'
 
@@ -20,6 +21,7 @@ BENCHMARKS.push(ingestBenchmark)
 BENCHMARKS.push(eventsBenchmark)
 BENCHMARKS.push(detectBenchmark)
 BENCHMARKS.push(analysisBenchmark)
+BENCHMARKS.push(insightsBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))

@@ -10,6 +10,9 @@ import { createCostService } from './features/costs/service.js'
 import { createCostStore, createSeriesQueries } from './features/costs/store.js'
 import { createEventService } from './features/events/service.js'
 import { createEventStore } from './features/events/store.js'
+import { createInsightsAnalyser } from './features/insights/analyser.js'
+import { createInsightService } from './features/insights/service.js'
+import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
@@ -63,6 +66,7 @@ export function createServices(deps: {
   const inventoryStore = createInventoryStore(db.kysely)
   const eventStore = createEventStore(db.kysely, db.dialect)
   const anomalyStore = createAnomalyStore(db.kysely)
+  const insightStore = createInsightStore(db.kysely, { ids })
   /** The analysers an analysis run calls in turn, in this order. */
   const analysers: Analyser[] = [
     createAnomalyAnalyser({
@@ -73,6 +77,7 @@ export function createServices(deps: {
       clock,
       ids,
     }),
+    createInsightsAnalyser({ store: insightStore }),
   ]
   /** New costs are analysed in a run of their own, over the days the snapshot or import wrote. */
   const requestAnalysis: AfterSnapshot = async (tenantId, runId) => {
@@ -145,6 +150,8 @@ export function createServices(deps: {
       ids,
     }),
     anomalies: createAnomalyService({ store: anomalyStore, events: eventStore, inventory: inventoryStore, clock }),
+    insightStore,
+    insights: createInsightService({ store: insightStore, clock }),
     costs: createCostService({ series: createSeriesQueries(db.kysely), inventoryStore, inventory, events, clock }),
   }
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { Feature } from '../../src/features/feature.js'
 import { FEATURES } from '../../src/features/index.js'
 import type { Requirement } from '../../src/platform/auth/principal.js'
+import { plannedRoutes } from '../../src/platform/http/planned.js'
 import { Uuid } from '../../src/platform/http/schemas.js'
 import { createRuntime } from '../../src/runtime.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
@@ -48,9 +49,41 @@ const widgetFeature: Feature = {
     }),
 }
 
+/** An operation that is planned, not built: its gadgets cannot exist yet. */
+const gadgetParams = Type.Object({ gadgetId: Uuid })
+const plannedFeature: Feature = {
+  name: 'gadgets',
+  routes: (api) =>
+    api.register(
+      plannedRoutes([
+        {
+          method: 'GET',
+          url: '/gadgets/:gadgetId',
+          operationId: 'ProbeGetGadget',
+          summary: 'Reads a gadget.',
+          requires: { itemRole: 'Viewer' },
+          params: gadgetParams,
+          ok: { 200: Type.Object({}) },
+          problems: [401, 403, 404],
+        },
+        {
+          method: 'PATCH',
+          url: '/gadgets/:gadgetId',
+          operationId: 'ProbeUpdateGadget',
+          summary: 'Changes a gadget.',
+          requires: { itemRole: 'Editor' },
+          params: gadgetParams,
+          body: Type.Object({ action: Type.String() }),
+          ok: { 200: Type.Object({}) },
+          problems: [401, 403, 404],
+        },
+      ]),
+    ),
+}
+
 for (const dialect of testDialects()) {
   describe(`${dialect}: every route declares what it needs`, () => {
-    const t = useTestApp({ dialect, features: [...FEATURES, widgetFeature] })
+    const t = useTestApp({ dialect, features: [...FEATURES, widgetFeature, plannedFeature] })
     const quiet = new Writable({ write: (_chunk, _encoding, done) => done() })
     const start = (feature: Feature) =>
       createRuntime({ db: t.db, config: t.config, logStream: quiet, features: [...FEATURES, feature] })
@@ -138,11 +171,11 @@ for (const dialect of testDialects()) {
         const viewer = await t.given.key(org, [{ tenancyId: t1, role: 'Viewer' }])
         const editor = await t.given.key(org, [{ tenancyId: t1, role: 'Editor' }])
         const patch = (key: string) =>
-          t.request('PATCH', `${API}/insights/${randomUUID()}`, key, { action: 'Implemented' })
+          t.request('PATCH', `${API}/gadgets/${randomUUID()}`, key, { action: 'Implemented' })
         expect((await patch(viewer.apiKey)).json()).toMatchObject({ status: 403, type: '/problems/forbidden' })
         expect((await patch(editor.apiKey)).json()).toMatchObject({ status: 501, type: '/problems/not-implemented' })
         expect((await patch(org.ownerKey)).statusCode).toBe(501)
-        expect((await t.request('GET', `${API}/insights/${randomUUID()}`, viewer.apiKey)).statusCode).toBe(501)
+        expect((await t.request('GET', `${API}/gadgets/${randomUUID()}`, viewer.apiKey)).statusCode).toBe(501)
       })
     })
   })

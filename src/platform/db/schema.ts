@@ -24,6 +24,7 @@ export interface Database {
   cpuMetrics: CpuMetricsTable
   analysisRuns: AnalysisRunsTable
   anomalies: AnomaliesTable
+  insights: InsightsTable
 }
 
 export interface OrganisationsTable {
@@ -212,6 +213,8 @@ export interface CpuMetricsTable {
   date: string
   averagePercent: number
   maxPercent: number
+  /** The day's 95th percentile of the hourly values; null for days collected before it was kept. */
+  p95Percent: number | null
 }
 
 /** A tenant's analysis of the days `rangeFrom`..`rangeTo` (anomalies) and of its estate (insights). */
@@ -262,4 +265,35 @@ export interface AnomaliesTable {
   statusChangedByType: string | null
   statusChangedById: string | null
   statusChangedByName: string | null
+}
+
+/**
+ * A condition an insight rule found on a resource, one row per (tenant, resource, category). `found` is 1 while
+ * the latest analysis still finds it; `lastAction*` is the last action a person took (never the service's own).
+ */
+export interface InsightsTable {
+  id: string
+  tenantId: string
+  resourceId: string
+  category: string
+  resourceName: string
+  subscriptionId: string
+  resourceGroupName: string
+  severity: string
+  title: string
+  description: string
+  recommendation: string
+  estimatedMonthlySavings: number
+  currency: string
+  status: string
+  snoozedUntil: string | null
+  found: number
+  lastAction: string | null
+  lastActionAt: string | null
+  lastActionByType: string | null
+  lastActionById: string | null
+  lastActionByName: string | null
+  lastActionSnoozeDays: number | null
+  detectedAt: string
+  updatedAt: string
 }
