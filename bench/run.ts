@@ -10,6 +10,7 @@
 
 import { detectBenchmark } from './detect.js'
 import { eventsBenchmark } from './events.js'
+import { focusImportBenchmark } from './focus-import.js'
 import { ingestBenchmark } from './ingest.js'
 import { type Benchmark, Scope } from './lib.js'
 import { listBenchmark } from './list.js'
@@ -18,6 +19,7 @@ const BENCHMARKS: Benchmark[] = [listBenchmark]
 BENCHMARKS.push(ingestBenchmark)
 BENCHMARKS.push(eventsBenchmark)
 BENCHMARKS.push(detectBenchmark)
+BENCHMARKS.push(focusImportBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))
