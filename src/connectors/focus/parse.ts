@@ -250,11 +250,13 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     }
     // Tags change over a month; the latest charge period's row has the current ones (ties: the later row).
     if (row.ms >= known.tagsAt) {
-      known.tags = tags
+      // The same tags as before (the usual case) keep the object already held: replacing it on every row made
+      // each row's tags live long enough to reach V8's old space, and memory grew between full collections.
+      if (!sameTags(known.tags, tags)) known.tags = tags
       known.tagsAt = row.ms
     }
-    known.location ??= row.location
-    if (!known.resourceType && row.resourceType) known.resourceType = row.resourceType
+    if (known.location === null && row.location) known.location = ownCopy(row.location)
+    if (!known.resourceType && row.resourceType) known.resourceType = ownCopy(row.resourceType)
   }
 
   async function addFile(input: FocusInput, fileName?: string): Promise<void> {
@@ -518,6 +520,13 @@ const READ_CHUNK_BYTES = 64 * 1024
  * more a view of its parent string: a resource id kept for the whole import would keep its chunk of the file
  * alive, and memory would grow with the number of resources. Only what outlives a batch is copied.
  */
+function sameTags(a: Tags, b: Tags): boolean {
+  const keys = Object.keys(a)
+  if (keys.length !== Object.keys(b).length) return false
+  for (const key of keys) if (a[key] !== b[key]) return false
+  return true
+}
+
 function ownCopy(text: string): string {
   return text.length < 13 ? text : ` ${text}`.slice(1)
 }
