@@ -156,8 +156,16 @@ async function importOnce(scope: Scope, main: string, database: BenchDatabase, s
       `(the files: ${focus.totalCost.toFixed(2)}) ${totalOk ? 'as expected' : 'DIFFERENT FROM THE FILES'}`,
   )
   const rate = out.rowsRead / run.seconds
+  // Where the time goes: the last progress line (at the end of the last file) gives the reading rate; what follows
+  // it is the final transaction (inventory, moving the staged costs into place) and the exit.
   const lastProgress = run.stderr.trim().split('\n').at(-1) ?? ''
+  const readingRate = Number(/, (\d+) rows\/s$/.exec(lastProgress)?.[1] ?? Number.NaN)
+  const readingSeconds = out.rowsRead / readingRate
   note(`  its last progress line: ${lastProgress}`)
+  note(
+    `  reading, checking and staging: ${readingSeconds.toFixed(1)} s; startup, final transaction and exit: ` +
+      `${(run.seconds - readingSeconds).toFixed(1)} s`,
+  )
   return [
     database.label,
     `${scale}x`,

@@ -22,8 +22,10 @@ import {
 
 /**
  * Reads FOCUS 1.0/1.1 cost exports (CSV, plain or gzip) as Azure Cost Management and the FinOps Foundation write
- * them, and aggregates them while streaming: memory grows with the distinct (resource, day, meter) keys, not with
- * the rows, so a million-row month is fine. Bad rows become line-numbered issues and are left out of the sums.
+ * them, and sums them while streaming, a chunk at a time. Held alone, memory grows with the distinct (resource,
+ * day, meter) keys; an import that writes the sums away as it goes (`afterChunk` and `takeCosts`) holds only a
+ * batch and the inventory, whatever the size of the files. Bad rows become line-numbered issues and are left out
+ * of the sums.
  */
 
 /** A path, or the bytes of one file (a stream or any async iterable of chunks). */
