@@ -1,6 +1,6 @@
 /**
  * An RFC 4180 record reader for FOCUS exports, fed text chunk by chunk. It exists for speed: an Azure FocusCost
- * row has 96 columns and about 1.4 KB, and csv-parse read a 528,000-row estate (750 MB of CSV) at 16,000 rows/s
+ * row has 96 columns and about 1.4 KB, and csv-parse read a 544,000-row estate (750 MB of CSV) at 16,000 rows/s
  * on its own, a third of the import's target; this reader finds field ends with `indexOf` and slices them out.
  *
  * It reads what csv-parse read with the options the importer used (comma, double quote, `""` inside quotes,
