@@ -11,6 +11,7 @@
 import { analysisBenchmark } from './analysis.js'
 import { detectBenchmark } from './detect.js'
 import { eventsBenchmark } from './events.js'
+import { focusImportBenchmark } from './focus-import.js'
 import { ingestBenchmark } from './ingest.js'
 import { insightsBenchmark } from './insights.js'
 import { type Benchmark, Scope } from './lib.js'
@@ -22,6 +23,7 @@ BENCHMARKS.push(eventsBenchmark)
 BENCHMARKS.push(detectBenchmark)
 BENCHMARKS.push(analysisBenchmark)
 BENCHMARKS.push(insightsBenchmark)
+BENCHMARKS.push(focusImportBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))
