@@ -14,6 +14,8 @@ export interface Config {
   connector: ConnectorName
   blobUrl: string
   smtpUrl: string | null
+  /** The sender of the service's e-mail. */
+  mailFrom: string
   publicUrl: string
   rateLimitPerMinute: number
   /** Failed authentications a client address may make a minute before it gets 429s. */
@@ -117,6 +119,9 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
     connector: oneOf(env, 'COSTWATCH_CONNECTOR', CONNECTORS, defaults.defaultConnector ?? 'azure'),
     blobUrl: env.COSTWATCH_BLOB_URL || './data/blobs',
     smtpUrl,
+    mailFrom:
+      env.COSTWATCH_MAIL_FROM ||
+      `Costwatch <costwatch@${new URL(publicUrl).hostname.replace(/^\[|\]$/g, '') || 'localhost'}>`,
     publicUrl,
     rateLimitPerMinute: positiveInteger(env, 'COSTWATCH_RATE_LIMIT', 600),
     authFailureLimitPerMinute: positiveInteger(env, 'COSTWATCH_AUTH_FAILURE_LIMIT', 60),

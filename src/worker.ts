@@ -8,6 +8,7 @@ import { snapshotRunKind } from './features/snapshots/collect.js'
 import type { Clock, Ids } from './platform/clock.js'
 import type { Db } from './platform/db/index.js'
 import { serveMetrics } from './platform/http/metrics.js'
+import { mailRunKind, mailTransportOf } from './platform/mail.js'
 import type { RunEvents, RunEventType } from './platform/runs/events.js'
 import type { RunStore } from './platform/runs/store.js'
 import { createWorker, type RunKind } from './platform/runs/worker.js'
@@ -27,7 +28,7 @@ export function defaultConnectors(config: Config): Record<string, Connector> {
 }
 
 /**
- * The worker of every kind of run (today: snapshot runs), with the daily schedule; one per process, any number
+ * The worker of every kind of run (snapshot runs, mail), with the daily schedule; one per process, any number
  * per database. A new kind is one more entry of `kinds` (see docs/architecture.md); `moreKinds` are served too.
  */
 export function createCollectionWorker(deps: {
@@ -53,6 +54,11 @@ export function createCollectionWorker(deps: {
       secrets: services.secrets,
       clock,
       ids: deps.ids,
+    }),
+    mailRunKind({
+      db,
+      secrets: services.secrets,
+      transport: mailTransportOf(config, (message) => deps.log?.('info', message)),
     }),
     ...(deps.moreKinds ?? []),
   ]

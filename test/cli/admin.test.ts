@@ -136,7 +136,7 @@ for (const dialect of testDialects()) {
           credentialType: 'ManagedIdentity',
         })
       ).json()
-      const member = await t.services.users.insert({
+      const member = await t.services.userStore.insert({
         id: '01900000-0000-7000-8000-000000000001',
         organisationId: orgId,
         email: 'member@globex.example',
