@@ -67,7 +67,11 @@ export function createUserService(deps: {
     recordAudit(trx, ids, { at: clock.now().toISOString(), ...entry })
 
   /** A new single-use link for the user, stored as a hash, and its e-mail queued, in `trx`. */
-  async function sendInvitation(trx: Kysely<Database>, user: { id: string; organisationId: string; email: string }) {
+  async function sendInvitation(
+    trx: Kysely<Database>,
+    user: { id: string; organisationId: string; email: string },
+    organisation: string,
+  ) {
     const token = randomBytes(32).toString('base64url')
     const now = clock.now()
     await store.replaceInvitation(trx, {
@@ -76,13 +80,16 @@ export function createUserService(deps: {
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS).toISOString(),
     })
-    const organisation = (await deps.organisationName(user.organisationId)) ?? 'an organisation'
     return outbox.queue(
       trx,
       user.organisationId,
       invitationMail(user.email, organisation, `${deps.publicUrl}/invite/${token}`),
     )
   }
+
+  /** Read before a transaction: on SQLite, a read outside it would wait for the connection the transaction holds. */
+  const organisationNameOf = async (organisationId: string) =>
+    (await deps.organisationName(organisationId)) ?? 'an organisation'
 
   async function found(organisationId: string, userId: string): Promise<UserRecord> {
     const user = await store.get(organisationId, userId)
@@ -126,6 +133,7 @@ export function createUserService(deps: {
       const organisationId = who.organisationId
       const exists = () => ApiError.conflict(`${email} is already a member of this organisation.`)
       if (await store.idOfEmail(organisationId, email)) throw exists()
+      const organisation = await organisationNameOf(organisationId)
       const now = clock.now().toISOString()
       let mailId: string
       let user: UserRecord
@@ -146,7 +154,7 @@ export function createUserService(deps: {
             },
             trx,
           )
-          const queued = await sendInvitation(trx, { id: created.id, organisationId, email })
+          const queued = await sendInvitation(trx, { id: created.id, organisationId, email }, organisation)
           await audit(trx, { organisationId, by, action: 'user.invited', target: { type: 'User', id: created.id } })
           return [created, queued] as const
         })
@@ -166,10 +174,11 @@ export function createUserService(deps: {
       if (user.status !== 'Invited') {
         throw ApiError.conflict(`User ${userId} is ${user.status}: only an invited user is sent a new invitation.`)
       }
+      const organisation = await organisationNameOf(organisationId)
       const now = clock.now().toISOString()
       const mailId = await store.transaction(async (trx) => {
         await store.update(trx, userId, { invitedAt: now })
-        const queued = await sendInvitation(trx, { id: userId, organisationId, email: user.email })
+        const queued = await sendInvitation(trx, { id: userId, organisationId, email: user.email }, organisation)
         await audit(trx, { organisationId, by, action: 'user.invitationResent', target: { type: 'User', id: userId } })
         return queued
       })
