@@ -1,9 +1,11 @@
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import type { UserRecord } from '../../src/features/users/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 import { createTestSmtpServer, type ReceivedMail, SMTP_PASSWORD } from '../support/smtp.js'
+import { until } from '../support/worker.js'
 
 const API = '/api/public/v1'
 const PUBLIC_URL = 'https://costwatch.example.test'
@@ -47,6 +49,7 @@ for (const dialect of testDialects()) {
     let tenantB: TenantRecord
     const keys = {} as Record<'viewerA' | 'adminA' | 'editorA', string>
 
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: the SMTP server's hook must run before the app's, this one after
     beforeAll(async () => {
       org = await t.given.organisation('People Ltd')
       tenantA = await t.given.tenant(org)
@@ -71,7 +74,8 @@ for (const dialect of testDialects()) {
       while (await worker.runOnce()) runs++
       return runs
     }
-    const mailTo = (email: string) => smtp.received.filter((m) => m.to.includes(email))
+    const mailTo = (email: string) =>
+      smtp.received.filter((m) => m.to.some((to) => to.toLowerCase() === email.toLowerCase()))
     /** Invites, delivers, and accepts through the link: an Active member. */
     const activeMember = async (email: string) => {
       const user = await invited(email)
@@ -450,6 +454,36 @@ for (const dialect of testDialects()) {
           await patch(other.id, { isOwner: false, isDisabled: false })
         }
       })
+
+      // SQLite has one writer: in one process Kysely runs one transaction at a time, and across processes the
+      // transaction's first statement (a write) takes the write lock before anything is read.
+      if (dialect === 'postgres')
+        it('PostgreSQL: two demotions held at the same instant still leave one owner (the organisation lock)', async () => {
+          const other = await activeMember('held@example.test')
+          expect((await patch(other.id, { isOwner: true })).statusCode).toBe(200)
+          // Another connection holds the organisation's and both users' rows, so both requests are in flight
+          // and waiting together; once it lets go, only the organisation lock orders them.
+          const blocker = new pg.Client({ connectionString: t.databaseUrl })
+          await blocker.connect()
+          try {
+            await blocker.query('begin')
+            await blocker.query('select 1 from organisations where id = $1 for update', [org.organisationId])
+            await blocker.query('select 1 from users where id = any($1) for update', [[org.ownerId, other.id]])
+            const answers = Promise.all([patch(org.ownerId, { isOwner: false }), patch(other.id, { isOwner: false })])
+            await until('both requests to wait for a lock', async () => {
+              const { rows } = await blocker.query(
+                "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+              )
+              return rows[0].n >= 2
+            })
+            await blocker.query('commit')
+            expect((await answers).map((r) => r.statusCode).sort()).toEqual([200, 409])
+          } finally {
+            await blocker.end()
+          }
+          await patch(org.ownerId, { isOwner: true })
+          await patch(other.id, { isOwner: false })
+        })
 
       it('disabling and enabling shows in the record', async () => {
         const member = await activeMember('toggle@example.test')
