@@ -138,7 +138,11 @@ export function createWorker(options: WorkerOptions) {
       const lane = lanes[(first + i) % lanes.length]!
       if (lane.busy) continue
       const run = await lane.store.claim(workerId, leaseMs)
-      if (run) yield [lane, run]
+      if (!run) continue
+      // The next turn starts after the kind that last claimed, so idle kinds (no mail to send) never give one
+      // busy kind two turns in a row.
+      next = (first + i + 1) % lanes.length
+      yield [lane, run]
     }
   }
 
