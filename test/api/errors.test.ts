@@ -185,8 +185,8 @@ for (const dialect of testDialects()) {
     })
 
     it('501: an operation of the specification whose feature has not landed', async () => {
-      const res = await t.request('GET', `${API}/users`, org.ownerKey)
-      expect(expectProblem(res, 501).detail).toContain('PublicListUsers')
+      const res = await t.request('GET', `${API}/anomalies`, org.ownerKey)
+      expect(expectProblem(res, 501).detail).toContain('PublicListAnomalies')
     })
 
     it('headers: nosniff everywhere, no-store on the API, no X-Powered-By, request ids echoed', async () => {
