@@ -109,8 +109,9 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
   if (!/^https?:\/\//.test(publicUrl))
     throw new ConfigError('Setting COSTWATCH_PUBLIC_URL: must start with http:// or https://')
   const smtpUrl = env.COSTWATCH_SMTP_URL || null
-  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
-    throw new ConfigError('Setting COSTWATCH_SMTP_URL: must be an smtp:// or smtps:// URL')
+  // The value is never repeated in the message: it may hold the SMTP password.
+  if (smtpUrl && (!/^smtps?:\/\//.test(smtpUrl) || !URL.canParse(smtpUrl) || !new URL(smtpUrl).hostname))
+    throw new ConfigError('Setting COSTWATCH_SMTP_URL: must be an smtp:// or smtps:// URL with a host')
   return {
     databaseUrl,
     host,
