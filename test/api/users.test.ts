@@ -182,6 +182,14 @@ for (const dialect of testDialects()) {
         expect(list.items.filter((u: UserRecord) => u.email.toLowerCase() === 'sam@example.test')).toHaveLength(1)
       })
 
+      it('two invitations of one address at once (two spellings): one 202, one 409', async () => {
+        const answers = await Promise.all([
+          invite({ email: 'twice@example.test' }),
+          invite({ email: 'TWICE@example.test' }),
+        ])
+        expect(answers.map((r) => r.statusCode).sort(), answers.map((r) => r.body).join('\n')).toEqual([202, 409])
+      })
+
       it('the database refuses a second spelling of one address too', async () => {
         const existing = (await t.request('GET', `${API}/users/${org.ownerId}`, org.ownerKey)).json() as UserRecord
         await expect(

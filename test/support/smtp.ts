@@ -80,16 +80,16 @@ export function createTestSmtpServer() {
       allowInsecureAuth: true,
       authMethods: ['PLAIN', 'LOGIN'],
       logger: false,
-      onAuth(auth, _session, callback) {
+      onAuth(auth, _connection, callback) {
         if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) return callback(null, { user: SMTP_USER })
         return callback(new Error('Invalid username or password'))
       },
-      onData(stream, session, callback) {
+      onData(stream, connection, callback) {
         const chunks: Buffer[] = []
         stream.on('data', (c: Buffer) => chunks.push(c))
         stream.on('end', () => {
-          const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : ''
-          const to = session.envelope.rcptTo.map((r) => r.address)
+          const from = connection.envelope.mailFrom ? connection.envelope.mailFrom.address : ''
+          const to = connection.envelope.rcptTo.map((r) => r.address)
           received.push(parseMail(Buffer.concat(chunks).toString('utf8'), from, to))
           callback()
         })
