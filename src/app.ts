@@ -23,7 +23,7 @@ import { type Db, ping } from './platform/db/index.js'
 import { answerClientError, SECURITY_HEADERS } from './platform/http/client-errors.js'
 import { ApiError, Problem, toProblem } from './platform/http/errors.js'
 import { registerMetrics } from './platform/http/metrics.js'
-import { REDACTED, redactingDestination, redactSecrets } from './platform/log.js'
+import { REDACTED, redactingDestination, redactUrl } from './platform/log.js'
 import type { Services } from './services.js'
 
 export const API_PREFIX = '/api/public/v1'
@@ -109,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     serializers: {
       req: (req: FastifyRequest) => ({
         method: req.method,
-        url: redactSecrets(req.url),
+        url: redactUrl(req.url),
         host: req.host,
         remoteAddress: req.ip,
         remotePort: req.socket?.remotePort,
@@ -225,6 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: API_PREFIX },
   )
+  for (const feature of features) await feature.pages?.(app, services)
 
   await app.register(scalar, {
     routePrefix: '/docs',

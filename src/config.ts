@@ -15,6 +15,8 @@ export interface Config {
   connector: ConnectorName
   blobUrl: string
   smtpUrl: string | null
+  /** The sender of the service's e-mail. */
+  mailFrom: string
   publicUrl: string
   rateLimitPerMinute: number
   /** Failed authentications a client address may make a minute before it gets 429s. */
@@ -132,8 +134,9 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
   if (!/^https?:\/\//.test(publicUrl))
     throw new ConfigError('Setting COSTWATCH_PUBLIC_URL: must start with http:// or https://')
   const smtpUrl = env.COSTWATCH_SMTP_URL || null
-  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
-    throw new ConfigError('Setting COSTWATCH_SMTP_URL: must be an smtp:// or smtps:// URL')
+  // The value is never repeated in the message: it may hold the SMTP password.
+  if (smtpUrl && (!/^smtps?:\/\//.test(smtpUrl) || !URL.canParse(smtpUrl) || !new URL(smtpUrl).hostname))
+    throw new ConfigError('Setting COSTWATCH_SMTP_URL: must be an smtp:// or smtps:// URL with a host')
   return {
     databaseUrl,
     host,
@@ -142,6 +145,9 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
     connector: oneOf(env, 'COSTWATCH_CONNECTOR', CONNECTORS, defaults.defaultConnector ?? 'azure'),
     blobUrl: env.COSTWATCH_BLOB_URL || './data/blobs',
     smtpUrl,
+    mailFrom:
+      env.COSTWATCH_MAIL_FROM ||
+      `Costwatch <costwatch@${new URL(publicUrl).hostname.replace(/^\[|\]$/g, '') || 'localhost'}>`,
     publicUrl,
     rateLimitPerMinute: positiveInteger(env, 'COSTWATCH_RATE_LIMIT', 600),
     authFailureLimitPerMinute: positiveInteger(env, 'COSTWATCH_AUTH_FAILURE_LIMIT', 60),

@@ -6,6 +6,7 @@ import { createAnomalyService } from './features/anomalies/service.js'
 import { createAnomalyStore } from './features/anomalies/store.js'
 import { createApiKeyService } from './features/apikeys/service.js'
 import { createApiKeyStore } from './features/apikeys/store.js'
+import { createAuditStore } from './features/audit/store.js'
 import { createCostService } from './features/costs/service.js'
 import { createCostStore, createSeriesQueries } from './features/costs/store.js'
 import { createEventService } from './features/events/service.js'
@@ -24,11 +25,13 @@ import { createSnapshotStore, SNAPSHOT_RUNS, type SnapshotRunColumns } from './f
 import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
 import { createTenantStore } from './features/tenants/store.js'
+import { createUserService } from './features/users/service.js'
 import { createUserStore } from './features/users/store.js'
 import { bumpVersionOfTenancies } from './platform/cache.js'
 import type { Clock, Ids } from './platform/clock.js'
 import { createSecretBox } from './platform/crypto.js'
 import type { Db } from './platform/db/index.js'
+import { createOutbox, MAIL_RUNS, type MailRunColumns } from './platform/mail.js'
 import { createRunEvents, type RunEvents } from './platform/runs/events.js'
 import { createRunStore, type RunStore } from './platform/runs/store.js'
 
@@ -48,7 +51,7 @@ export function createServices(deps: {
   const secrets = createSecretBox(config.secretKey)
   const organisationStore = createOrganisationStore(db.kysely)
   const tenantStore = createTenantStore(db.kysely)
-  const users = createUserStore(db.kysely)
+  const userStore = createUserStore(db.kysely)
   const runEvents = createRunEvents({
     onListenerError: (err, event) => deps.warn?.(err, `a listener of ${event.type} failed for run ${event.runId}`),
   })
@@ -62,6 +65,22 @@ export function createServices(deps: {
     createRunStore<AnalysisRunColumns>(db, ANALYSIS_RUNS, { clock, events: runEvents }),
     { clock, ids },
   )
+  const outbox = createOutbox({
+    secrets,
+    ids,
+    clock,
+    events: runEvents,
+    runs: createRunStore<MailRunColumns>(db, MAIL_RUNS, { clock, events: runEvents }),
+  })
+  const users = createUserService({
+    store: userStore,
+    outbox,
+    clock,
+    ids,
+    publicUrl: config.publicUrl,
+    organisationName: async (id) => (await organisationStore.get(id))?.name ?? null,
+    organisationOfTenancy: tenantStore.organisationOf,
+  })
   const costStore = createCostStore(db.kysely, db.dialect)
   const inventoryStore = createInventoryStore(db.kysely)
   const eventStore = createEventStore(db.kysely, db.dialect)
@@ -113,18 +132,21 @@ export function createServices(deps: {
   return {
     runEvents,
     /** The store of every run kind's table (queue depth metrics). */
-    runStores: [snapshotStore.runs, analysisStore.runs] as RunStore[],
+    runStores: [snapshotStore.runs, analysisStore.runs, outbox.runs] as RunStore[],
     analysisStore,
     analysers,
     secrets,
+    outbox,
+    audit: createAuditStore(db.kysely),
     organisationStore,
     tenantStore,
+    userStore,
     users,
     apiKeys,
     organisations: createOrganisationService({
       db: db.kysely,
       organisations: organisationStore,
-      users,
+      users: userStore,
       apiKeys,
       clock,
       ids,

@@ -28,6 +28,8 @@ export interface Feature {
   schemas?: readonly TSchema[]
   /** Registers the feature's routes (under the API prefix) with the options they take from the services. */
   routes?(api: FastifyInstance, services: Services): PromiseLike<unknown>
+  /** Registers pages outside the API prefix (links from e-mails); each route declares `requires` all the same. */
+  pages?(app: FastifyInstance, services: Services): PromiseLike<unknown>
   /** Adds the feature's `costwatch` subcommands. */
   commands?(cli: Command, ctx: CommandContext): void
 }

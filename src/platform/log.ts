@@ -17,3 +17,15 @@ export function redactSecrets(text: string): string {
 export function redactingDestination(target: NodeJS.WritableStream = process.stdout): { write(line: string): void } {
   return { write: (line) => target.write(redactSecrets(line)) }
 }
+
+/** Paths whose last segment is a secret (an invitation link's token). */
+const SECRET_PATH = /^(\/invite\/)[^/?#]+/
+
+/**
+ * A request's URL as the request log shows it: `redactSecrets`, and the token of an invitation link. Only here,
+ * not on every line: the one line allowed to hold a link (an e-mail logged when no SMTP server is configured)
+ * must keep it.
+ */
+export function redactUrl(url: string): string {
+  return redactSecrets(url).replace(SECRET_PATH, `$1${REDACTED}`)
+}

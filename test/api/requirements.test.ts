@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest'
 import type { Feature } from '../../src/features/feature.js'
 import { FEATURES } from '../../src/features/index.js'
 import type { Requirement } from '../../src/platform/auth/principal.js'
-import { plannedRoutes } from '../../src/platform/http/planned.js'
 import { Uuid } from '../../src/platform/http/schemas.js'
 import { createRuntime } from '../../src/runtime.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
+import { plannedFeature } from '../support/planned.js'
 
 const API = '/api/public/v1'
 
@@ -47,38 +47,6 @@ const widgetFeature: Feature = {
         answer,
       )
     }),
-}
-
-/** An operation that is planned, not built: its gadgets cannot exist yet. */
-const gadgetParams = Type.Object({ gadgetId: Uuid })
-const plannedFeature: Feature = {
-  name: 'gadgets',
-  routes: (api) =>
-    api.register(
-      plannedRoutes([
-        {
-          method: 'GET',
-          url: '/gadgets/:gadgetId',
-          operationId: 'ProbeGetGadget',
-          summary: 'Reads a gadget.',
-          requires: { itemRole: 'Viewer' },
-          params: gadgetParams,
-          ok: { 200: Type.Object({}) },
-          problems: [401, 403, 404],
-        },
-        {
-          method: 'PATCH',
-          url: '/gadgets/:gadgetId',
-          operationId: 'ProbeUpdateGadget',
-          summary: 'Changes a gadget.',
-          requires: { itemRole: 'Editor' },
-          params: gadgetParams,
-          body: Type.Object({ action: Type.String() }),
-          ok: { 200: Type.Object({}) },
-          problems: [401, 403, 404],
-        },
-      ]),
-    ),
 }
 
 for (const dialect of testDialects()) {

@@ -184,7 +184,8 @@ for (const dialect of testDialects()) {
       expect(sibling.resourceGroupName).toBeTruthy()
       const planned = { anomalyId: randomUUID(), reportId: randomUUID(), runId: randomUUID() }
       Object.assign(own, planned, { userId: org.ownerId })
-      Object.assign(sibling, planned, { userId: org.ownerId })
+      // Users belong to the organisation, not to a tenant: "of the sibling" is a user of another organisation.
+      Object.assign(sibling, planned, { userId: other.ownerId })
       // One unknown id for each own one (tenantId and tenancyId name the same tenant).
       const fresh = new Map<string, string>()
       unknown = Object.fromEntries(

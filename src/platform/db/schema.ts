@@ -25,6 +25,9 @@ export interface Database {
   analysisRuns: AnalysisRunsTable
   anomalies: AnomaliesTable
   insights: InsightsTable
+  invitations: InvitationsTable
+  mailOutbox: MailOutboxTable
+  auditLog: AuditLogTable
 }
 
 export interface OrganisationsTable {
@@ -45,6 +48,10 @@ export interface UsersTable {
   invitedAt: string | null
   createdAt: string
   lastSeenAt: string | null
+  /** The address lower-cased: unique per organisation, so one address is one member whatever its spelling. */
+  emailKey: string | null
+  /** `scrypt$N$r$p$salt$hash` (platform/auth/password.ts); null until the invitation is accepted. */
+  passwordHash: string | null
 }
 
 export interface TenancyRolesTable {
@@ -296,4 +303,55 @@ export interface InsightsTable {
   lastActionSnoozeDays: number | null
   detectedAt: string
   updatedAt: string
+}
+
+/** A single-use invitation link: only the SHA-256 of its token is kept. */
+export interface InvitationsTable {
+  tokenHash: string
+  userId: string
+  createdAt: string
+  expiresAt: string
+  usedAt: string | null
+  /** Set when a newer link for the same user replaced this one. */
+  replacedAt: string | null
+}
+
+/** The mail outbox: each message is a run of the `mail` kind (see platform/mail). */
+export interface MailOutboxTable {
+  id: string
+  tenantId: string | null
+  status: string
+  requestedAt: string
+  startedAt: string | null
+  completedAt: string | null
+  attempts: Generated<number>
+  leaseUntil: string | null
+  workerId: string | null
+  progress: string | null
+  errorCode: string | null
+  errorMessage: string | null
+  notBefore: string | null
+  organisationId: string | null
+  recipient: string
+  subject: string
+  /** The message sealed with the secret key (it may hold a single-use link); null once delivered. */
+  bodySealed: string | null
+  messageId: string | null
+}
+
+/** Who changed access to what, when and from where; written in the transaction of the change. */
+export interface AuditLogTable {
+  id: string
+  organisationId: string
+  at: string
+  actorType: string
+  actorId: string | null
+  actorName: string | null
+  action: string
+  targetType: string
+  targetId: string
+  /** JSON object of details (a role, a key name), never a secret. */
+  detail: string | null
+  /** The client address of an HTTP request, or `cli`. */
+  origin: string
 }

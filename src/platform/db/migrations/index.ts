@@ -7,6 +7,7 @@ import * as runRetries from './0005_run_retries.js'
 import * as analysisRuns from './0006_analysis_runs.js'
 import * as anomalies from './0009_anomalies.js'
 import * as insights from './0010_insights.js'
+import * as usersMailAudit from './0011_users_mail_audit.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_analysis_runs': analysisRuns,
   '0009_anomalies': anomalies,
   '0010_insights': insights,
+  '0011_users_mail_audit': usersMailAudit,
 }
