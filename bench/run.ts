@@ -8,9 +8,12 @@
  * BENCH_STRICT=1 (exit 1 when a target is missed), BENCH_TIMEOUT_SECONDS (900: then everything is stopped).
  */
 
+import { analysisBenchmark } from './analysis.js'
 import { detectBenchmark } from './detect.js'
 import { eventsBenchmark } from './events.js'
+import { focusImportBenchmark } from './focus-import.js'
 import { ingestBenchmark } from './ingest.js'
+import { insightsBenchmark } from './insights.js'
 import { type Benchmark, Scope } from './lib.js'
 import { listBenchmark } from './list.js'
 
@@ -18,6 +21,9 @@ const BENCHMARKS: Benchmark[] = [listBenchmark]
 BENCHMARKS.push(ingestBenchmark)
 BENCHMARKS.push(eventsBenchmark)
 BENCHMARKS.push(detectBenchmark)
+BENCHMARKS.push(analysisBenchmark)
+BENCHMARKS.push(insightsBenchmark)
+BENCHMARKS.push(focusImportBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))

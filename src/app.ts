@@ -17,14 +17,13 @@ import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
 import type { Feature } from './features/feature.js'
 import { FEATURES } from './features/index.js'
-import { createAuthFailureLimiter } from './platform/auth/failures.js'
 import { APP_API_PREFIX, registerAuth } from './platform/auth/plugin.js'
 import { type Ids, uuidV7Ids } from './platform/clock.js'
 import { type Db, ping } from './platform/db/index.js'
 import { answerClientError, SECURITY_HEADERS } from './platform/http/client-errors.js'
 import { ApiError, Problem, toProblem } from './platform/http/errors.js'
 import { registerMetrics } from './platform/http/metrics.js'
-import { REDACTED, redactingDestination, redactSecrets } from './platform/log.js'
+import { REDACTED, redactingDestination, redactUrl } from './platform/log.js'
 import type { Services } from './services.js'
 
 export const API_PREFIX = '/api/public/v1'
@@ -110,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     serializers: {
       req: (req: FastifyRequest) => ({
         method: req.method,
-        url: redactSecrets(req.url),
+        url: redactUrl(req.url),
         host: req.host,
         remoteAddress: req.ip,
         remotePort: req.socket?.remotePort,
@@ -206,7 +205,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const { services } = deps
   await app.register(cookie)
-  const authFailures = createAuthFailureLimiter(config.authFailureLimitPerMinute)
   registerAuth(app, {
     verify: services.apiKeys.verify,
     sessions: {
@@ -215,7 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       origin: new URL(config.publicUrl).origin,
     },
     organisationOfTenancy: services.tenantStore.organisationOf,
-    failedAuthentication: authFailures.failed,
+    failedAuthentication: services.authFailures.failed,
   })
 
   await app.register(rateLimit, {
@@ -244,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: APP_API_PREFIX },
   )
+  for (const feature of features) await feature.pages?.(app, services)
 
   await app.register(scalar, {
     routePrefix: '/docs',

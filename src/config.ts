@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { DEFAULT_DETECTION, type DetectionOptions } from './analysis/anomalies/detect.js'
 
 export const CONNECTORS = ['azure', 'simulated'] as const
 export type ConnectorName = (typeof CONNECTORS)[number]
@@ -14,6 +15,8 @@ export interface Config {
   connector: ConnectorName
   blobUrl: string
   smtpUrl: string | null
+  /** The sender of the service's e-mail. */
+  mailFrom: string
   publicUrl: string
   rateLimitPerMinute: number
   /** Failed authentications a client address may make a minute before it gets 429s. */
@@ -34,6 +37,8 @@ export interface Config {
   azureArmEndpoint: string
   /** Folder of `<THUMBPRINT>.pem` files for ServicePrincipalCertificate tenants. */
   azureCertificateDir: string | null
+  /** Anomaly detection thresholds (COSTWATCH_ANOMALY_*); the defaults are DEFAULT_DETECTION's. */
+  anomalyDetection: DetectionOptions
 }
 
 export class ConfigError extends Error {}
@@ -47,6 +52,28 @@ function positiveInteger(env: Env, name: string, fallback: number, max = Number.
     throw new ConfigError(`Setting ${name}: must be a whole number from 1 to ${max}, got "${raw}"`)
   }
   return Number(raw)
+}
+
+function positiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0) {
+    throw new ConfigError(`Setting ${name}: must be a number above 0, got "${raw}"`)
+  }
+  return Number(raw)
+}
+
+/** Detection thresholds: money and percent a change must reach, its robust score, and the history it needs. */
+function anomalyDetectionFrom(env: Env): DetectionOptions {
+  const d = DEFAULT_DETECTION
+  return {
+    minImpact: positiveNumber(env, 'COSTWATCH_ANOMALY_MIN_IMPACT', d.minImpact),
+    minImpactPercent: positiveNumber(env, 'COSTWATCH_ANOMALY_MIN_IMPACT_PERCENT', d.minImpactPercent),
+    scoreThreshold: positiveNumber(env, 'COSTWATCH_ANOMALY_SCORE', d.scoreThreshold),
+    minHistoryDays: positiveInteger(env, 'COSTWATCH_ANOMALY_MIN_HISTORY_DAYS', d.minHistoryDays, 365),
+    seasonWeeks: positiveInteger(env, 'COSTWATCH_ANOMALY_SEASON_WEEKS', d.seasonWeeks, 26),
+    shiftConfirmDays: positiveInteger(env, 'COSTWATCH_ANOMALY_SHIFT_DAYS', d.shiftConfirmDays, 60),
+  }
 }
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
@@ -107,8 +134,9 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
   if (!/^https?:\/\//.test(publicUrl))
     throw new ConfigError('Setting COSTWATCH_PUBLIC_URL: must start with http:// or https://')
   const smtpUrl = env.COSTWATCH_SMTP_URL || null
-  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
-    throw new ConfigError('Setting COSTWATCH_SMTP_URL: must be an smtp:// or smtps:// URL')
+  // The value is never repeated in the message: it may hold the SMTP password.
+  if (smtpUrl && (!/^smtps?:\/\//.test(smtpUrl) || !URL.canParse(smtpUrl) || !new URL(smtpUrl).hostname))
+    throw new ConfigError('Setting COSTWATCH_SMTP_URL: must be an smtp:// or smtps:// URL with a host')
   return {
     databaseUrl,
     host,
@@ -117,6 +145,9 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
     connector: oneOf(env, 'COSTWATCH_CONNECTOR', CONNECTORS, defaults.defaultConnector ?? 'azure'),
     blobUrl: env.COSTWATCH_BLOB_URL || './data/blobs',
     smtpUrl,
+    mailFrom:
+      env.COSTWATCH_MAIL_FROM ||
+      `Costwatch <costwatch@${new URL(publicUrl).hostname.replace(/^\[|\]$/g, '') || 'localhost'}>`,
     publicUrl,
     rateLimitPerMinute: positiveInteger(env, 'COSTWATCH_RATE_LIMIT', 600),
     authFailureLimitPerMinute: positiveInteger(env, 'COSTWATCH_AUTH_FAILURE_LIMIT', 60),
@@ -131,6 +162,7 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
     azureAuthorityHost: httpsUrl(env, 'COSTWATCH_AZURE_AUTHORITY_HOST', 'https://login.microsoftonline.com'),
     azureArmEndpoint: httpsUrl(env, 'COSTWATCH_AZURE_ARM_ENDPOINT', 'https://management.azure.com'),
     azureCertificateDir: env.COSTWATCH_AZURE_CERT_DIR || null,
+    anomalyDetection: anomalyDetectionFrom(env),
     logLevel: oneOf(env, 'COSTWATCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   }
 }

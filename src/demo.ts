@@ -47,6 +47,8 @@ export async function seedDemo(s: Services): Promise<DemoSeed> {
         `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/organisation`,
         `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/tenants`,
         `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/tenants/${tenant.id}`,
+        '  # cost-reduction insights of every category, once the snapshot and its analysis have run:',
+        `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/insights`,
         '',
         `API reference: ${base}/docs`,
         '',

@@ -50,7 +50,6 @@ export async function createRuntime(deps: RuntimeDeps): Promise<Runtime> {
     clock,
     ids,
     warn: (err, message) => app?.log.warn({ err }, message),
-    notice: (fields, message) => app?.log.info(fields, message),
     onRunQueued: () => worker?.nudge(),
   })
   // One registry per process role: the app's request metrics and the runs' counters, served on `/metrics`.
@@ -61,7 +60,10 @@ export async function createRuntime(deps: RuntimeDeps): Promise<Runtime> {
     services,
     app,
     worker: (options = {}) => {
-      worker = createCollectionWorker({ db, config, services, clock, ids, ...options })
+      // The app's log by default: failed runs, and mail written to the log when no SMTP server is configured.
+      const log = (level: 'info' | 'warn' | 'error', message: string, err?: unknown) =>
+        app?.log[level](err === undefined ? {} : { err }, message)
+      worker = createCollectionWorker({ db, config, services, clock, ids, log, ...options })
       return worker
     },
   }

@@ -1,12 +1,19 @@
 import type { Config } from './config.js'
 import type { Analyser } from './features/analysis/analyser.js'
 import { ANALYSIS_RUNS, type AnalysisRunColumns, createAnalysisStore } from './features/analysis/store.js'
+import { createAnomalyAnalyser } from './features/anomalies/detection.js'
+import { createAnomalyService } from './features/anomalies/service.js'
+import { createAnomalyStore } from './features/anomalies/store.js'
 import { createApiKeyService } from './features/apikeys/service.js'
 import { createApiKeyStore } from './features/apikeys/store.js'
+import { createAuditStore } from './features/audit/store.js'
 import { createCostService } from './features/costs/service.js'
 import { createCostStore, createSeriesQueries } from './features/costs/store.js'
 import { createEventService } from './features/events/service.js'
 import { createEventStore } from './features/events/store.js'
+import { createInsightsAnalyser } from './features/insights/analyser.js'
+import { createInsightService } from './features/insights/service.js'
+import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
@@ -20,11 +27,14 @@ import { createSnapshotStore, SNAPSHOT_RUNS, type SnapshotRunColumns } from './f
 import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
 import { createTenantStore } from './features/tenants/store.js'
+import { createUserService } from './features/users/service.js'
 import { createUserStore } from './features/users/store.js'
+import { createAuthFailureLimiter } from './platform/auth/failures.js'
 import { bumpVersionOfTenancies } from './platform/cache.js'
 import type { Clock, Ids } from './platform/clock.js'
 import { createSecretBox } from './platform/crypto.js'
 import type { Db } from './platform/db/index.js'
+import { createOutbox, MAIL_RUNS, type MailRunColumns } from './platform/mail.js'
 import { createRunEvents, type RunEvents } from './platform/runs/events.js'
 import { createRunStore, type RunStore } from './platform/runs/store.js'
 
@@ -35,8 +45,6 @@ export function createServices(deps: {
   clock: Clock
   ids: Ids
   warn?: (err: unknown, message: string) => void
-  /** Where a message goes when no mail server is configured (the log). */
-  notice?: (fields: object, message: string) => void
   /** Wakes the worker of this process when a run of any kind is queued. */
   onRunQueued?: () => void
   /** Called after a snapshot run or a FOCUS import succeeded, outside its transaction; a failure is only logged. */
@@ -46,7 +54,7 @@ export function createServices(deps: {
   const secrets = createSecretBox(config.secretKey)
   const organisationStore = createOrganisationStore(db.kysely)
   const tenantStore = createTenantStore(db.kysely)
-  const users = createUserStore(db.kysely)
+  const userStore = createUserStore(db.kysely)
   const runEvents = createRunEvents({
     onListenerError: (err, event) => deps.warn?.(err, `a listener of ${event.type} failed for run ${event.runId}`),
   })
@@ -60,8 +68,39 @@ export function createServices(deps: {
     createRunStore<AnalysisRunColumns>(db, ANALYSIS_RUNS, { clock, events: runEvents }),
     { clock, ids },
   )
+  const outbox = createOutbox({
+    secrets,
+    ids,
+    clock,
+    events: runEvents,
+    runs: createRunStore<MailRunColumns>(db, MAIL_RUNS, { clock, events: runEvents }),
+  })
+  const users = createUserService({
+    store: userStore,
+    outbox,
+    clock,
+    ids,
+    publicUrl: config.publicUrl,
+    organisationName: async (id) => (await organisationStore.get(id))?.name ?? null,
+    organisationOfTenancy: tenantStore.organisationOf,
+  })
+  const costStore = createCostStore(db.kysely, db.dialect)
+  const inventoryStore = createInventoryStore(db.kysely)
+  const eventStore = createEventStore(db.kysely, db.dialect)
+  const anomalyStore = createAnomalyStore(db.kysely)
+  const insightStore = createInsightStore(db.kysely, { ids })
   /** The analysers an analysis run calls in turn, in this order. */
-  const analysers: Analyser[] = []
+  const analysers: Analyser[] = [
+    createAnomalyAnalyser({
+      store: anomalyStore,
+      inventory: inventoryStore,
+      organisationOf: (tenantId) => tenantStore.organisationOf(tenantId),
+      options: config.anomalyDetection,
+      clock,
+      ids,
+    }),
+    createInsightsAnalyser({ store: insightStore }),
+  ]
   /** New costs are analysed in a run of their own, over the days the snapshot or import wrote. */
   const requestAnalysis: AfterSnapshot = async (tenantId, runId) => {
     const run = await snapshotStore.byId(runId)
@@ -69,8 +108,6 @@ export function createServices(deps: {
     await analysisStore.request(tenantId, run.periodStart, run.periodEnd, runId)
   }
   wireSnapshotRunEvents(runEvents, [requestAnalysis, ...(deps.afterSnapshot ?? [])], deps.warn)
-  const costStore = createCostStore(db.kysely, db.dialect)
-  const inventoryStore = createInventoryStore(db.kysely)
   /** A tenant's latest run and cost totals (as of `today`, a UTC day), read for a whole page in two queries. */
   const decorateTenants = async (records: TenantRecord[], today: string): Promise<TenantRecord[]> => {
     const tenantIds = records.map((r) => r.id)
@@ -89,7 +126,7 @@ export function createServices(deps: {
     onTouchError: (err) => deps.warn?.(err, 'could not record when an API key was last used'),
   })
   const events = createEventService({
-    store: createEventStore(db.kysely, db.dialect),
+    store: eventStore,
     inventory: inventoryStore,
     clock,
     ids,
@@ -100,25 +137,29 @@ export function createServices(deps: {
     clock,
     secretKey: config.secretKey,
     publicUrl: config.publicUrl,
-    sendMail: async (mail) =>
-      deps.notice?.({ to: mail.to, subject: mail.subject }, `mail to ${mail.to}:\n${mail.text}`),
+    outbox,
   })
   return {
     runEvents,
     sessions,
+    /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */
+    authFailures: createAuthFailureLimiter(config.authFailureLimitPerMinute),
     /** The store of every run kind's table (queue depth metrics). */
-    runStores: [snapshotStore.runs, analysisStore.runs] as RunStore[],
+    runStores: [snapshotStore.runs, analysisStore.runs, outbox.runs] as RunStore[],
     analysisStore,
     analysers,
     secrets,
+    outbox,
+    audit: createAuditStore(db.kysely),
     organisationStore,
     tenantStore,
+    userStore,
     users,
     apiKeys,
     organisations: createOrganisationService({
       db: db.kysely,
       organisations: organisationStore,
-      users,
+      users: userStore,
       apiKeys,
       clock,
       ids,
@@ -143,6 +184,9 @@ export function createServices(deps: {
       clock,
       ids,
     }),
+    anomalies: createAnomalyService({ store: anomalyStore, events: eventStore, inventory: inventoryStore, clock }),
+    insightStore,
+    insights: createInsightService({ store: insightStore, clock }),
     costs: createCostService({ series: createSeriesQueries(db.kysely), inventoryStore, inventory, events, clock }),
   }
 }

@@ -9,6 +9,7 @@ import { snapshotRunKind } from './features/snapshots/collect.js'
 import type { Clock, Ids } from './platform/clock.js'
 import type { Db } from './platform/db/index.js'
 import { serveMetrics } from './platform/http/metrics.js'
+import { mailRunKind, mailTransportOf } from './platform/mail.js'
 import type { RunEvents, RunEventType } from './platform/runs/events.js'
 import type { RunStore } from './platform/runs/store.js'
 import { createWorker, type RunKind } from './platform/runs/worker.js'
@@ -28,7 +29,7 @@ export function defaultConnectors(config: Config): Record<string, Connector> {
 }
 
 /**
- * The worker of every kind of run (snapshot and analysis runs), with the daily schedule; one per process, any number
+ * The worker of every kind of run (snapshot, analysis and mail runs), with the daily schedule; one per process, any number
  * per database. A new kind is one more entry of `kinds` (see docs/architecture.md); `moreKinds` are served too.
  */
 export function createCollectionWorker(deps: {
@@ -56,6 +57,11 @@ export function createCollectionWorker(deps: {
       ids: deps.ids,
     }),
     analysisRunKind({ runs: services.analysisStore, analysers: services.analysers, clock }),
+    mailRunKind({
+      db,
+      secrets: services.secrets,
+      transport: mailTransportOf(config, (message) => deps.log?.('info', message)),
+    }),
     ...(deps.moreKinds ?? []),
   ]
   return createWorker({

@@ -86,6 +86,8 @@ export interface CpuSample {
   date: string
   averagePercent: number
   maxPercent: number
+  /** The day's 95th percentile of the VM's hourly CPU (nearest rank of its hourly averages); null when unknown. */
+  p95Percent: number | null
 }
 
 /** What the worker gives every call of a collection. */

@@ -33,6 +33,8 @@ export interface Feature {
   routes?(api: FastifyInstance, services: Services): PromiseLike<unknown>
   /** Routes of the web interface's API alone (`/api/app`: sign-in, settings), outside the public API. */
   appRoutes?(app: FastifyInstance, services: Services): PromiseLike<unknown>
+  /** Registers pages outside the API prefix (links from e-mails); each route declares `requires` all the same. */
+  pages?(app: FastifyInstance, services: Services): PromiseLike<unknown>
   /** Adds the feature's `costwatch` subcommands. */
   commands?(cli: Command, ctx: CommandContext): void
 }

@@ -1,5 +1,6 @@
 import { anomalies } from './anomalies/index.js'
 import { apiKeys } from './apikeys/index.js'
+import { audit } from './audit/index.js'
 import { costs } from './costs/index.js'
 import { events } from './events/index.js'
 import type { Feature } from './feature.js'
@@ -26,4 +27,5 @@ export const FEATURES: readonly Feature[] = [
   users,
   apiKeys,
   session,
+  audit,
 ]

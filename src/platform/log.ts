@@ -17,3 +17,15 @@ export function redactSecrets(text: string): string {
 export function redactingDestination(target: NodeJS.WritableStream = process.stdout): { write(line: string): void } {
   return { write: (line) => target.write(redactSecrets(line)) }
 }
+
+/** Paths whose last segment is a secret (the token of an invitation or a password reset link). */
+const SECRET_PATH = /^(\/(?:invite|reset-password)\/)[^/?#]+/
+
+/**
+ * A request's URL as the request log shows it: `redactSecrets`, and the token of an invitation or reset link. Only here,
+ * not on every line: the one line allowed to hold a link (an e-mail logged when no SMTP server is configured)
+ * must keep it.
+ */
+export function redactUrl(url: string): string {
+  return redactSecrets(url).replace(SECRET_PATH, `$1${REDACTED}`)
+}

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { FEATURES } from '../../src/features/index.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
+import { plannedFeature } from '../support/planned.js'
 
 const API = '/api/public/v1'
 
@@ -32,7 +35,7 @@ function expectProblem(res: { statusCode: number; headers: Record<string, unknow
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: every error status is problem+json`, () => {
-    const t = useTestApp({ dialect, env: { COSTWATCH_RATE_LIMIT: '1000' } })
+    const t = useTestApp({ dialect, env: { COSTWATCH_RATE_LIMIT: '1000' }, features: [...FEATURES, plannedFeature] })
     let org: OrgContext
     const validTenant = { name: 'Prod', cloudTenantId: 'prod.onmicrosoft.com', credentialType: 'ManagedIdentity' }
 
@@ -185,8 +188,8 @@ for (const dialect of testDialects()) {
     })
 
     it('501: an operation of the specification whose feature has not landed', async () => {
-      const res = await t.request('GET', `${API}/users`, org.ownerKey)
-      expect(expectProblem(res, 501).detail).toContain('PublicListUsers')
+      const res = await t.request('GET', `${API}/gadgets/${randomUUID()}`, org.ownerKey)
+      expect(expectProblem(res, 501).detail).toContain('ProbeGetGadget')
     })
 
     it('headers: nosniff everywhere, no-store on the API, no X-Powered-By, request ids echoed', async () => {

@@ -9,6 +9,7 @@ import { Uuid } from '../../src/platform/http/schemas.js'
 import { createRuntime } from '../../src/runtime.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
+import { plannedFeature } from '../support/planned.js'
 
 const API = '/api/public/v1'
 
@@ -50,7 +51,7 @@ const widgetFeature: Feature = {
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: every route declares what it needs`, () => {
-    const t = useTestApp({ dialect, features: [...FEATURES, widgetFeature] })
+    const t = useTestApp({ dialect, features: [...FEATURES, widgetFeature, plannedFeature] })
     const quiet = new Writable({ write: (_chunk, _encoding, done) => done() })
     const start = (feature: Feature) =>
       createRuntime({ db: t.db, config: t.config, logStream: quiet, features: [...FEATURES, feature] })
@@ -138,11 +139,11 @@ for (const dialect of testDialects()) {
         const viewer = await t.given.key(org, [{ tenancyId: t1, role: 'Viewer' }])
         const editor = await t.given.key(org, [{ tenancyId: t1, role: 'Editor' }])
         const patch = (key: string) =>
-          t.request('PATCH', `${API}/anomalies/${randomUUID()}`, key, { status: 'Acknowledged' })
+          t.request('PATCH', `${API}/gadgets/${randomUUID()}`, key, { action: 'Implemented' })
         expect((await patch(viewer.apiKey)).json()).toMatchObject({ status: 403, type: '/problems/forbidden' })
         expect((await patch(editor.apiKey)).json()).toMatchObject({ status: 501, type: '/problems/not-implemented' })
         expect((await patch(org.ownerKey)).statusCode).toBe(501)
-        expect((await t.request('GET', `${API}/anomalies/${randomUUID()}`, viewer.apiKey)).statusCode).toBe(501)
+        expect((await t.request('GET', `${API}/gadgets/${randomUUID()}`, viewer.apiKey)).statusCode).toBe(501)
       })
     })
   })

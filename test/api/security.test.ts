@@ -140,7 +140,7 @@ for (const dialect of testDialects()) {
     const name = (op: Operation) => `${op.method} ${op.path} (${op.operationId})`
     const planned = (op: Operation) => op.statuses.has(501)
 
-    /** A tenant with collected inventory, a snapshot run and an event, by the ids its paths take. */
+    /** A tenant with collected inventory, a snapshot run, its insights and an event, by the ids its paths take. */
     async function populatedTenant(): Promise<Ids> {
       const tenant = await t.given.tenant(org)
       const run = await t.services.snapshots.trigger(org.owner, tenant.id, false)
@@ -150,6 +150,8 @@ for (const dialect of testDialects()) {
       const [subscription] = await first('subscriptions')
       const [resource] = await first('resources')
       const groups: { name: string }[] = await first('resource-groups')
+      const insights = await t.request('GET', `${API}/insights?tenancyId=${tenant.id}&pageSize=1`, org.ownerKey)
+      const [insight] = insights.json().items
       const event = await t.request('POST', `${API}/tenants/${tenant.id}/events`, org.ownerKey, {
         title: 'Deploy',
         category: 'Deployment',
@@ -164,6 +166,7 @@ for (const dialect of testDialects()) {
         resourceId: resource.id,
         resourceGroupName: groups.map((g) => g.name).join('\n'), // narrowed below to a name of this tenant only
         eventId: event.json().id,
+        insightId: insight.id,
       }
     }
 
@@ -179,9 +182,10 @@ for (const dialect of testDialects()) {
       own.resourceGroupName = ownGroups[0]!
       sibling.resourceGroupName = sibling.resourceGroupName!.split('\n').find((n) => !ownGroups.includes(n))!
       expect(sibling.resourceGroupName).toBeTruthy()
-      const planned = { anomalyId: randomUUID(), insightId: randomUUID(), reportId: randomUUID(), runId: randomUUID() }
+      const planned = { anomalyId: randomUUID(), reportId: randomUUID(), runId: randomUUID() }
       Object.assign(own, planned, { userId: org.ownerId })
-      Object.assign(sibling, planned, { userId: org.ownerId })
+      // Users belong to the organisation, not to a tenant: "of the sibling" is a user of another organisation.
+      Object.assign(sibling, planned, { userId: other.ownerId })
       // One unknown id for each own one (tenantId and tenancyId name the same tenant).
       const fresh = new Map<string, string>()
       unknown = Object.fromEntries(

@@ -136,7 +136,7 @@ for (const dialect of testDialects()) {
           credentialType: 'ManagedIdentity',
         })
       ).json()
-      const member = await t.services.users.insert({
+      const member = await t.services.userStore.insert({
         id: '01900000-0000-7000-8000-000000000001',
         organisationId: orgId,
         email: 'member@globex.example',
@@ -167,6 +167,43 @@ for (const dialect of testDialects()) {
       )
       expect(badRole.code).not.toBe(0)
       expect(badRole.stderr).toMatch(/Allowed choices are Admin, Editor, Viewer/)
+
+      const revoked = await runCli(['users', 'revoke', '--tenancy', tenant.id, '--user', member.id, '--json'], env())
+      expect(revoked.code, revoked.stderr).toBe(0)
+      expect(JSON.parse(revoked.stdout)).toEqual({ tenancyId: tenant.id, userId: member.id, role: null })
+      expect(
+        await t.db.kysely.selectFrom('tenancyRoles').selectAll().where('userId', '=', member.id).execute(),
+      ).toEqual([])
+      const foreign = await runCli(
+        ['users', 'revoke', '--tenancy', tenant.id, '--user', '01900000-0000-7000-8000-0000000000ff'],
+        env(),
+      )
+      expect(foreign.code).toBe(1)
+      expect(foreign.stderr).toContain('was not found')
+    })
+
+    it('audit list prints the changes of access, newest first, each from the command line', async () => {
+      const res = await runCli(['audit', 'list', '--org', orgId, '--json'], env())
+      expect(res.code, res.stderr).toBe(0)
+      const { items } = JSON.parse(res.stdout) as {
+        items: { action: string; at: string; origin: string; actor: { type: string }; target: { id: string } }[]
+      }
+      expect(items.map((e) => e.action)).toEqual([
+        'user.roleRevoked',
+        'user.roleGranted',
+        'user.roleGranted',
+        'apiKey.revoked',
+        'apiKey.created',
+        'apiKey.created',
+      ])
+      expect(items.every((e) => e.origin === 'cli')).toBe(true)
+      expect(items.slice(0, 4).every((e) => e.actor.type === 'System')).toBe(true)
+      expect(res.stdout).not.toMatch(/cw_[0-9A-Za-z]{20}/)
+      const human = await runCli(['audit', 'list', '--org', orgId, '--limit', '1'], env())
+      expect(human.code, human.stderr).toBe(0)
+      expect(human.stdout.trim().split('\n')).toHaveLength(1)
+      expect(human.stdout).toContain('user.roleRevoked')
+      expect(human.stdout).toContain('from cli')
     })
   })
 }

@@ -27,7 +27,7 @@ for (const dialect of testDialects()) {
       await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('API reference')
       const out = server.output()
       const calls = [...out.matchAll(/curl -s -H 'X-Api-Key: (cw_\w+)' (\S+)/g)]
-      expect(calls).toHaveLength(3)
+      expect(calls).toHaveLength(4)
       for (const [, key, url] of calls) {
         const res = await fetch(url!, { headers: { 'X-Api-Key': key! } })
         expect(res.status, url).toBe(200)
@@ -94,6 +94,14 @@ for (const dialect of testDialects()) {
         costs: { last30Days: number }
       }
       expect(tenant.costs.last30Days).toBeGreaterThan(0)
+      // Its analysis follows, and the demo shows every category of insight.
+      const categories = async () => {
+        const page = (await (
+          await fetch(`${server.url}/api/public/v1/insights?pageSize=200`, { headers: { 'X-Api-Key': key } })
+        ).json()) as { items: { category: string }[] }
+        return new Set(page.items.map((i) => i.category)).size
+      }
+      await expect.poll(categories, { timeout: 30_000, interval: 200 }).toBe(8)
       // The in-process worker's runs are in the server's own metrics.
       const metrics = await (await fetch(`${server.url}/metrics`)).text()
       for (const status of ['queued', 'started', 'succeeded'])

@@ -477,17 +477,24 @@ describe('azure connector: costs', () => {
 })
 
 describe('azure connector: CPU metrics', () => {
-  it('reads daily average and maximum CPU per VM; deallocated days and deleted VMs give no samples', async () => {
+  it('reads daily average, maximum and p95 CPU per VM from its hours; deallocated days and deleted VMs give no samples', async () => {
     const gone = `/subscriptions/${SUB_PROD}/resourceGroups/RG-Web/providers/Microsoft.Compute/virtualMachines/deleted-vm`
     const samples = await connector().cpuMetrics(secretTenant, [IDS.webVm, IDS.batchVm, gone], WEEK, ctx)
 
     expect(samples).toHaveLength(5)
-    expect(samples[0]).toEqual({ resourceArmId: IDS.webVm, date: '2023-11-01', averagePercent: 36, maxPercent: 81 })
+    // The day's hours: one peak hour at 81%, 23 hours at (24 x 36 - 81) / 23 = 34.043478%; p95 is the 23rd of 24.
+    expect(samples[0]).toEqual({
+      resourceArmId: IDS.webVm,
+      date: '2023-11-01',
+      averagePercent: 36,
+      maxPercent: 81,
+      p95Percent: 34.043478,
+    })
     const q = fake.requests.filter((r) => r.kind === 'metrics').map((r) => new URL(r.url, fake.url).searchParams)
     expect(q).toHaveLength(3)
     expect(q[0]?.get('metricnames')).toBe('Percentage CPU')
     expect(q[0]?.get('aggregation')).toBe('Average,Maximum')
-    expect(q[0]?.get('interval')).toBe('P1D')
+    expect(q[0]?.get('interval')).toBe('PT1H')
     expect(q[0]?.get('timespan')).toBe('2023-11-01T00:00:00Z/2023-11-06T00:00:00Z')
     expect(q[0]?.get('api-version')).toBe('2023-10-01')
   })

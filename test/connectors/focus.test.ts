@@ -271,6 +271,18 @@ describe('FOCUS import of gzip files', () => {
     same(await parseFocusFile(Readable.from(chunks), { fileName: 'export' }), expected)
   })
 
+  it('reads the same whatever the chunks, a record, a quoted field or a CRLF cut anywhere', async () => {
+    for (const text of [readFileSync(BAD, 'utf8'), readFileSync(BAD, 'utf8').replace(/\n/g, '\r\n')]) {
+      const whole = await parseFocusFile(Readable.from([Buffer.from(text)]), { fileName: 'bad' })
+      const bytes = Buffer.from(text)
+      for (const size of [1, 2, 7, 64]) {
+        const chunks: Buffer[] = []
+        for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size))
+        same(await parseFocusFile(Readable.from(chunks), { fileName: 'bad' }), whole)
+      }
+    }
+  })
+
   it('sums the files of one import', async () => {
     const r = await parseFocusFiles([SMALL, tempFile('part2.csv', gzipSync(plain))])
     expect(r.rowsRead).toBe(56)

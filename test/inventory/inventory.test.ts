@@ -155,7 +155,12 @@ for (const dialect of testDialects()) {
       const expected = await createSimulatedConnector().cpuMetrics(conn, [armId], window, { clock: t.clock })
       expect(expected).toHaveLength(3)
       expect(await store.dailyCpu(tenant.id, armId.toUpperCase(), window.from, window.to)).toEqual(
-        expected.map(({ date, averagePercent, maxPercent }) => ({ date, averagePercent, maxPercent })),
+        expected.map(({ date, averagePercent, maxPercent, p95Percent }) => ({
+          date,
+          averagePercent,
+          maxPercent,
+          p95Percent,
+        })),
       )
       // The deep snapshot collected every day of its window, and only those.
       const all = await store.dailyCpu(tenant.id, armId, '2025-01-01', '2026-12-31')

@@ -56,6 +56,14 @@ describe('anomaly detection on a daily series', () => {
     expect(found(values)).toEqual([60])
   })
 
+  it('a new level whose daily change sits around the minimum impact raises one anomaly, then follows it', () => {
+    // 48 a day halved: -24 a day, just under the minimum impact of 25 on most days after the first.
+    const values = seasonal(140, { level: 48, noise: 0.03, seed: 4, growth: 0 })
+    for (let day = 80; day < 140; day++) values[day] = values[day]! * 0.48
+    values[80] = values[80]! * 0.9
+    expect(found(values)).toEqual([80])
+  })
+
   it('a long spike that ends raises one anomaly, not a second one for its end', () => {
     const values = seasonal(150, { seed: 5 })
     for (let d = 80; d < 85; d++) values[d] = values[d]! * 3

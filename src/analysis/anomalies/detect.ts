@@ -65,6 +65,8 @@ const MAD_TO_SIGMA = 1.4826
 /** Week-over-week differences of two noisy days have √2 times the spread of one day. */
 const DIFF_TO_DAY = 1 / Math.SQRT2
 const SCALE_WEEKS = 5
+/** Variance of the median of n normal samples, in units of σ²/n: π/2. */
+const MEDIAN_VARIANCE = Math.PI / 2
 const RETURN_WITHIN_DAYS = 28
 
 /**
@@ -182,13 +184,16 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
     }
     const actual = values[t]!
     const deviation = actual - base
-    const spread = Math.max(scale, 0.01 * Math.abs(base), 1e-6)
+    // The baseline is itself a median of `samples` noisy days (its spread about 1.25 σ / √samples): a young series,
+    // judged on two or three weeks, must not read the baseline's own error as the day's departure.
+    const spread = Math.max(scale * Math.sqrt(1 + MEDIAN_VARIANCE / samples), 0.01 * Math.abs(base), 1e-6)
     const score = deviation / spread
     const percent = base !== 0 ? (100 * deviation) / Math.abs(base) : deviation === 0 ? 0 : 100 * Math.sign(deviation)
-    const anomalous =
-      Math.abs(score) >= o.scoreThreshold &&
-      Math.abs(deviation) >= o.minImpact &&
-      (base === 0 || Math.abs(percent) >= o.minImpactPercent)
+    const significant = Math.abs(score) >= o.scoreThreshold && (base === 0 || Math.abs(percent) >= o.minImpactPercent)
+    // An open episode goes on while the day departs the same way, even by less than the minimum impact: a new
+    // level just under it (a halved 48 a day) would otherwise end the episode each day and never be confirmed.
+    const continues = episode !== null && Math.sign(deviation) === episode.direction
+    const anomalous = significant && (Math.abs(deviation) >= o.minImpact || continues)
 
     if (!anomalous) {
       episode = null

@@ -72,6 +72,15 @@ describe('OrphanedResource', () => {
     expect(orphanedResource(ip(null), context)?.estimatedMonthlySavings).toBe(3.6)
     expect(orphanedResource(ip({ id: '/x/ipConfigurations/ipconfig1' }), context)).toBeNull()
   })
+  it('reads a public IP as the Azure connector keeps it: the ids of what it serves', () => {
+    const ip = (properties: Record<string, unknown>) =>
+      costing('Microsoft.Network/publicIPAddresses', properties, 0.12, 'pip-2')
+    expect(
+      orphanedResource(ip({ ipConfigurationId: null, natGatewayId: null }), context)?.estimatedMonthlySavings,
+    ).toBe(3.6)
+    expect(orphanedResource(ip({ ipConfigurationId: '/x/ipConfigurations/c', natGatewayId: null }), context)).toBeNull()
+    expect(orphanedResource(ip({ ipConfigurationId: null, natGatewayId: '/x/natGateways/n' }), context)).toBeNull()
+  })
   it('finds an App Service plan with no apps, not one with apps', () => {
     const plan = (numberOfSites: number) => costing('Microsoft.Web/serverFarms', { numberOfSites }, 4.8, 'plan-1')
     expect(orphanedResource(plan(0), context)?.estimatedMonthlySavings).toBe(144)
@@ -113,6 +122,12 @@ describe('OverProvisioned', () => {
   it('leaves a VM alone whose p95 is high, or with fewer than 14 days of CPU', () => {
     expect(overProvisioned(vm({ cpu: cpuDays(14, 45) }), context)).toBeNull()
     expect(overProvisioned(vm({ cpu: cpuDays(13, 5) }), context)).toBeNull()
+  })
+  it('bounds the window p95 by the busiest day: one day with a p95 of 20% or more keeps the VM', () => {
+    const busyDay = [...cpuDays(13, 5), { date: '2026-02-14', averagePercent: 9, maxPercent: 60, p95Percent: 20 }]
+    expect(overProvisioned(vm({ cpu: busyDay }), context)).toBeNull()
+    const quietDays = [...cpuDays(13, 5), { date: '2026-02-14', averagePercent: 9, maxPercent: 60, p95Percent: 19.9 }]
+    expect(overProvisioned(vm({ cpu: quietDays }), context)?.estimatedMonthlySavings).toBe(69)
   })
   it('counts a day without a p95 by its maximum', () => {
     expect(overProvisioned(vm({ cpu: cpuDays(14, null, 60) }), context)).toBeNull()
@@ -159,8 +174,11 @@ describe('UnusedResource', () => {
     expect(unusedResource(storage, context)?.estimatedMonthlySavings).toBe(27)
     const gateway = costing('Microsoft.Network/applicationGateways', { bytesProcessed: 0 }, 8.21, 'agw-1')
     expect(unusedResource(gateway, context)?.estimatedMonthlySavings).toBe(246.3)
+    const balancer = costing('Microsoft.Network/loadBalancers', { backendAddressPools: [] }, 0.61, 'lb-1')
+    expect(unusedResource(balancer, context)?.estimatedMonthlySavings).toBe(18.3)
     const snapshot = costing('Microsoft.Compute/snapshots', { timeCreated: '2025-10-01T00:00:00.000Z' }, 0.08, 'snap-1')
     expect(unusedResource(snapshot, context)?.description).toContain('151 days old')
+    expect(unusedResource(snapshot, context)?.estimatedMonthlySavings).toBe(2.4)
   })
   it('leaves alone a storage account with data and a young snapshot', () => {
     const storage = resource({
@@ -168,6 +186,8 @@ describe('UnusedResource', () => {
       properties: { usedCapacityBytes: 10 },
     })
     expect(unusedResource(storage, context)).toBeNull()
+    const balancer = costing('Microsoft.Network/loadBalancers', { bytesProcessed: 1200, backendAddressPools: [{}] })
+    expect(unusedResource(balancer, context)).toBeNull()
     const snapshot = resource({
       resourceType: 'Microsoft.Compute/snapshots',
       properties: { timeCreated: '2026-02-01T00:00:00.000Z' },

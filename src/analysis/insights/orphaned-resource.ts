@@ -10,7 +10,9 @@ function orphaned(resource: ResourceFacts): string | null {
     return unattached && !p.managedBy ? 'a managed disk attached to no virtual machine' : null
   }
   if (isType(resource, 'Microsoft.Network/publicIPAddresses')) {
-    return !p.ipConfiguration && !p.natGateway ? 'a public IP address associated with nothing' : null
+    // As Resource Graph gives them (`ipConfiguration`, `natGateway`) or as the Azure connector keeps their ids.
+    const associated = p.ipConfiguration || p.ipConfigurationId || p.natGateway || p.natGatewayId
+    return !associated ? 'a public IP address associated with nothing' : null
   }
   if (isType(resource, 'Microsoft.Web/serverFarms')) {
     return p.numberOfSites === 0 ? 'an App Service plan that hosts no app' : null
@@ -20,7 +22,8 @@ function orphaned(resource: ResourceFacts): string | null {
 
 /**
  * OrphanedResource: an unattached managed disk (`diskState` Unattached and no `managedBy`), a public IP address
- * with no IP configuration or NAT gateway, or an App Service plan with no sites, that still costs money.
+ * with no IP configuration or NAT gateway (the objects, or their ids `ipConfigurationId`, `natGatewayId`), or an
+ * App Service plan with no sites, that still costs money.
  * Savings: all of its observed monthly cost (deleting it stops every charge). Severity from the savings.
  */
 export const orphanedResource: InsightRule = (resource) => {

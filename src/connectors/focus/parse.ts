@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs'
 import { pipeline, Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
-import { parse } from 'csv-parse'
 import { toDay } from '../../platform/time.js'
 import type { DailyCostRow, ResourceGroupItem, ResourceItem, SubscriptionItem } from '../types.js'
+import { createCsvReader } from './csv.js'
 import {
   armTypeOfArmId,
   isArmId,
@@ -22,8 +22,10 @@ import {
 
 /**
  * Reads FOCUS 1.0/1.1 cost exports (CSV, plain or gzip) as Azure Cost Management and the FinOps Foundation write
- * them, and aggregates them while streaming: memory grows with the distinct (resource, day, meter) keys, not with
- * the rows, so a million-row month is fine. Bad rows become line-numbered issues and are left out of the sums.
+ * them, and sums them while streaming, a chunk at a time. Held alone, memory grows with the distinct (resource,
+ * day, meter) keys; an import that writes the sums away as it goes (`afterChunk` and `takeCosts`) holds only a
+ * batch and the inventory, whatever the size of the files. Bad rows become line-numbered issues and are left out
+ * of the sums.
  */
 
 /** A path, or the bytes of one file (a stream or any async iterable of chunks). */
@@ -41,6 +43,11 @@ export interface FocusParseOptions {
   fileName?: string
   /** Errors and warnings kept, each; the rest are only counted, so a broken huge file cannot fill memory. */
   maxIssues?: number
+  /**
+   * Awaited after each chunk of a file is read (reading waits for it): where a streaming import writes away
+   * the costs summed so far (`takeCosts`) and reports progress.
+   */
+  afterChunk?: (at: { file: string; rowsRead: number; pendingCosts: number }) => Promise<void> | void
 }
 
 export interface FocusParseResult {
@@ -161,7 +168,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     if (!group) {
       group = {
         subscriptionId,
-        name,
+        name: ownCopy(name),
         armId: `/subscriptions/${subscriptionId}/resourceGroups/${name}`,
         location: null,
         tags: {},
@@ -228,11 +235,11 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     const tags = row.tags ?? {}
     const known = resources.get(key)
     if (!known) {
-      resources.set(key, {
-        armId,
-        name: row.resourceName ?? lastSegmentOf(armId),
-        resourceType: row.resourceType ?? '',
-        location: row.location,
+      resources.set(ownCopy(key), {
+        armId: ownCopy(armId),
+        name: ownCopy(row.resourceName ?? lastSegmentOf(armId)),
+        resourceType: ownCopy(row.resourceType ?? ''),
+        location: row.location && ownCopy(row.location),
         subscriptionId: group.subscriptionId,
         resourceGroupName: group.name,
         tags,
@@ -245,11 +252,13 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     }
     // Tags change over a month; the latest charge period's row has the current ones (ties: the later row).
     if (row.ms >= known.tagsAt) {
-      known.tags = tags
+      // The same tags as before (the usual case) keep the object already held: replacing it on every row made
+      // each row's tags live long enough to reach V8's old space, and memory grew between full collections.
+      if (!sameTags(known.tags, tags)) known.tags = tags
       known.tagsAt = row.ms
     }
-    known.location ??= row.location
-    if (!known.resourceType && row.resourceType) known.resourceType = row.resourceType
+    if (known.location === null && row.location) known.location = ownCopy(row.location)
+    if (!known.resourceType && row.resourceType) known.resourceType = ownCopy(row.resourceType)
   }
 
   async function addFile(input: FocusInput, fileName?: string): Promise<void> {
@@ -261,7 +270,6 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       error({ file, line: 0, message: `cannot read the file: ${messageOf(err)}` })
       return
     }
-    const lines = createLineCounter()
     let columns: ColumnIndex | null = null
     let stopped = false
     let fallbacks = 0
@@ -271,7 +279,10 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         const header = readHeader(record)
         if ('missing' in header)
           stop({ file, line, message: `not a FOCUS cost export: missing columns ${header.missing.join(', ')}` })
-        else columns = header
+        else {
+          columns = header
+          reader.keepOnly(COLUMNS.map((c) => header[c]))
+        }
         return
       }
       rowsRead++
@@ -292,8 +303,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       addRow(read.row, file, line)
     }
 
-    function onSkip(err: Error, line: number) {
-      const message = `not valid CSV: ${err.message.replace(/ at line \d+/, '')}`
+    function onSkip(reason: string, line: number) {
+      const message = `not valid CSV: ${reason}`
       if (columns === null) return stop({ file, line, message: `the header is ${message}` })
       rowsRead++
       rowsRejected++
@@ -304,27 +315,44 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     function stop(issue: FocusIssue) {
       error(issue)
       stopped = true
-      source.destroy()
     }
 
-    // Rows are handled inside the parser's callbacks so that rows and CSV errors arrive in file order.
-    const parser = parse({
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      on_record: (record: string[], info: CsvInfo) => {
-        if (!stopped) onRecord(record, lines.record(record, info))
-        return null
+    // Records and CSV errors arrive in file order, each with the physical line it starts on.
+    const reader = createCsvReader({
+      onRecord: (fields, line) => {
+        if (!stopped) onRecord(fields, line)
+      },
+      onError: (message, line) => {
+        if (!stopped) onSkip(message, line)
       },
     })
-    parser.on('skip', (err: CsvParseError) => {
-      if (!stopped) onSkip(err, lines.skipped(err))
-    })
-    parser.resume()
-    const failure = await new Promise<Error | null | undefined>((resolve) => pipeline(source, parser, resolve))
+    const decoder = new TextDecoder('utf-8')
+    let failure: unknown = null
+    // What the caller's hook throws (a database error) is the caller's, not a problem of the file.
+    let hookFailure: { error: unknown } | null = null
+    try {
+      for await (const chunk of source) {
+        reader.push(decoder.decode(chunk as Uint8Array, { stream: true }))
+        if (stopped) break
+        try {
+          await options.afterChunk?.({ file, rowsRead, pendingCosts: costs.size })
+        } catch (err) {
+          hookFailure = { error: err }
+          break
+        }
+      }
+      if (!stopped && !hookFailure) {
+        reader.push(decoder.decode())
+        reader.end()
+      }
+    } catch (err) {
+      failure = err
+    } finally {
+      source.destroy()
+    }
+    if (hookFailure) throw hookFailure.error
     if (failure && !stopped) {
-      error({ file, line: lines.last() + 1, message: `the file ends early or is corrupt: ${messageOf(failure)}` })
+      error({ file, line: reader.lastLine() + 1, message: `the file ends early or is corrupt: ${messageOf(failure)}` })
     }
     if (columns === null && !stopped && !failure) error({ file, line: 1, message: 'the file is empty' })
     if (fallbacks > 0) {
@@ -333,10 +361,21 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     }
   }
 
+  /**
+   * The cost rows summed so far, which are then forgotten: a caller that streams a large import writes them
+   * away batch by batch, so memory does not grow with the file. Rows of the same key read later come in a later
+   * batch; whoever stores the batches sums them (as the costs store's merge of staged rows does).
+   */
+  function takeCosts(): DailyCostRow[] {
+    const taken = [...costs.values()].map(({ units, ...row }) => ({ ...row, cost: moneyToNumber(units) }))
+    costs.clear()
+    return taken
+  }
+
   function result(): FocusParseResult {
     const kept = [...currencies.keys()]
     return {
-      costs: [...costs.values()].map(({ units, ...row }) => ({ ...row, cost: moneyToNumber(units) })),
+      costs: takeCosts(),
       subscriptions: [...subscriptions.values()],
       resourceGroups: [...groups.values()],
       resources: [...resources.values()].map(({ tagsAt: _, ...resource }) => resource),
@@ -351,7 +390,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     }
   }
 
-  return { addFile, result }
+  return { addFile, takeCosts, result, errorCount: () => errorCount, rowsRead: () => rowsRead }
 }
 export type FocusAggregator = ReturnType<typeof createFocusAggregator>
 
@@ -471,46 +510,27 @@ function readMoney(text: string | null, column: Column, problems: string[]): big
   return units
 }
 
-interface CsvInfo {
-  lines: number
-  empty_lines: number
-}
-type CsvParseError = Error & CsvInfo
+/**
+ * Bytes per read and per gunzipped chunk: larger than gunzip's 16 KB (less work per row), but small enough that
+ * a chunk's text is an ordinary young object that dies young: V8 puts strings over 128 KB in the large-object
+ * space, which only a full collection frees, and memory grew by hundreds of MB between two of them.
+ */
+const READ_CHUNK_BYTES = 64 * 1024
 
 /**
- * Physical line numbers of records. csv-parse reports the line where a record ends, and counts `\r\n` inside a
- * quoted field as two lines (once as \r, once as \n); the start line is derived from the previous record's end and
- * the skipped empty lines, minus that over-count, so it stays exact after multi-line fields in LF or CRLF files.
+ * A copy of `text` that does not point into the chunk it was read from. V8 makes a slice of 13 characters or
+ * more a view of its parent string: a resource id kept for the whole import would keep its chunk of the file
+ * alive, and memory would grow with the number of resources. Only what outlives a batch is copied.
  */
-function createLineCounter() {
-  let previousEnd = 0
-  let previousEmpty = 0
-  let overCount = 0
-  const startOf = (info: CsvInfo) => previousEnd + 1 + (info.empty_lines - previousEmpty)
-  return {
-    record(fields: string[], info: CsvInfo): number {
-      const start = startOf(info)
-      const line = start - overCount
-      if (info.lines > start) for (const f of fields) overCount += countCrlf(f)
-      previousEnd = info.lines
-      previousEmpty = info.empty_lines
-      return line
-    },
-    skipped(err: CsvInfo): number {
-      const line = startOf(err) - overCount
-      previousEnd = err.lines
-      previousEmpty = err.empty_lines
-      return line
-    },
-    /** The last physical line read so far. */
-    last: () => previousEnd - overCount,
-  }
+function sameTags(a: Tags, b: Tags): boolean {
+  const keys = Object.keys(a)
+  if (keys.length !== Object.keys(b).length) return false
+  for (const key of keys) if (a[key] !== b[key]) return false
+  return true
 }
 
-function countCrlf(text: string): number {
-  let n = 0
-  for (let i = text.indexOf('\r\n'); i >= 0; i = text.indexOf('\r\n', i + 2)) n++
-  return n
+function ownCopy(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1)
 }
 
 /**
@@ -518,7 +538,8 @@ function countCrlf(text: string): number {
  * Parquet exports are refused by name rather than read as garbage.
  */
 async function openDecoded(input: FocusInput): Promise<Readable> {
-  const raw: AsyncIterable<Uint8Array> = typeof input === 'string' ? createReadStream(input) : input
+  const raw: AsyncIterable<Uint8Array> =
+    typeof input === 'string' ? createReadStream(input, { highWaterMark: READ_CHUNK_BYTES }) : input
   const chunks = raw[Symbol.asyncIterator]()
   const head: Buffer[] = []
   let size = 0
@@ -538,7 +559,7 @@ async function openDecoded(input: FocusInput): Promise<Readable> {
   }
   const bytes = Readable.from(rest(), { objectMode: false })
   const gzip = first[0] === 0x1f && first[1] === 0x8b
-  return gzip ? pipeline(bytes, createGunzip(), () => {}) : bytes
+  return gzip ? pipeline(bytes, createGunzip({ chunkSize: READ_CHUNK_BYTES }), () => {}) : bytes
 }
 
 function messageOf(err: unknown): string {

@@ -177,6 +177,104 @@ const KINDS: Kind[] = [
   },
 ]
 
+/**
+ * The first resources of every estate, each planting a condition an insight rule finds (or a healthy one of its
+ * kind), so that the demo shows every category after its first snapshot and analysis. Entries override what the
+ * random draw chose for that position; the rest of the estate is random.
+ */
+interface Planted {
+  type: string
+  sku?: string
+  state?: string
+  environment?: string
+  /** Costs the same at weekends (24x7), unlike office-hours compute. */
+  steady?: boolean
+  cpuAverage?: number
+  tags?: Record<string, string>
+  properties?: Record<string, unknown>
+}
+
+const VM = 'Microsoft.Compute/virtualMachines'
+const LINUX = { osType: 'Linux', licenseType: null }
+const PLANTED: Planted[] = [
+  // StoppedVm: stopped from inside the guest, still billed.
+  { type: VM, sku: 'Standard_D4s_v5', state: 'VM stopped', properties: LINUX },
+  // OrphanedResource: an unattached disk, an unassociated public IP, an App Service plan with no app.
+  { type: 'Microsoft.Compute/disks', sku: 'Premium_LRS', state: 'Unattached', properties: { diskState: 'Unattached' } },
+  { type: 'Microsoft.Network/publicIPAddresses', properties: { ipConfiguration: null } },
+  { type: 'Microsoft.Network/networkInterfaces' },
+  { type: 'Microsoft.Web/serverFarms', sku: 'P1v3', properties: { numberOfSites: 0 } },
+  { type: 'Microsoft.Web/sites' },
+  // HybridBenefitOpportunity: a vCore database with its SQL Server licence included.
+  { type: 'Microsoft.Sql/servers/databases', sku: 'GP_Gen5_2', properties: { licenseType: 'LicenseIncluded' } },
+  // UnusedResource: a storage account holding nothing.
+  { type: 'Microsoft.Storage/storageAccounts', sku: 'Standard_LRS', properties: { usedCapacityBytes: 0 } },
+  { type: 'Microsoft.KeyVault/vaults' },
+  { type: 'Microsoft.ContainerService/managedClusters' },
+  { type: 'Microsoft.DocumentDB/databaseAccounts' },
+  // UnusedResource: an idle load balancer (no backend, no bytes).
+  { type: 'Microsoft.Network/loadBalancers', properties: { backendAddressPools: [], bytesProcessed: 0 } },
+  // UnusedResource: a disk snapshot over 90 days old.
+  { type: 'Microsoft.Compute/snapshots', properties: { ageDays: 200 } },
+  { type: 'Microsoft.Cache/Redis' },
+  // OverProvisioned: a large production VM idling at about 2% CPU.
+  { type: VM, sku: 'Standard_D16s_v5', state: 'VM running', environment: 'prod', cpuAverage: 2, properties: LINUX },
+  // ScheduleOpportunity: non-production VMs running nights and weekends.
+  {
+    type: VM,
+    sku: 'Standard_D4s_v5',
+    state: 'VM running',
+    environment: 'dev',
+    steady: true,
+    cpuAverage: 35,
+    properties: LINUX,
+  },
+  {
+    type: VM,
+    sku: 'Standard_E8s_v5',
+    state: 'VM running',
+    environment: 'test',
+    steady: true,
+    cpuAverage: 30,
+    properties: LINUX,
+  },
+  // ReservedInstanceOpportunity: production VMs running steadily around the clock.
+  {
+    type: VM,
+    sku: 'Standard_D4s_v5',
+    state: 'VM running',
+    environment: 'prod',
+    steady: true,
+    cpuAverage: 45,
+    properties: LINUX,
+  },
+  {
+    type: VM,
+    sku: 'Standard_E8s_v5',
+    state: 'VM running',
+    environment: 'prod',
+    steady: true,
+    cpuAverage: 55,
+    properties: LINUX,
+  },
+  // HybridBenefitOpportunity: Windows without Azure Hybrid Benefit.
+  {
+    type: VM,
+    sku: 'Standard_D4s_v5',
+    state: 'VM running',
+    environment: 'prod',
+    cpuAverage: 40,
+    properties: { osType: 'Windows', licenseType: null },
+  },
+  // ExpiredResource: a storage account past the end of life its tag gives.
+  {
+    type: 'Microsoft.Storage/storageAccounts',
+    sku: 'Standard_LRS',
+    tags: { 'expiry-date': '2025-06-30' },
+    properties: { usedCapacityBytes: 52_428_800 },
+  },
+]
+
 const SUBSCRIPTIONS = ['Production', 'Staging', 'Data Platform', 'Shared Services']
 const WORKLOADS = ['web', 'api', 'data', 'ml', 'identity', 'monitoring', 'batch', 'payments']
 const ENVIRONMENTS: Record<string, string> = {
@@ -260,9 +358,11 @@ export function simulatedEstate(cloudTenantId: string, resourceCount = 240): Sim
   const resources: SimulatedResource[] = []
   for (let i = 0; i < resourceCount; i++) {
     // The first resources are the planted cases, so every estate, however small, has each of them.
-    const kind = i < KINDS.length ? KINDS[i]! : pickKind(rand)
+    const plant = PLANTED[i]
+    const kind = plant ? KINDS.find((k) => k.type === plant.type)! : pickKind(rand)
     const group = resourceGroups[i % resourceGroups.length]!
-    const skuChoice = pick(rand, kind.skus)
+    const drawn = pick(rand, kind.skus)
+    const skuChoice = plant?.sku ? kind.skus.find((k) => k.sku === plant.sku)! : drawn
     const name = `${shortName(kind.type)}-${group.tags.workload}-${String(i).padStart(4, '0')}`
     const armId = `${group.armId}/providers/${kind.type}/${name}`
     const properties: Record<string, unknown> = {}
@@ -296,11 +396,36 @@ export function simulatedEstate(cloudTenantId: string, resourceCount = 240): Sim
     } else if (kind.type === 'Microsoft.Web/serverFarms') {
       properties.numberOfSites = i % 6 === 4 || rand() < 0.2 ? 0 : 1 + Math.floor(rand() * 5)
     } else if (kind.type === 'Microsoft.Compute/snapshots') {
-      const ageDays = i % 3 === 0 || rand() < 0.5 ? 120 + Math.floor(rand() * 400) : Math.floor(rand() * 60)
-      properties.timeCreated = toInstant(dayStart('2026-01-01'), -ageDays * DAY_MS)
-      properties.ageDays = ageDays
+      properties.ageDays = i % 3 === 0 || rand() < 0.5 ? 120 + Math.floor(rand() * 400) : Math.floor(rand() * 60)
     } else if (kind.type === 'Microsoft.Sql/servers/databases') {
       properties.averageDtuPercent = i % 8 === 6 || rand() < 0.2 ? 3 + rand() * 5 : 30 + rand() * 50
+      // vCore databases (GP_, BC_) carry a licence; half of them still pay for SQL Server.
+      if (/^(GP|BC)_/.test(skuChoice.sku)) properties.licenseType = rand() < 0.5 ? 'LicenseIncluded' : 'BasePrice'
+    } else if (kind.type === 'Microsoft.Storage/storageAccounts') {
+      properties.usedCapacityBytes = rand() < 0.1 ? 0 : Math.floor(1e6 + rand() * 5e11)
+    } else if (kind.type === 'Microsoft.Network/loadBalancers') {
+      const idle = rand() < 0.2
+      properties.backendAddressPools = idle ? [] : [{ name: 'backend' }]
+      properties.bytesProcessed = idle ? 0 : Math.floor(1e8 + rand() * 1e11)
+    }
+
+    let seasonal = !!kind.seasonal
+    if (plant) {
+      if (plant.state) state = plant.state
+      if (plant.cpuAverage !== undefined) cpuAverage = plant.cpuAverage
+      if (plant.steady) seasonal = false
+      if (kind.type === VM) dailyCost = state === 'VM deallocated' ? 0 : skuChoice.daily
+      Object.assign(properties, plant.properties)
+      if (kind.type === VM) properties.vmSize = skuChoice.sku
+      if (plant.environment) {
+        delete tags.Environment
+        tags.environment = plant.environment
+      }
+      Object.assign(tags, plant.tags)
+    }
+    if (kind.type === 'Microsoft.Compute/snapshots') {
+      const ageDays = Number(properties.ageDays)
+      properties.timeCreated = toInstant(dayStart('2026-01-01'), -ageDays * DAY_MS)
     }
 
     resources.push({
@@ -323,7 +448,7 @@ export function simulatedEstate(cloudTenantId: string, resourceCount = 240): Sim
       serviceName: kind.serviceName,
       cpuAverage,
       spiky: i % 37 === 3,
-      seasonal: !!kind.seasonal,
+      seasonal,
     })
   }
   return { subscriptions, resourceGroups, resources }

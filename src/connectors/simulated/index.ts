@@ -106,11 +106,13 @@ export function createSimulatedConnector(options: SimulatedOptions = {}): Connec
         if (!vm || vm.cpuAverage === null || vm.state !== 'VM running') continue
         for (const date of daysBetween(window.from, window.to)) {
           const average = Math.max(0.1, vm.cpuAverage * (1 + 0.2 * noise('cpu', armId, date)))
+          // A working day's shape: the busiest hours (p95) near twice the day's average, one peak above them.
           samples.push({
             resourceArmId: vm.armId,
             date,
             averagePercent: round(average),
             maxPercent: round(Math.min(100, average * 2.5)),
+            p95Percent: round(Math.min(100, average * 1.8)),
           })
         }
       }

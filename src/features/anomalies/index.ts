@@ -1,9 +1,9 @@
 import type { Feature } from '../feature.js'
 import { anomalyRoutes } from './routes.js'
-import { AnomalyRecord, PatchAnomalyRequest } from './schemas.js'
+import { AnomalyRecord, EventCostImpact, PatchAnomalyRequest } from './schemas.js'
 
 export const anomalies: Feature = {
   name: 'anomalies',
-  schemas: [AnomalyRecord, PatchAnomalyRequest],
-  routes: (api) => api.register(anomalyRoutes),
+  schemas: [AnomalyRecord, PatchAnomalyRequest, EventCostImpact],
+  routes: (api, s) => api.register(anomalyRoutes, { anomalies: s.anomalies }),
 }

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { ref } from '../../platform/http/openapi.js'
 import {
   ActorRef,
   Currency,
@@ -10,36 +11,132 @@ import {
   StringEnum,
   Uuid,
 } from '../../platform/http/schemas.js'
+import { EventRecord } from '../events/schemas.js'
 
 export const AnomalySeverities = ['High', 'Medium', 'Low'] as const
 export const AnomalyStatuses = ['Active', 'Acknowledged', 'Resolved'] as const
 export const AnomalyScopeKinds = ['Tenant', 'Subscription', 'ResourceGroup', 'Resource', 'Service'] as const
+export type AnomalySeverity = (typeof AnomalySeverities)[number]
+export type AnomalyStatus = (typeof AnomalyStatuses)[number]
+export type AnomalyScopeKind = (typeof AnomalyScopeKinds)[number]
+
+/** The rule written in the README and the OpenAPI document; `severityOf` in analysis/anomalies/detect.ts. */
+export const SEVERITY_RULE =
+  'Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): ' +
+  'High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the ' +
+  'minimum, Low below.'
+
+export const AnomalyScope = Type.Object(
+  {
+    kind: StringEnum(AnomalyScopeKinds),
+    subscriptionId: Nullable(Type.String()),
+    resourceGroupName: Nullable(Type.String()),
+    resourceId: Nullable(Uuid),
+    serviceName: Nullable(Type.String()),
+  },
+  {
+    description:
+      'What the cost belongs to. Subscription: subscriptionId. ResourceGroup: subscriptionId and ' +
+      'resourceGroupName. Resource: resourceId (with its subscription and group). Service: serviceName, across ' +
+      'the tenant. Tenant: the fields are null.',
+  },
+)
+export type AnomalyScope = Static<typeof AnomalyScope>
+
+export const AnomalyDriver = Type.Object(
+  {
+    scope: AnomalyScope,
+    label: Type.String({ description: 'The child scope as people name it (subscription, group or resource name).' }),
+    expectedCost: Money,
+    actualCost: Money,
+    change: Money,
+    share: Type.Number({ description: "The child's change as a share of the anomaly's impact (1 = all of it)." }),
+  },
+  { description: 'A child scope that moved the same way as the anomaly on its day.' },
+)
+export type AnomalyDriver = Static<typeof AnomalyDriver>
 
 export const AnomalyRecord = Type.Object(
   {
     id: Uuid,
     tenancyId: Uuid,
-    scope: Type.Object({
-      kind: StringEnum(AnomalyScopeKinds),
-      subscriptionId: Nullable(Type.String()),
-      resourceGroupName: Nullable(Type.String()),
-      resourceId: Nullable(Uuid),
-      serviceName: Nullable(Type.String()),
-    }),
+    scope: AnomalyScope,
     dateRaised: DateOnly,
-    severity: StringEnum(AnomalySeverities),
+    severity: StringEnum(AnomalySeverities, { description: 'High, Medium or Low. See the description of Anomaly.' }),
     status: StringEnum(AnomalyStatuses),
     expectedCost: Money,
     actualCost: Money,
-    impact: Money,
-    impactPercent: Type.Number(),
+    impact: Type.Number({ description: 'actualCost - expectedCost: positive for a spike, negative for a drop.' }),
+    impactPercent: Type.Number({ description: 'impact in percent of expectedCost (100 when nothing was expected).' }),
     currency: Currency,
-    description: Type.String(),
+    description: Type.String({ description: 'One sentence; names the child scope that drove it, when one did.' }),
+    drivers: Type.Array(AnomalyDriver, {
+      description:
+        'The child scopes (subscriptions of a tenant, groups of a subscription, resources of a group) that moved ' +
+        'the same way on that day, largest share of the change first, at most 5. Empty for Resource and Service.',
+    }),
+    relatedEvents: Type.Array(ref(EventRecord), {
+      description:
+        "The tenant's event markers from 3 days before dateRaised to the end of that day that are drawn on the " +
+        "scope's cost chart (universal markers everywhere; tagged ones on tenant, subscription and service " +
+        'scopes, and on a resource or group whose own tags match), oldest first.',
+    }),
     detectedAt: Instant,
     statusChangedAt: Nullable(Instant),
     statusChangedBy: Nullable(ActorRef),
   },
-  { $id: 'Anomaly', description: 'A cost anomaly. Newest dateRaised first in lists.' },
+  {
+    $id: 'Anomaly',
+    description:
+      'A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the ' +
+      'same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is ' +
+      'at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the ' +
+      'expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its ' +
+      `first day. ${SEVERITY_RULE} Newest dateRaised first in lists.`,
+    examples: [
+      {
+        id: '0193a8f2-7c4e-7a10-9d2b-3f5e6a7b8c9d',
+        tenancyId: '0193a8f0-1111-7222-8333-444455556666',
+        scope: {
+          kind: 'ResourceGroup',
+          subscriptionId: '11111111-aaaa-4aaa-8aaa-111111111111',
+          resourceGroupName: 'web-prod',
+          resourceId: null,
+          serviceName: null,
+        },
+        dateRaised: '2026-03-04',
+        severity: 'High',
+        status: 'Active',
+        expectedCost: 120.5,
+        actualCost: 480.25,
+        impact: 359.75,
+        impactPercent: 298.55,
+        currency: 'EUR',
+        description:
+          'Cost of resource group web-prod was 480.25 EUR against 120.50 EUR expected (+298.55%), driven by resource vm-web-3.',
+        drivers: [
+          {
+            scope: {
+              kind: 'Resource',
+              subscriptionId: '11111111-aaaa-4aaa-8aaa-111111111111',
+              resourceGroupName: 'web-prod',
+              resourceId: '0193a8f1-2222-7333-8444-555566667777',
+              serviceName: null,
+            },
+            label: 'vm-web-3',
+            expectedCost: 40,
+            actualCost: 395.1,
+            change: 355.1,
+            share: 0.987,
+          },
+        ],
+        relatedEvents: [],
+        detectedAt: '2026-03-05T02:10:00.000Z',
+        statusChangedAt: null,
+        statusChangedBy: null,
+      },
+    ],
+  },
 )
 export type AnomalyRecord = Static<typeof AnomalyRecord>
 
@@ -49,7 +146,14 @@ export const PatchAnomalyRequest = Type.Object(
       description: 'Acknowledged or Resolved; Active is set only by the service (a 400 from a caller).',
     }),
   },
-  { $id: 'PatchAnomalyRequest', additionalProperties: false },
+  {
+    $id: 'PatchAnomalyRequest',
+    additionalProperties: false,
+    description:
+      'Any status may move to Acknowledged or Resolved. Repeating the current status is a 200 that changes ' +
+      'nothing (statusChangedAt stays). Active is a 400.',
+    examples: [{ status: 'Acknowledged' }],
+  },
 )
 export type PatchAnomalyRequest = Static<typeof PatchAnomalyRequest>
 
@@ -60,4 +164,41 @@ export const AnomalyListQuery = Type.Object({
   dateRaised: Type.Optional(DateOnly),
   tenancyId: Type.Optional(Uuid),
 })
+export type AnomalyListQuery = Static<typeof AnomalyListQuery>
 export const AnomalyParams = Type.Object({ anomalyId: Uuid })
+
+export const ImpactQuery = Type.Object({
+  days: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 90, default: 7, description: 'Days on each side of the marker, 1 to 90.' }),
+  ),
+})
+export const ImpactParams = Type.Object({ tenantId: Uuid, eventId: Uuid }, { additionalProperties: false })
+
+const ImpactWindow = Type.Object({ from: DateOnly, to: DateOnly, cost: Money })
+
+export const EventCostImpact = Type.Object(
+  {
+    eventId: Uuid,
+    tenantId: Uuid,
+    scope: Type.String({
+      description: '`tenant` for a universal marker; `tag:{key}={value}` for the resources a tagged marker is on.',
+    }),
+    days: Type.Integer(),
+    currency: Currency,
+    before: ImpactWindow,
+    after: ImpactWindow,
+    change: Type.Number({ description: 'after.cost - before.cost.' }),
+    changePercent: Nullable(Type.Number({ description: 'change in percent of before.cost; null when it was 0.' })),
+    complete: Type.Boolean({ description: 'false while the after window reaches past today (costs still to come).' }),
+    anomalies: Type.Array(ref(AnomalyRecord), {
+      description: 'Anomalies on the scope raised from before.from to after.to, newest first, at most 100.',
+    }),
+  },
+  {
+    $id: 'EventCostImpact',
+    description:
+      "Cost on the marker's own chart scope before and after it: the N whole UTC days before the marker's day, " +
+      "and N days from the marker's day on. Every charge category counts.",
+  },
+)
+export type EventCostImpact = Static<typeof EventCostImpact>

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { type Acting, CLI_ORIGIN, FROM_CLI, recordAudit } from '../../platform/audit.js'
 import type { Principal, TenancyRole } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { apiKeyDisplayPrefix, generateApiKey, isWellFormedApiKey, sha256Hex } from '../../platform/crypto.js'
@@ -19,6 +20,8 @@ export interface CreateKeyInput {
   /** null: an owner-scoped key; otherwise the tenancies it may act on and with which role. */
   grants: TenancyGrant[] | null
   createdBy: ActorRef
+  /** Where the request came from, for the audit log: a client address, or `cli` (the default). */
+  origin?: string
 }
 
 export function createApiKeyService(deps: {
@@ -95,6 +98,15 @@ export function createApiKeyService(deps: {
           expiresAt,
         },
         trx,
+        (tx) =>
+          recordAudit(tx, ids, {
+            organisationId: input.organisationId,
+            at: now.toISOString(),
+            by: { actor: input.createdBy, origin: input.origin ?? CLI_ORIGIN },
+            action: 'apiKey.created',
+            target: { type: 'ApiKey', id },
+            detail: { name, scope: input.grants === null ? 'owner' : 'tenancies', expiresAt },
+          }),
       )
       const key = (await store.list(input.organisationId, trx)).find((k) => k.id === id)!
       return { key, apiKey }
@@ -103,10 +115,20 @@ export function createApiKeyService(deps: {
     list: (organisationId: string) => store.list(organisationId),
 
     /** Revokes a key of the organisation; another organisation's key id is a 404, exactly like an unknown one. */
-    async revoke(organisationId: string, keyId: string): Promise<void> {
+    async revoke(organisationId: string, keyId: string, by: Acting = FROM_CLI): Promise<void> {
       const key = await store.get(keyId)
       if (!key || key.organisationId !== organisationId) throw ApiError.notFound(`API key ${keyId}`)
-      await store.revoke(keyId, clock.now().toISOString())
+      const at = clock.now().toISOString()
+      await store.revoke(keyId, at, (tx) =>
+        recordAudit(tx, ids, {
+          organisationId,
+          at,
+          by,
+          action: 'apiKey.revoked',
+          target: { type: 'ApiKey', id: keyId },
+          detail: { name: key.name },
+        }),
+      )
     },
   }
 }

@@ -79,8 +79,15 @@ export function createApiKeyStore(db: Kysely<Database>) {
         .execute()
     },
 
-    /** In `trx` when given (the caller's transaction), else in a transaction of its own. */
-    async insert(key: NewApiKey, trx: Kysely<Database> = db): Promise<void> {
+    /**
+     * In `trx` when given (the caller's transaction), else in a transaction of its own; `alsoWrite` adds what
+     * must commit with the key (its audit row).
+     */
+    async insert(
+      key: NewApiKey,
+      trx: Kysely<Database> = db,
+      alsoWrite?: (trx: Kysely<Database>) => Promise<void>,
+    ): Promise<void> {
       const write = async (trx: Kysely<Database>) => {
         await trx
           .insertInto('apiKeys')
@@ -104,6 +111,7 @@ export function createApiKeyStore(db: Kysely<Database>) {
             .values(key.grants.map((g) => ({ keyId: key.id, tenancyId: g.tenancyId, role: g.role })))
             .execute()
         }
+        await alsoWrite?.(trx)
       }
       await (trx.isTransaction ? write(trx) : trx.transaction().execute(write))
     },
@@ -133,23 +141,27 @@ export function createApiKeyStore(db: Kysely<Database>) {
       }))
     },
 
-    async get(id: string): Promise<{ organisationId: string; revokedAt: string | null } | null> {
+    async get(id: string): Promise<{ organisationId: string; name: string; revokedAt: string | null } | null> {
       return (
         (await db
           .selectFrom('apiKeys')
-          .select(['organisationId', 'revokedAt'])
+          .select(['organisationId', 'name', 'revokedAt'])
           .where('id', '=', id)
           .executeTakeFirst()) ?? null
       )
     },
 
-    async revoke(id: string, at: string): Promise<void> {
-      await db
-        .updateTable('apiKeys')
-        .set({ revokedAt: at })
-        .where('id', '=', id)
-        .where('revokedAt', 'is', null)
-        .execute()
+    /** Revokes the key unless it already was; `alsoWrite` (its audit row) commits with a revocation that happened. */
+    async revoke(id: string, at: string, alsoWrite?: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('apiKeys')
+          .set({ revokedAt: at })
+          .where('id', '=', id)
+          .where('revokedAt', 'is', null)
+          .executeTakeFirst()
+        if (Number(result.numUpdatedRows) === 1) await alsoWrite?.(trx)
+      })
     },
   }
 }

@@ -5,5 +5,5 @@ import { InsightRecord, PatchInsightRequest } from './schemas.js'
 export const insights: Feature = {
   name: 'insights',
   schemas: [InsightRecord, PatchInsightRequest],
-  routes: (api) => api.register(insightRoutes),
+  routes: (api, s) => api.register(insightRoutes, { insights: s.insights, store: s.insightStore }),
 }

@@ -60,7 +60,40 @@ export const InsightRecord = Type.Object(
     detectedAt: Instant,
     updatedAt: Instant,
   },
-  { $id: 'Insight', description: 'A cost-reduction recommendation. Largest saving first in lists.' },
+  {
+    $id: 'Insight',
+    description:
+      'A cost-reduction recommendation about one resource, one per resource and category. `status` is Active, ' +
+      'the last action a person took, or AutoResolved (the condition is gone). Largest saving first in lists.',
+    examples: [
+      {
+        id: '019a3f0c-5e21-7c4d-9a1b-2f6e8d0c4b11',
+        tenancyId: '019a3e11-0b7f-7a52-8e3c-6d1f0a9b2c47',
+        resourceId: '019a3e12-44c0-7d1e-b5a2-9c8f7e6d5a30',
+        resourceName: 'disk-web-0001',
+        subscriptionId: '4f1c2a7e-3b9d-4e61-a8c5-0d2b7f9e6c13',
+        resourceGroupName: 'rg-web-prod',
+        category: 'OrphanedResource',
+        severity: 'Low',
+        title: 'disk-web-0001 is orphaned',
+        description:
+          'disk-web-0001 is a managed disk attached to no virtual machine, and costs about USD 19.50 a month.',
+        recommendation: 'Delete it if nothing needs it (snapshot a disk first if its data may matter).',
+        estimatedMonthlySavings: 19.5,
+        currency: 'USD',
+        status: 'Snoozed',
+        snoozedUntil: '2026-03-15T09:00:00.000Z',
+        lastAction: {
+          action: 'Snoozed',
+          at: '2026-03-01T09:00:00.000Z',
+          by: { type: 'ApiKey', id: '019a3e10-9f2d-7b3e-8c41-5a6b7c8d9e0f', name: 'finops' },
+          snoozeDays: 14,
+        },
+        detectedAt: '2026-02-28T23:10:04.512Z',
+        updatedAt: '2026-03-01T09:00:00.000Z',
+      },
+    ],
+  },
 )
 export type InsightRecord = Static<typeof InsightRecord>
 
@@ -79,7 +112,11 @@ export const PatchInsightRequest = Type.Object(
       ),
     ),
   },
-  { $id: 'PatchInsightRequest', additionalProperties: false },
+  {
+    $id: 'PatchInsightRequest',
+    additionalProperties: false,
+    examples: [{ action: 'Snoozed', snoozeDays: 14 }, { action: 'Implemented' }],
+  },
 )
 export type PatchInsightRequest = Static<typeof PatchInsightRequest>
 

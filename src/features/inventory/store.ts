@@ -250,7 +250,7 @@ export function createInventoryStore(db: Kysely<Database>) {
     async dailyCpu(tenantId: string, armId: string, from: string, to: string) {
       return db
         .selectFrom('cpuMetrics')
-        .select(['date', 'averagePercent', 'maxPercent'])
+        .select(['date', 'averagePercent', 'maxPercent', 'p95Percent'])
         .where('tenantId', '=', tenantId)
         .where('resourceKey', '=', resourceKeyOf(armId))
         .where('date', '>=', from)
@@ -435,11 +435,12 @@ export async function saveCpuSamples(trx: Kysely<Database>, tenantId: string, sa
         date: s.date,
         averagePercent: s.averagePercent,
         maxPercent: s.maxPercent,
+        p95Percent: s.p95Percent,
       })
       .onConflict((oc) =>
         oc
           .columns(['tenantId', 'resourceKey', 'date'])
-          .doUpdateSet({ averagePercent: s.averagePercent, maxPercent: s.maxPercent }),
+          .doUpdateSet({ averagePercent: s.averagePercent, maxPercent: s.maxPercent, p95Percent: s.p95Percent }),
       )
       .execute()
   }

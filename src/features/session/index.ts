@@ -1,8 +1,18 @@
 import type { Feature } from '../feature.js'
+import { resetPages } from './pages.js'
 import { sessionRoutes } from './routes.js'
 
-/** Sign-in for the web interface: sessions, sign-out and password resets, under `/api/app` only. */
+/**
+ * Sign-in for the web interface: sessions, sign-out and password resets under `/api/app` only, and the page a
+ * reset e-mail links to.
+ */
 export const session: Feature = {
   name: 'session',
-  appRoutes: (app, s) => app.register(sessionRoutes, { sessions: s.sessions, secureCookie: s.sessions.secureCookie }),
+  appRoutes: (app, s) =>
+    app.register(sessionRoutes, {
+      sessions: s.sessions,
+      secureCookie: s.sessions.secureCookie,
+      failed: s.authFailures.failed,
+    }),
+  pages: (app, s) => app.register(resetPages(s.sessions)),
 }

@@ -24,10 +24,12 @@ function recordOf(user: SessionUser, csrfToken: string) {
  * Sign-in, the current session and sign-out, and password resets, under `/api/app` (the web interface's own API:
  * it takes the session cookie, never an API key). Not part of the public API's OpenAPI document.
  */
-export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService; secureCookie: boolean }> = async (
-  app,
-  { sessions, secureCookie },
-) => {
+export const sessionRoutes: FastifyPluginAsyncTypebox<{
+  sessions: SessionService
+  secureCookie: boolean
+  /** Counts a failed sign-in of the client address; returns what to answer (the 401, or a 429 past the limit). */
+  failed(address: string, failure: unknown): unknown
+}> = async (app, { sessions, secureCookie, failed }) => {
   const cookie = { httpOnly: true, sameSite: 'lax', secure: secureCookie, path: '/' } as const
 
   app.post(
@@ -37,11 +39,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService
       config: { requires: 'none' },
     },
     async (req, reply) => {
-      const signedIn = await sessions.signIn({
-        ...req.body,
-        address: req.ip,
-        userAgent: req.headers['user-agent'] ?? null,
-      })
+      const signedIn = await sessions
+        .signIn({ ...req.body, address: req.ip, userAgent: req.headers['user-agent'] ?? null })
+        .catch((failure) => {
+          throw failed(req.ip, failure)
+        })
       reply.setCookie(SESSION_COOKIE, signedIn.sessionId, { ...cookie, maxAge: SESSION_LIFETIME_MS / 1000 })
       return recordOf(signedIn.user, signedIn.csrfToken)
     },

@@ -1,9 +1,10 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
-import { hashPassword, passwordProblems, verifyPassword } from '../../platform/auth/passwords.js'
+import { hashPassword, passwordProblems, verifyNothing, verifyPassword } from '../../platform/auth/password.js'
 import type { Principal } from '../../platform/auth/principal.js'
 import type { Clock } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import { ApiError } from '../../platform/http/errors.js'
+import type { Outbox } from '../../platform/mail.js'
 import type { SessionStore, SessionUser } from './store.js'
 
 /** A session lives 7 days at most, and ends after 24 hours unused. */
@@ -16,13 +17,6 @@ export const LOCK_AFTER_FAILURES = 10
 export const LOCK_MS = 15 * 60_000
 /** A password reset link works once, within an hour. */
 export const RESET_LIFETIME_MS = 3_600_000
-
-/** A message for the user's mailbox; how it travels (the outbox, or the log without SMTP) is the wiring's. */
-export interface OutgoingMail {
-  to: string
-  subject: string
-  text: string
-}
 
 export interface SignedIn {
   /** The cookie's value: shown to the browser once, stored only as its SHA-256. */
@@ -38,6 +32,26 @@ function wrongCredentials() {
   return new ApiError(401, 'sign-in-failed', 'The e-mail address or password is wrong.', {
     detail: 'Check both and try again; "forgot password" sends a link to set a new one.',
   })
+}
+
+export function invalidLink() {
+  return new ApiError(410, 'invalid-link', 'This password link no longer works.', {
+    detail: 'It was used already, has expired (links last an hour), or was never issued. Ask for a new one.',
+  })
+}
+
+function resetMail(to: string, link: string) {
+  return {
+    to,
+    subject: 'Set your Costwatch password',
+    text: [
+      `Someone (hopefully you) asked to set a new password for ${to} on Costwatch.`,
+      '',
+      `Open this link within the hour to choose it: ${link}`,
+      '',
+      'The link works once. If you did not ask for it, ignore this message: your password stays as it was.',
+    ].join('\n'),
+  }
 }
 
 export function notSignedIn() {
@@ -56,7 +70,7 @@ export function createSessionService(deps: {
   clock: Clock
   secretKey: Buffer
   publicUrl: string
-  sendMail(mail: OutgoingMail): Promise<void>
+  outbox: Outbox
 }) {
   const { store, clock } = deps
   const csrfKey = Buffer.from(hkdfSync('sha256', deps.secretKey, Buffer.alloc(0), 'costwatch csrf', 32))
@@ -95,11 +109,11 @@ export function createSessionService(deps: {
       }
       const withPassword = candidates.filter((c) => c.passwordHash !== null)
       if (withPassword.length === 0) {
-        await verifyPassword(input.password, null) // as long as a wrong password takes
+        await verifyNothing(input.password)
         throw wrongCredentials()
       }
       for (const candidate of withPassword) {
-        if (!(await verifyPassword(input.password, candidate.passwordHash))) continue
+        if (!(await verifyPassword(input.password, candidate.passwordHash!))) continue
         if (candidate.isDisabled || candidate.status !== 'Active')
           throw new ApiError(403, 'account-disabled', 'This account is disabled.', {
             detail: 'An owner of the organisation can enable it again.',
@@ -163,28 +177,31 @@ export function createSessionService(deps: {
       const email = emailInput.trim().toLowerCase()
       if (!EMAIL.test(email)) throw ApiError.invalid({ email: ['must be an e-mail address'] })
       const now = clock.now()
+      const queued: string[] = []
       for (const user of await store.candidates(email)) {
         if (user.isDisabled || user.status !== 'Active') continue
         const token = randomBytes(32).toString('base64url')
-        await store.insertReset({
+        const row = {
           tokenHash: sha256Hex(token),
           userId: user.id,
           createdAt: now.toISOString(),
           expiresAt: new Date(now.getTime() + RESET_LIFETIME_MS).toISOString(),
-        })
-        const link = `${deps.publicUrl}/reset-password?token=${token}`
-        await deps.sendMail({
-          to: user.email,
-          subject: 'Set your Costwatch password',
-          text: [
-            `Someone (hopefully you) asked to set a new password for ${user.email} on Costwatch.`,
-            '',
-            `Open this link within the hour to choose it: ${link}`,
-            '',
-            'The link works once. If you did not ask for it, ignore this message: your password stays as it was.',
-          ].join('\n'),
-        })
+        }
+        const link = `${deps.publicUrl}/reset-password/${token}`
+        queued.push(
+          await store.createReset(row, (trx) =>
+            deps.outbox.queue(trx, user.organisationId, resetMail(user.email, link)),
+          ),
+        )
       }
+      await deps.outbox.announce(queued)
+    },
+
+    /** The address a reset link is for, while it still works; the link's page shows it. */
+    async resetFor(token: string): Promise<string> {
+      const email = await store.resetEmail(sha256Hex(token), clock.now().toISOString())
+      if (!email) throw invalidLink()
+      return email
     },
 
     /** Sets the new password of a reset link, once; every session of the user ends. */
@@ -192,10 +209,7 @@ export function createSessionService(deps: {
       const problems = passwordProblems(password)
       if (problems.length) throw ApiError.invalid({ password: problems })
       const used = await store.useReset(sha256Hex(token), clock.now().toISOString(), await hashPassword(password))
-      if (!used)
-        throw new ApiError(400, 'invalid-link', 'The link is not valid.', {
-          detail: 'It was used already, has expired (links last an hour), or was never issued. Ask for a new one.',
-        })
+      if (!used) throw invalidLink()
     },
 
     /** Sessions past their lifetime or idle limit, deleted (the worker's housekeeping). */

@@ -32,7 +32,7 @@ export interface SessionUser {
 /** Sessions, password reset links and the sign-in state of users: everything sign-in reads and writes. */
 export function createSessionStore(db: Kysely<Database>) {
   return {
-    /** Every account with this (lower-cased) address, in any organisation. */
+    /** Every account with this address (its lower-cased key), in any organisation. */
     async candidates(email: string): Promise<SignInCandidate[]> {
       const rows = await db
         .selectFrom('users')
@@ -47,7 +47,7 @@ export function createSessionStore(db: Kysely<Database>) {
           'failedSignIns',
           'signInLockedUntil',
         ])
-        .where('email', '=', email)
+        .where('emailKey', '=', email)
         .orderBy('createdAt')
         .execute()
       return rows.map((r) => ({ ...r, isDisabled: r.isDisabled === 1 }))
@@ -144,8 +144,29 @@ export function createSessionStore(db: Kysely<Database>) {
       return Number(result.numDeletedRows)
     },
 
-    async insertReset(row: Omit<Database['passwordResets'], 'usedAt'>): Promise<void> {
-      await db.insertInto('passwordResets').values(row).execute()
+    /** Stores a reset link and queues its e-mail (`queueMail`, returning the mail's id) in one transaction. */
+    async createReset(
+      row: Omit<Database['passwordResets'], 'usedAt'>,
+      queueMail: (trx: Kysely<Database>) => Promise<string>,
+    ): Promise<string> {
+      return db.transaction().execute(async (tx) => {
+        await tx.insertInto('passwordResets').values(row).execute()
+        return queueMail(tx)
+      })
+    },
+
+    /** The address of a reset link that still works (unused, unexpired), or null. */
+    async resetEmail(tokenHash: string, now: string): Promise<string | null> {
+      const row = await db
+        .selectFrom('passwordResets')
+        .innerJoin('users', 'users.id', 'passwordResets.userId')
+        .select('users.email')
+        .where('passwordResets.tokenHash', '=', tokenHash)
+        .where('passwordResets.usedAt', 'is', null)
+        .where('passwordResets.expiresAt', '>', now)
+        .where('users.isDisabled', '=', 0)
+        .executeTakeFirst()
+      return row?.email ?? null
     },
 
     /**

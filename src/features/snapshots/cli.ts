@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import type { CommandContext } from '../feature.js'
-import { FocusImportRejected } from './import.js'
+import { FocusImportRejected, progressText } from './import.js'
 
 /** `costwatch import focus`. */
 export function registerImportCommands(cli: Command, ctx: CommandContext): void {
@@ -17,7 +17,13 @@ export function registerImportCommands(cli: Command, ctx: CommandContext): void 
     .action((files: string[], opts: { tenant: string; skipBadRows?: boolean; json?: boolean }) =>
       withServices(async (s) => {
         try {
-          const outcome = await s.importFocus(opts.tenant.toLowerCase(), files, { skipBadRows: opts.skipBadRows })
+          const outcome = await s.importFocus(opts.tenant.toLowerCase(), files, {
+            skipBadRows: opts.skipBadRows,
+            // On stderr, so that stdout stays one JSON document with --json.
+            onProgress: (p) => {
+              process.stderr.write(`${progressText(p)}\n`)
+            },
+          })
           const issues = [...outcome.errors, ...outcome.warnings].map((e) => `  ${e.file}:${e.line}: ${e.message}`)
           print(
             !!opts.json,

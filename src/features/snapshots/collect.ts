@@ -53,6 +53,13 @@ export function snapshotRunKind(deps: {
 
     async handle(claimed, { signal, progress, succeed }) {
       const run = (await runs.byId(claimed.id))!
+      // An import is done by the process that read the files; a worker only finds one here when that process
+      // died and its lease expired. Without the files it cannot go on: the run fails, its staged rows dropped.
+      if (run.trigger === 'Import')
+        throw new ConnectorError(
+          'import_interrupted',
+          'The import stopped before it finished; nothing of it was kept. Import the files again.',
+        )
       const { connector, conn } = await connectionOf(run.tenantId)
       const today = toDay(clock.now())
       const window = collectionWindow(today, run.deepHistory === 1, await runs.lastSucceededPeriodEnd(run.tenantId))

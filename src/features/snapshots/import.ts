@@ -1,4 +1,5 @@
-import { type FocusIssue, type FocusParseResult, parseFocusFiles } from '../../connectors/focus/parse.js'
+import { createFocusAggregator, type FocusIssue, type FocusParseResult } from '../../connectors/focus/parse.js'
+import type { DailyCostRow } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
 import type { CostStore } from '../costs/store.js'
@@ -6,7 +7,7 @@ import { roundMoney } from '../costs/store.js'
 import { syncInventory } from '../inventory/store.js'
 import type { TenantStore } from '../tenants/store.js'
 import type { SnapshotRun } from './schemas.js'
-import type { SnapshotStore } from './store.js'
+import { isUniqueViolation, type SnapshotStore } from './store.js'
 
 export interface FocusImportOutcome {
   run: SnapshotRun
@@ -19,6 +20,22 @@ export interface FocusImportOutcome {
   warnings: FocusIssue[]
 }
 
+/** How far an import has come: what the command line prints and the run's progress says. */
+export interface FocusImportProgress {
+  rowsRead: number
+  rowsPerSecond: number
+  file: string
+  /** 1-based position of `file` among the import's files. */
+  fileNumber: number
+  files: number
+}
+
+export interface FocusImportOptions {
+  skipBadRows?: boolean
+  /** Called every PROGRESS_ROWS rows and at the end of each file; the import waits for it. */
+  onProgress?: (progress: FocusImportProgress) => Promise<void> | void
+}
+
 export class FocusImportRejected extends Error {
   constructor(readonly parsed: FocusParseResult) {
     super(`${parsed.errorCount} row${parsed.errorCount === 1 ? '' : 's'} could not be read; nothing was imported.`)
@@ -26,10 +43,31 @@ export class FocusImportRejected extends Error {
 }
 
 /**
- * Loads FOCUS cost files into a tenant as one run: every file is read and checked first; with any bad row
- * nothing is written (unless `skipBadRows`), otherwise inventory and costs are written in one transaction and
- * recorded as a Succeeded snapshot run with trigger Import. Costs replace what was stored for the same
- * (resource, day, meter), so importing a file twice never double counts.
+ * Summed cost rows held before they are staged (one transaction each on SQLite). Small on purpose: a held row
+ * keeps the text of its chunk of the file alive, and rows held across two young-generation collections move to
+ * V8's old space, which grows until a full collection. On the benchmark's 544,000-row estate, batches of 10,000
+ * peaked at 373 MB RSS and batches of 2,000 at 317 MB, a little faster.
+ */
+export const STAGE_BATCH_ROWS = 2_000
+/** Rows read between two progress reports (and heartbeats of the run: one short write each). */
+export const PROGRESS_ROWS = 50_000
+/**
+ * The run's lease while importing, renewed at each progress report. Generous, since the final transaction
+ * (merging every staged row) renews nothing; should the importing process die, a worker recovers the run once
+ * it has expired and records it as failed (an import cannot be resumed without its files).
+ */
+const IMPORT_LEASE_MS = 10 * 60_000
+
+/**
+ * Loads FOCUS cost files into a tenant as one snapshot run with trigger Import. The files are streamed: rows
+ * are read, checked and summed a chunk at a time, and the summed costs are staged in batches (outside any
+ * transaction, like a collection's), so memory stays flat whatever the size of the files. The run is Running
+ * meanwhile, its progress saying how far the import has come.
+ *
+ * All or nothing: with any bad row (unless `skipBadRows`) the staged rows are dropped and the run is recorded
+ * as Failed with the first bad row's file and line; otherwise one transaction writes the inventory, moves the
+ * staged costs into place and marks the run Succeeded. Until that commits nothing of the import shows. Costs
+ * replace what was stored for the same (resource, day, meter), so importing a file twice never double counts.
  */
 export function createFocusImporter(deps: {
   tenants: TenantStore
@@ -41,49 +79,132 @@ export function createFocusImporter(deps: {
   return async function importFocus(
     tenantId: string,
     files: string[],
-    options: { skipBadRows?: boolean } = {},
+    options: FocusImportOptions = {},
   ): Promise<FocusImportOutcome> {
     if (!(await deps.tenants.connectionRow(tenantId))) throw ApiError.notFound(`Tenant ${tenantId}`)
     if (files.length === 0) throw ApiError.badRequest('Name at least one FOCUS file to import.')
-    const parsed = await parseFocusFiles(files)
-    const fileLevel = parsed.errors.some((e) => e.line === 0)
-    if (parsed.errorCount > 0 && (!options.skipBadRows || fileLevel || parsed.currency === null))
-      throw new FocusImportRejected(parsed)
-    if (parsed.costs.length === 0) throw ApiError.badRequest('The files hold no cost rows.')
 
-    const dates = parsed.costs.map((c) => c.date).sort()
-    const periodStart = dates[0]!
-    const periodEnd = dates.at(-1)!
     const runId = deps.ids.uuid()
     const now = deps.clock.now().toISOString()
-    await deps.runs.runs.recordDone(
-      { id: runId, tenantId, trigger: 'Import', deepHistory: 0, requestedAt: now, requestedBy: 'command line' },
-      async (trx) => {
-        const stagingKey = `${runId}:1`
-        // Staged in the transaction too: an import is local work, and nothing of it shows until it commits.
-        await deps.costs.stage(stagingKey, tenantId, parsed.costs, trx)
+    const workerId = `import:${runId}`
+    const stagingKey = `${runId}:1`
+    let run: Awaited<ReturnType<SnapshotStore['runs']['begin']>>
+    try {
+      run = await deps.runs.runs.begin(
+        { id: runId, tenantId, trigger: 'Import', deepHistory: 0, requestedAt: now, requestedBy: 'command line' },
+        workerId,
+        IMPORT_LEASE_MS,
+      )
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err
+      throw ApiError.conflict('The tenant has a snapshot run queued or running; import once it has finished.')
+    }
+
+    const staged = createStagedTotals()
+    const started = performance.now()
+    let fileNumber = 0
+    let nextProgressAt = PROGRESS_ROWS
+    const report = async (file: string, rowsRead: number) => {
+      const seconds = (performance.now() - started) / 1000
+      const progress: FocusImportProgress = {
+        rowsRead,
+        rowsPerSecond: seconds > 0 ? Math.round(rowsRead / seconds) : 0,
+        file,
+        fileNumber,
+        files: files.length,
+      }
+      await deps.runs.runs.heartbeat(runId, workerId, IMPORT_LEASE_MS, progressText(progress))
+      await options.onProgress?.(progress)
+    }
+    const aggregator = createFocusAggregator({
+      afterChunk: async ({ file, rowsRead, pendingCosts }) => {
+        // Once a row is bad (and bad rows are not skipped) nothing will be imported: reading goes on only to
+        // name the other bad rows.
+        const rejected = aggregator.errorCount() > 0 && !options.skipBadRows
+        if (pendingCosts >= STAGE_BATCH_ROWS) {
+          const batch = aggregator.takeCosts()
+          if (!rejected) await deps.costs.stage(stagingKey, tenantId, batch)
+          staged.add(batch)
+        }
+        if (rowsRead >= nextProgressAt) {
+          nextProgressAt = (Math.floor(rowsRead / PROGRESS_ROWS) + 1) * PROGRESS_ROWS
+          await report(file, rowsRead)
+        }
+      },
+    })
+
+    try {
+      for (const file of files) {
+        fileNumber++
+        await aggregator.addFile(file)
+        await report(file, aggregator.rowsRead())
+      }
+      const parsed = aggregator.result()
+      const fileLevel = parsed.errors.some((e) => e.line === 0)
+      if (parsed.errorCount > 0 && (!options.skipBadRows || fileLevel || parsed.currency === null))
+        throw new FocusImportRejected(parsed)
+      await deps.costs.stage(stagingKey, tenantId, parsed.costs)
+      staged.add(parsed.costs)
+      if (staged.rows === 0) throw ApiError.badRequest('The files hold no cost rows.')
+
+      await deps.runs.runs.succeed(run, workerId, async (trx) => {
         const counts = await syncInventory(trx, tenantId, parsed, now, deps.ids, { partial: true })
         const costRows = await deps.costs.mergeStaged(trx, stagingKey)
         await deps.costs.clearStaged(runId, trx)
         return {
-          periodStart,
-          periodEnd,
+          periodStart: staged.periodStart,
+          periodEnd: staged.periodEnd,
           statSubscriptions: counts.subscriptions,
           statResourceGroups: counts.resourceGroups,
           statResources: counts.resources,
           statCostRows: costRows,
         }
-      },
-    )
-    return {
-      run: (await deps.runs.get(tenantId, runId))!,
-      files,
-      rowsRead: parsed.rowsRead,
-      rowsRejected: parsed.rowsRejected,
-      currency: parsed.currency,
-      totalCost: roundMoney(parsed.costs.reduce((a, c) => a + c.cost, 0)),
-      errors: parsed.errors,
-      warnings: parsed.warnings,
+      })
+      return {
+        run: (await deps.runs.get(tenantId, runId))!,
+        files,
+        rowsRead: parsed.rowsRead,
+        rowsRejected: parsed.rowsRejected,
+        currency: parsed.currency,
+        totalCost: roundMoney(staged.cost),
+        errors: parsed.errors,
+        warnings: parsed.warnings,
+      }
+    } catch (err) {
+      await deps.costs.clearStaged(runId)
+      await deps.runs.runs.fail(run, workerId, failureOf(err), { retryAt: null, cause: err })
+      throw err
     }
   }
+}
+
+/** Period and total of the cost rows staged so far. */
+function createStagedTotals() {
+  const totals = { rows: 0, cost: 0, periodStart: '', periodEnd: '' }
+  return Object.assign(totals, {
+    add(batch: readonly DailyCostRow[]) {
+      for (const row of batch) {
+        totals.cost += row.cost
+        if (totals.periodStart === '' || row.date < totals.periodStart) totals.periodStart = row.date
+        if (row.date > totals.periodEnd) totals.periodEnd = row.date
+      }
+      totals.rows += batch.length
+    },
+  })
+}
+
+/** What the run's progress says, e.g. `importing: 150000 rows read (file 3 of 14), 52000 rows/s`. */
+export function progressText(p: FocusImportProgress): string {
+  return `importing: ${p.rowsRead} rows read (file ${p.fileNumber} of ${p.files}), ${p.rowsPerSecond} rows/s`
+}
+
+/** The failed run's error: the first bad row's file and line, or what went wrong otherwise. */
+function failureOf(err: unknown): { code: string; message: string } {
+  if (err instanceof FocusImportRejected) {
+    const first = err.parsed.errors[0]
+    const where = first ? ` First: ${first.file} line ${first.line}: ${first.message}` : ''
+    return { code: 'import_rejected', message: `${err.message}${where}` }
+  }
+  if (err instanceof ApiError) return { code: 'import_rejected', message: err.message }
+  return { code: 'import_failed', message: 'The import failed unexpectedly; the error was logged.' }
 }

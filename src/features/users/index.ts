@@ -1,11 +1,19 @@
 import type { Feature } from '../feature.js'
 import { registerUserCommands } from './cli.js'
+import { invitationPages } from './pages.js'
 import { userRoutes } from './routes.js'
-import { InvitePublicUserRequest, PatchPublicUserRequest, TenancyUserRecord, UserRecord } from './schemas.js'
+import {
+  GrantTenancyRoleRequest,
+  InvitePublicUserRequest,
+  PatchPublicUserRequest,
+  TenancyUserRecord,
+  UserRecord,
+} from './schemas.js'
 
 export const users: Feature = {
   name: 'users',
-  schemas: [UserRecord, TenancyUserRecord, InvitePublicUserRequest, PatchPublicUserRequest],
-  routes: (api) => api.register(userRoutes),
+  schemas: [UserRecord, TenancyUserRecord, InvitePublicUserRequest, PatchPublicUserRequest, GrantTenancyRoleRequest],
+  routes: (api, services) => api.register(userRoutes, { users: services.users }),
+  pages: (app, services) => app.register(invitationPages(services.users)),
   commands: registerUserCommands,
 }

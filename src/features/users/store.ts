@@ -1,52 +1,343 @@
-import type { Insertable, Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import type { TenancyRole } from '../../platform/auth/principal.js'
 import type { Database } from '../../platform/db/index.js'
 import type { UsersTable } from '../../platform/db/schema.js'
-import type { UserRecord } from './schemas.js'
+import { offsetOf, type PageOf, type Paging, pageOf } from '../../platform/http/schemas.js'
+import type { TenancyUserRecord, UserRecord, UserStatus } from './schemas.js'
 
-type UserRow = Omit<Selectable<UsersTable>, 'passwordHash' | 'failedSignIns' | 'signInLockedUntil'>
+/** The membership's columns; sign-in's own (failed attempts, lock) belong to the session feature. */
+type UserRow = Omit<Selectable<UsersTable>, 'failedSignIns' | 'signInLockedUntil'>
+/** A new user's columns; `emailKey` is derived here, so no caller can get it wrong. */
+export type NewUser = Omit<UserRow, 'emailKey' | 'passwordHash'>
 
-function toRecord(row: UserRow): UserRecord {
+/** The form of an address that is compared: one address is one member, whatever its letter case. */
+export const emailKeyOf = (email: string) => email.trim().toLowerCase()
+
+/** What the service needs of a user to decide (who the user is, and whether they count as an active owner). */
+export interface UserState {
+  id: string
+  organisationId: string
+  email: string
+  displayName: string | null
+  isOwner: boolean
+  isDisabled: boolean
+  /** The membership's own state; the record says Disabled while `isDisabled`. */
+  status: 'Invited' | 'Active'
+}
+
+export function toUserRecord(row: Omit<UserRow, 'emailKey' | 'passwordHash'>): UserRecord {
   return {
     id: row.id,
     email: row.email,
     displayName: row.displayName,
     isOwner: row.isOwner === 1,
     isDisabled: row.isDisabled === 1,
-    status: row.status as UserRecord['status'],
+    status: (row.isDisabled === 1 ? 'Disabled' : row.status) as UserStatus,
     invitedAt: row.invitedAt,
     createdAt: row.createdAt,
     lastSeenAt: row.lastSeenAt,
   }
 }
 
+function toState(row: UserRow): UserState {
+  return {
+    id: row.id,
+    organisationId: row.organisationId,
+    email: row.email,
+    displayName: row.displayName,
+    isOwner: row.isOwner === 1,
+    isDisabled: row.isDisabled === 1,
+    status: row.status as UserState['status'],
+  }
+}
+
+const RECORD_COLUMNS = [
+  'id',
+  'organisationId',
+  'email',
+  'displayName',
+  'isOwner',
+  'isDisabled',
+  'status',
+  'invitedAt',
+  'createdAt',
+  'lastSeenAt',
+] as const
+
+export interface InvitationState {
+  userId: string
+  organisationId: string
+  email: string
+  displayName: string | null
+  expiresAt: string
+  usedAt: string | null
+  replacedAt: string | null
+  userStatus: string
+  userDisabled: boolean
+}
+
 export function createUserStore(db: Kysely<Database>) {
   return {
-    async insert(row: Insertable<UsersTable> & UserRow, trx: Kysely<Database> = db): Promise<UserRecord> {
-      await trx.insertInto('users').values(row).execute()
-      return toRecord(row)
+    transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+      return db.transaction().execute(work)
     },
-    async get(organisationId: string, id: string): Promise<UserRecord | null> {
-      const row = await db
+
+    /**
+     * Serialises changes of one organisation's users: the first statement of the transaction writes the
+     * organisation's row, so a second transaction waits for the first to commit (PostgreSQL: the row lock; SQLite:
+     * the write lock, taken before anything is read). The last-owner check that follows reads committed state.
+     */
+    async lockOrganisation(trx: Kysely<Database>, organisationId: string): Promise<void> {
+      await trx.updateTable('organisations').set({ id: sql`id` }).where('id', '=', organisationId).execute()
+    },
+
+    async insert(row: NewUser, trx: Kysely<Database> = db): Promise<UserRecord> {
+      await trx
+        .insertInto('users')
+        .values({ ...row, emailKey: emailKeyOf(row.email), passwordHash: null })
+        .execute()
+      return toUserRecord(row)
+    },
+
+    async get(organisationId: string, id: string, trx: Kysely<Database> = db): Promise<UserRecord | null> {
+      const row = await trx
+        .selectFrom('users')
+        .select(RECORD_COLUMNS)
+        .where('organisationId', '=', organisationId)
+        .where('id', '=', id)
+        .executeTakeFirst()
+      return row ? toUserRecord(row) : null
+    },
+
+    async state(organisationId: string, id: string, trx: Kysely<Database> = db): Promise<UserState | null> {
+      const row = await trx
         .selectFrom('users')
         .selectAll()
         .where('organisationId', '=', organisationId)
         .where('id', '=', id)
         .executeTakeFirst()
-      return row ? toRecord(row) : null
+      return row ? toState(row) : null
     },
+
+    /** The user (of any organisation) and whether they are still a member who may act, for a principal. */
+    async stateById(id: string): Promise<UserState | null> {
+      const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+      return row ? toState(row) : null
+    },
+
+    async idOfEmail(organisationId: string, email: string, trx: Kysely<Database> = db): Promise<string | null> {
+      const row = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('organisationId', '=', organisationId)
+        .where('emailKey', '=', emailKeyOf(email))
+        .executeTakeFirst()
+      return row?.id ?? null
+    },
+
+    /**
+     * The organisation's users, by address (id last). An organisation has tens or hundreds of users, not the
+     * hundred thousand rows where COUNT(*) costs (performance.md), so the total is counted.
+     */
+    async list(organisationId: string, paging: Paging): Promise<PageOf<UserRecord>> {
+      const inOrg = db.selectFrom('users').where('organisationId', '=', organisationId)
+      const [rows, total] = await Promise.all([
+        inOrg
+          .select(RECORD_COLUMNS)
+          .orderBy('emailKey')
+          .orderBy('id')
+          .limit(paging.pageSize)
+          .offset(offsetOf(paging))
+          .execute(),
+        inOrg.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ])
+      return pageOf(rows.map(toUserRecord), Number(total.n), paging)
+    },
+
+    /** Users with a role on the tenancy, and the owners (Admin of every tenancy), by address (id last). */
+    async listOfTenancy(organisationId: string, tenancyId: string, paging: Paging): Promise<PageOf<TenancyUserRecord>> {
+      const members = db
+        .selectFrom('users')
+        .leftJoin('tenancyRoles', (join) =>
+          join.onRef('tenancyRoles.userId', '=', 'users.id').on('tenancyRoles.tenancyId', '=', tenancyId),
+        )
+        .where('users.organisationId', '=', organisationId)
+        .where((eb) => eb.or([eb('users.isOwner', '=', 1), eb('tenancyRoles.role', 'is not', null)]))
+      const [rows, total] = await Promise.all([
+        members
+          .select(['users.id', 'users.email', 'users.displayName', 'users.isOwner', 'tenancyRoles.role'])
+          .orderBy('users.emailKey')
+          .orderBy('users.id')
+          .limit(paging.pageSize)
+          .offset(offsetOf(paging))
+          .execute(),
+        members.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ])
+      return pageOf(
+        rows.map((r) => toTenancyUser(r, r.role as TenancyRole | null)),
+        Number(total.n),
+        paging,
+      )
+    },
+
+    async tenancyUser(
+      tenancyId: string,
+      userId: string,
+      trx: Kysely<Database> = db,
+    ): Promise<TenancyUserRecord | null> {
+      const row = await trx
+        .selectFrom('users')
+        .leftJoin('tenancyRoles', (join) =>
+          join.onRef('tenancyRoles.userId', '=', 'users.id').on('tenancyRoles.tenancyId', '=', tenancyId),
+        )
+        .select(['users.id', 'users.email', 'users.displayName', 'users.isOwner', 'tenancyRoles.role'])
+        .where('users.id', '=', userId)
+        .executeTakeFirst()
+      if (!row || (row.isOwner !== 1 && row.role === null)) return null
+      return toTenancyUser(row, row.role as TenancyRole | null)
+    },
+
+    /** Active, enabled owners other than `exceptUserId`: who would still manage the organisation. */
+    async otherActiveOwners(trx: Kysely<Database>, organisationId: string, exceptUserId: string): Promise<number> {
+      const row = await trx
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('organisationId', '=', organisationId)
+        .where('isOwner', '=', 1)
+        .where('isDisabled', '=', 0)
+        .where('status', '=', 'Active')
+        .where('id', '<>', exceptUserId)
+        .executeTakeFirstOrThrow()
+      return Number(row.n)
+    },
+
+    async update(
+      trx: Kysely<Database>,
+      id: string,
+      changes: Partial<Pick<UserRow, 'displayName' | 'isOwner' | 'isDisabled' | 'invitedAt'>>,
+    ): Promise<void> {
+      if (Object.keys(changes).length === 0) return
+      await trx.updateTable('users').set(changes).where('id', '=', id).execute()
+    },
+
     async organisationOf(userId: string): Promise<string | null> {
       const row = await db.selectFrom('users').select('organisationId').where('id', '=', userId).executeTakeFirst()
       return row?.organisationId ?? null
     },
-    /** Gives (or changes) a member's role on a tenancy. */
-    async grant(tenancyId: string, userId: string, role: TenancyRole): Promise<void> {
-      await db
+
+    /** The tenancy roles a user holds. */
+    async rolesOf(userId: string): Promise<{ tenancyId: string; role: TenancyRole }[]> {
+      const rows = await db
+        .selectFrom('tenancyRoles')
+        .select(['tenancyId', 'role'])
+        .where('userId', '=', userId)
+        .orderBy('tenancyId')
+        .execute()
+      return rows.map((r) => ({ tenancyId: r.tenancyId, role: r.role as TenancyRole }))
+    },
+
+    /** Gives (or changes) a member's role on a tenancy; returns the role held before, if any. */
+    async grant(trx: Kysely<Database>, tenancyId: string, userId: string, role: TenancyRole) {
+      const before = await trx
+        .selectFrom('tenancyRoles')
+        .select('role')
+        .where('tenancyId', '=', tenancyId)
+        .where('userId', '=', userId)
+        .executeTakeFirst()
+      await trx
         .insertInto('tenancyRoles')
         .values({ tenancyId, userId, role })
         .onConflict((oc) => oc.columns(['tenancyId', 'userId']).doUpdateSet({ role }))
         .execute()
+      return (before?.role as TenancyRole | undefined) ?? null
+    },
+
+    /** Removes a member's role on a tenancy; returns the role removed, or null when there was none. */
+    async revokeRole(trx: Kysely<Database>, tenancyId: string, userId: string): Promise<TenancyRole | null> {
+      const removed = await trx
+        .deleteFrom('tenancyRoles')
+        .where('tenancyId', '=', tenancyId)
+        .where('userId', '=', userId)
+        .returning('role')
+        .executeTakeFirst()
+      return (removed?.role as TenancyRole | undefined) ?? null
+    },
+
+    /** A new link for the user; the links sent before stop working. */
+    async replaceInvitation(
+      trx: Kysely<Database>,
+      invitation: { tokenHash: string; userId: string; createdAt: string; expiresAt: string },
+    ): Promise<void> {
+      await trx
+        .updateTable('invitations')
+        .set({ replacedAt: invitation.createdAt })
+        .where('userId', '=', invitation.userId)
+        .where('usedAt', 'is', null)
+        .where('replacedAt', 'is', null)
+        .execute()
+      await trx
+        .insertInto('invitations')
+        .values({ ...invitation, usedAt: null, replacedAt: null })
+        .execute()
+    },
+
+    async invitation(tokenHash: string): Promise<InvitationState | null> {
+      const row = await db
+        .selectFrom('invitations')
+        .innerJoin('users', 'users.id', 'invitations.userId')
+        .select([
+          'invitations.userId',
+          'users.organisationId',
+          'users.email',
+          'users.displayName',
+          'invitations.expiresAt',
+          'invitations.usedAt',
+          'invitations.replacedAt',
+          'users.status as userStatus',
+          'users.isDisabled',
+        ])
+        .where('invitations.tokenHash', '=', tokenHash)
+        .executeTakeFirst()
+      if (!row) return null
+      const { isDisabled, ...rest } = row
+      return { ...rest, userDisabled: isDisabled === 1 }
+    },
+
+    /**
+     * Uses the link: one conditional update, so of two requests racing with the same link only one gets true.
+     * Only a link that is unused, not replaced and not expired at `now`.
+     */
+    async useInvitation(trx: Kysely<Database>, tokenHash: string, now: string): Promise<boolean> {
+      const result = await trx
+        .updateTable('invitations')
+        .set({ usedAt: now })
+        .where('tokenHash', '=', tokenHash)
+        .where('usedAt', 'is', null)
+        .where('replacedAt', 'is', null)
+        .where('expiresAt', '>', now)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) === 1
+    },
+
+    /** An invited, enabled user becomes Active with a name and a password; false when the user is neither. */
+    async activate(trx: Kysely<Database>, userId: string, displayName: string, passwordHash: string) {
+      const result = await trx
+        .updateTable('users')
+        .set({ displayName, passwordHash, status: 'Active' })
+        .where('id', '=', userId)
+        .where('status', '=', 'Invited')
+        .where('isDisabled', '=', 0)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) === 1
     },
   }
 }
 export type UserStore = ReturnType<typeof createUserStore>
+
+function toTenancyUser(
+  row: { id: string; email: string; displayName: string | null; isOwner: number },
+  role: TenancyRole | null,
+): TenancyUserRecord {
+  const isOwner = row.isOwner === 1
+  return { userId: row.id, email: row.email, displayName: row.displayName, role: isOwner ? 'Admin' : role!, isOwner }
+}

@@ -25,6 +25,11 @@ export interface Database {
   analysisRuns: AnalysisRunsTable
   sessions: SessionsTable
   passwordResets: PasswordResetsTable
+  anomalies: AnomaliesTable
+  insights: InsightsTable
+  invitations: InvitationsTable
+  mailOutbox: MailOutboxTable
+  auditLog: AuditLogTable
 }
 
 export interface OrganisationsTable {
@@ -45,8 +50,11 @@ export interface UsersTable {
   invitedAt: string | null
   createdAt: string
   lastSeenAt: string | null
-  /** scrypt, with its parameters and salt (platform/auth/passwords.ts); null until the user sets one. */
-  passwordHash: Generated<string | null>
+  /** The address lower-cased: unique per organisation, so one address is one member whatever its spelling. */
+  emailKey: string | null
+  /** `scrypt$N$r$p$salt$hash` (platform/auth/password.ts); null until the invitation is accepted or a reset. */
+  passwordHash: string | null
+  /** Failed sign-ins in a row, and the lock they set (features/session). */
   failedSignIns: Generated<number>
   signInLockedUntil: Generated<string | null>
 }
@@ -217,6 +225,8 @@ export interface CpuMetricsTable {
   date: string
   averagePercent: number
   maxPercent: number
+  /** The day's 95th percentile of the hourly values; null for days collected before it was kept. */
+  p95Percent: number | null
 }
 
 /** A tenant's analysis of the days `rangeFrom`..`rangeTo` (anomalies) and of its estate (insights). */
@@ -257,4 +267,116 @@ export interface PasswordResetsTable {
   createdAt: string
   expiresAt: string
   usedAt: string | null
+}
+
+/** One anomaly per (tenant, scope, day raised); detection upserts the numbers, people set the status. */
+export interface AnomaliesTable {
+  id: string
+  organisationId: string
+  tenantId: string
+  scopeKey: string
+  scopeKind: string
+  subscriptionId: string | null
+  resourceGroupName: string | null
+  resourceId: string | null
+  serviceName: string | null
+  dateRaised: string
+  severity: string
+  status: string
+  expectedCost: number
+  actualCost: number
+  impact: number
+  impactPercent: number
+  currency: string
+  description: string
+  /** JSON array of the drivers (see anomalies/schemas.ts AnomalyDriver). */
+  drivers: Generated<string>
+  detectedAt: string
+  updatedAt: string
+  statusChangedAt: string | null
+  statusChangedByType: string | null
+  statusChangedById: string | null
+  statusChangedByName: string | null
+}
+
+/**
+ * A condition an insight rule found on a resource, one row per (tenant, resource, category). `found` is 1 while
+ * the latest analysis still finds it; `lastAction*` is the last action a person took (never the service's own).
+ */
+export interface InsightsTable {
+  id: string
+  tenantId: string
+  resourceId: string
+  category: string
+  resourceName: string
+  subscriptionId: string
+  resourceGroupName: string
+  severity: string
+  title: string
+  description: string
+  recommendation: string
+  estimatedMonthlySavings: number
+  currency: string
+  status: string
+  snoozedUntil: string | null
+  found: number
+  lastAction: string | null
+  lastActionAt: string | null
+  lastActionByType: string | null
+  lastActionById: string | null
+  lastActionByName: string | null
+  lastActionSnoozeDays: number | null
+  detectedAt: string
+  updatedAt: string
+}
+
+/** A single-use invitation link: only the SHA-256 of its token is kept. */
+export interface InvitationsTable {
+  tokenHash: string
+  userId: string
+  createdAt: string
+  expiresAt: string
+  usedAt: string | null
+  /** Set when a newer link for the same user replaced this one. */
+  replacedAt: string | null
+}
+
+/** The mail outbox: each message is a run of the `mail` kind (see platform/mail). */
+export interface MailOutboxTable {
+  id: string
+  tenantId: string | null
+  status: string
+  requestedAt: string
+  startedAt: string | null
+  completedAt: string | null
+  attempts: Generated<number>
+  leaseUntil: string | null
+  workerId: string | null
+  progress: string | null
+  errorCode: string | null
+  errorMessage: string | null
+  notBefore: string | null
+  organisationId: string | null
+  recipient: string
+  subject: string
+  /** The message sealed with the secret key (it may hold a single-use link); null once delivered. */
+  bodySealed: string | null
+  messageId: string | null
+}
+
+/** Who changed access to what, when and from where; written in the transaction of the change. */
+export interface AuditLogTable {
+  id: string
+  organisationId: string
+  at: string
+  actorType: string
+  actorId: string | null
+  actorName: string | null
+  action: string
+  targetType: string
+  targetId: string
+  /** JSON object of details (a role, a key name), never a secret. */
+  detail: string | null
+  /** The client address of an HTTP request, or `cli`. */
+  origin: string
 }

@@ -121,6 +121,30 @@ export function createRunStore<Extra extends object = Record<never, never>>(
       })
     },
 
+    /**
+     * Inserts a run already Running for `workerId`, for work the caller does itself (an import): its heartbeats
+     * extend the lease and show progress, and it ends with `succeed` or `fail` like a claimed run. Should the
+     * caller die, the lease expires and the workers recover the run as they recover their own.
+     */
+    async begin(values: NewRun<Extra>, workerId: string, leaseMs: number): Promise<ClaimedRun> {
+      const now = clock.now()
+      await change(async (tx) => {
+        await runs(tx)
+          .insertInto(table)
+          .values({
+            ...values,
+            status: 'Running',
+            attempts: 1,
+            startedAt: now.toISOString(),
+            workerId,
+            leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+          })
+          .execute()
+        return { result: undefined, events: [{ type: 'run:started', ...base(values), attempts: 1 }] }
+      })
+      return { id: values.id, tenantId: values.tenantId, attempts: 1, claimedAt: now }
+    },
+
     /** The oldest queued run that is due, claimed with a lease. */
     async claim(workerId: string, leaseMs: number): Promise<ClaimedRun | null> {
       const now = clock.now()

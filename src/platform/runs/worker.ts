@@ -27,6 +27,8 @@ export interface RunKind<Extra extends object = object> extends RunTable {
   afterFailure?(run: ClaimedRun): Promise<void>
   /** The pause before the next attempt once `attempts` failed; by default 30 s, then 2 min, 8 min... (at most 1 h). */
   retryDelayMs?(attempts: number): number
+  /** Attempts before a run of this kind fails for good, when it differs from the worker's (mail keeps trying). */
+  maxAttempts?: number
 }
 
 export function defineRunKind<Extra extends object>(kind: RunKind<Extra>): RunKind<Extra> {
@@ -69,6 +71,7 @@ export function createWorker(options: WorkerOptions) {
     kind,
     store: createRunStore<object>(options.db, kind, { clock, events: options.events }) as RunStore<object>,
     busy: null as Promise<void> | null,
+    maxAttempts: kind.maxAttempts ?? maxAttempts,
   }))
   type Lane = (typeof lanes)[number]
   let running = false
@@ -76,7 +79,7 @@ export function createWorker(options: WorkerOptions) {
   let loop: Promise<void> | null = null
   let next = 0 // the lane that claims first in the next turn, so claims take turns across kinds
 
-  async function work({ kind, store }: Lane, run: ClaimedRun): Promise<void> {
+  async function work({ kind, store, maxAttempts }: Lane, run: ClaimedRun): Promise<void> {
     const abort = new AbortController()
     let progress: string | undefined
     let succeeded = false
@@ -123,7 +126,7 @@ export function createWorker(options: WorkerOptions) {
 
   /** Recovers expired leases of every kind, then runs the schedule. */
   async function prepare(): Promise<void> {
-    for (const lane of lanes) await lane.store.recoverExpired(maxAttempts)
+    for (const lane of lanes) await lane.store.recoverExpired(lane.maxAttempts)
     await options.tick?.(clock.now())
   }
 
@@ -135,7 +138,11 @@ export function createWorker(options: WorkerOptions) {
       const lane = lanes[(first + i) % lanes.length]!
       if (lane.busy) continue
       const run = await lane.store.claim(workerId, leaseMs)
-      if (run) yield [lane, run]
+      if (!run) continue
+      // The next turn starts after the kind that last claimed, so idle kinds (no mail to send) never give one
+      // busy kind two turns in a row.
+      next = (first + i + 1) % lanes.length
+      yield [lane, run]
     }
   }
 

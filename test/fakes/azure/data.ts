@@ -28,11 +28,28 @@ export interface FakeUsage {
   cost: number
 }
 
+/** A VM's CPU of one day: its 24 hours, or the day's average and maximum (spread over hours by `hourlyCpu`). */
 export interface FakeCpuPoint {
   resourceId: string
   date: string
   average?: number
   maximum?: number
+  hours?: { average: number; maximum: number }[]
+}
+
+/**
+ * The 24 hourly values Monitor would hold for the day: the given hours, or a day whose peak hour reaches the
+ * maximum and whose other 23 hours share the rest of the average evenly; hours without values when the VM was
+ * deallocated.
+ */
+export function hourlyCpu(day: FakeCpuPoint): { average?: number; maximum?: number }[] {
+  if (day.hours) return day.hours
+  if (day.average === undefined) return Array.from({ length: 24 }, () => ({}))
+  const peak = day.maximum ?? day.average
+  const rest = (24 * day.average - peak) / 23
+  return Array.from({ length: 24 }, (_, hour) =>
+    hour === 14 ? { average: peak, maximum: peak } : { average: rest, maximum: rest },
+  )
 }
 
 export interface FakeEstate {

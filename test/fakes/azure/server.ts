@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import type { FakeEstate, FakeUsage } from './data.js'
+import { type FakeEstate, type FakeUsage, hourlyCpu } from './data.js'
 
 type Json = Record<string, unknown>
 
@@ -495,6 +495,14 @@ export async function startFakeAzure(options: FakeAzureOptions): Promise<FakeAzu
     )
   }
 
+  /** The aggregations asked for, of those a point has (a deallocated hour has none). */
+  function aggregated(asked: string[], point: { average?: number; maximum?: number }) {
+    return {
+      ...(point.average !== undefined && asked.includes('average') ? { average: point.average } : {}),
+      ...(point.maximum !== undefined && asked.includes('maximum') ? { maximum: point.maximum } : {}),
+    }
+  }
+
   function metrics(url: URL, answer: Answer) {
     const resourceId = url.pathname.replace(/\/providers\/microsoft\.insights\/metrics$/i, '')
     const vm = options.estate.resources.find((r) => String(r.id).toLowerCase() === resourceId.toLowerCase())
@@ -513,24 +521,39 @@ export async function startFakeAzure(options: FakeAzureOptions): Promise<FakeAzu
         code: 'BadRequest',
         message: `Failed to find metric configuration for provider: Microsoft.Compute, resource Type: virtualMachines, metric: ${q.get('metricnames')}`,
       })
-    if (q.get('interval') !== 'P1D')
-      return answer(400, { code: 'BadRequest', message: 'This fake serves daily grains (interval=P1D) only.' })
+    const interval = q.get('interval') ?? 'PT1H'
+    if (interval !== 'P1D' && interval !== 'PT1H')
+      return answer(400, { code: 'BadRequest', message: 'This fake serves hourly and daily grains (PT1H, P1D) only.' })
     const aggregations = (q.get('aggregation') ?? 'average').toLowerCase().split(',')
     const [start, end] = (q.get('timespan') ?? '').split('/')
     if (!start || !end) return answer(400, { code: 'BadRequest', message: 'Invalid timespan.' })
-    const points = options.estate.cpu
-      .filter((c) => c.resourceId === vm.id && c.date >= start.slice(0, 10) && `${c.date}T00:00:00Z` < end)
-      .map((c) => ({
-        timeStamp: `${c.date}T00:00:00Z`,
-        ...(c.average !== undefined && aggregations.includes('average') ? { average: c.average } : {}),
-        ...(c.maximum !== undefined && aggregations.includes('maximum') ? { maximum: c.maximum } : {}),
-      }))
+    const days = options.estate.cpu.filter(
+      (c) => c.resourceId === vm.id && c.date >= start.slice(0, 10) && `${c.date}T00:00:00Z` < end,
+    )
+    // Monitor aggregates its one-minute values to the grain asked: a day's average is that of its hours.
+    const points = days.flatMap((day) => {
+      const hours = hourlyCpu(day)
+      if (interval === 'PT1H') {
+        return hours.map((h, hour) => ({
+          timeStamp: `${day.date}T${String(hour).padStart(2, '0')}:00:00Z`,
+          ...aggregated(aggregations, h),
+        }))
+      }
+      const daily =
+        hours[0]?.average === undefined
+          ? {}
+          : {
+              average: hours.reduce((sum, h) => sum + h.average!, 0) / hours.length,
+              maximum: Math.max(...hours.map((h) => h.maximum!)),
+            }
+      return [{ timeStamp: `${day.date}T00:00:00Z`, ...aggregated(aggregations, daily) }]
+    })
     const sample = METRICS_EXAMPLE.response
     const metric = sample.value[0]
     answer(200, {
       cost: sample.cost,
       timespan: `${start}/${end}`,
-      interval: 'P1D',
+      interval,
       value: [
         {
           id: `${vm.id}/providers/Microsoft.Insights/metrics/Percentage CPU`,

@@ -5,6 +5,9 @@ import * as events from './0003_events.js'
 import * as collection from './0004_collection.js'
 import * as runRetries from './0005_run_retries.js'
 import * as analysisRuns from './0006_analysis_runs.js'
+import * as anomalies from './0009_anomalies.js'
+import * as insights from './0010_insights.js'
+import * as usersMailAudit from './0011_users_mail_audit.js'
 import * as sessions from './0013_sessions.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
@@ -15,5 +18,8 @@ export const migrations: Record<string, Migration> = {
   '0004_collection': collection,
   '0005_run_retries': runRetries,
   '0006_analysis_runs': analysisRuns,
+  '0009_anomalies': anomalies,
+  '0010_insights': insights,
+  '0011_users_mail_audit': usersMailAudit,
   '0013_sessions': sessions,
 }

@@ -1,0 +1,14 @@
+/**
+ * Preloaded (`node --import`) into a command the benchmark runs: on exit, writes the process's peak resident set
+ * (bytes) to the file named by BENCH_MAX_RSS_FILE, so the parent can report the child's peak RSS. Plain
+ * JavaScript, so that it loads into the built command line without tsx.
+ */
+import { writeFileSync } from 'node:fs'
+
+const target = process.env.BENCH_MAX_RSS_FILE
+if (target) {
+  process.on('exit', () => {
+    // maxRSS is in kilobytes.
+    writeFileSync(target, String(process.resourceUsage().maxRSS * 1024))
+  })
+}

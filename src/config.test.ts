@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from './config.js'
+
+const base = { COSTWATCH_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), COSTWATCH_DATABASE_URL: ':memory:' }
+
+describe('mail settings', () => {
+  it('takes an smtp:// or smtps:// URL, and names the sender after the public URL unless told', () => {
+    const config = loadConfig({
+      ...base,
+      COSTWATCH_SMTP_URL: 'smtp://mailer:secret@mail.example.com:587',
+      COSTWATCH_PUBLIC_URL: 'https://costs.example.com',
+    })
+    expect(config.smtpUrl).toBe('smtp://mailer:secret@mail.example.com:587')
+    expect(config.mailFrom).toBe('Costwatch <costwatch@costs.example.com>')
+    expect(loadConfig({ ...base, COSTWATCH_MAIL_FROM: 'Ops <ops@example.com>' }).mailFrom).toBe('Ops <ops@example.com>')
+    expect(loadConfig(base).smtpUrl).toBeNull()
+  })
+
+  it('refuses a bad SMTP URL without repeating it (it may hold a password)', () => {
+    for (const url of ['http://mail.example.com', 'smtp://', 'mail.example.com:25']) {
+      const load = () => loadConfig({ ...base, COSTWATCH_SMTP_URL: url })
+      expect(load).toThrow('Setting COSTWATCH_SMTP_URL: must be an smtp:// or smtps:// URL with a host')
+    }
+    expect(() => loadConfig({ ...base, COSTWATCH_SMTP_URL: 'smtp://u:hunter2secret@' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2secret') }),
+    )
+  })
+})

@@ -1,0 +1,222 @@
+import { type Principal, visibleTenancies } from '../../platform/auth/principal.js'
+import type { Clock } from '../../platform/clock.js'
+import { ApiError } from '../../platform/http/errors.js'
+import { type PageOf, type Paging, pageOf } from '../../platform/http/schemas.js'
+import { addDays, dayBounds, toDay } from '../../platform/time.js'
+import { roundMoney } from '../costs/store.js'
+import type { EventRecord } from '../events/schemas.js'
+import type { EventStore } from '../events/store.js'
+import { type ChartTarget, isUniversal, isVisibleOn } from '../events/visibility.js'
+import type { InventoryStore } from '../inventory/store.js'
+import type {
+  AnomalyDriver,
+  AnomalyListQuery,
+  AnomalyRecord,
+  AnomalyStatus,
+  EventCostImpact,
+  PatchAnomalyRequest,
+} from './schemas.js'
+import type { AnomalyRow, AnomalyStore } from './store.js'
+
+/** How far back from an anomaly's day a marker counts as related: a deploy shows in costs within days. */
+export const RELATED_EVENT_DAYS = 3
+/** The statuses a caller may set; Active is the service's alone. */
+const SETTABLE: readonly AnomalyStatus[] = ['Acknowledged', 'Resolved']
+const MAX_IMPACT_ANOMALIES = 100
+const EVENT_BATCH = 1000
+
+export function toAnomalyRecord(row: AnomalyRow, relatedEvents: EventRecord[]): AnomalyRecord {
+  return {
+    id: row.id,
+    tenancyId: row.tenantId,
+    scope: {
+      kind: row.scopeKind as AnomalyRecord['scope']['kind'],
+      subscriptionId: row.subscriptionId,
+      resourceGroupName: row.resourceGroupName,
+      resourceId: row.resourceId,
+      serviceName: row.serviceName,
+    },
+    dateRaised: row.dateRaised,
+    severity: row.severity as AnomalyRecord['severity'],
+    status: row.status as AnomalyStatus,
+    expectedCost: row.expectedCost,
+    actualCost: row.actualCost,
+    impact: row.impact,
+    impactPercent: row.impactPercent,
+    currency: row.currency,
+    description: row.description,
+    drivers: JSON.parse(row.drivers) as AnomalyDriver[],
+    relatedEvents,
+    detectedAt: row.detectedAt,
+    statusChangedAt: row.statusChangedAt,
+    statusChangedBy:
+      row.statusChangedByType === null
+        ? null
+        : {
+            type: row.statusChangedByType as 'ApiKey' | 'User' | 'System',
+            id: row.statusChangedById,
+            name: row.statusChangedByName,
+          },
+  }
+}
+
+export function createAnomalyService(deps: {
+  store: AnomalyStore
+  events: Pick<EventStore, 'range' | 'get'>
+  inventory: Pick<InventoryStore, 'resourceTags' | 'resourceGroupsNamed' | 'resourcesByKey'>
+  clock: Clock
+}) {
+  const { store } = deps
+
+  /** The markers of `tenantId` from `from` to `to` (instants), oldest first, read in batches. */
+  async function markersBetween(tenantId: string, from: string, to: string): Promise<EventRecord[]> {
+    const all: EventRecord[] = []
+    let after: EventRecord | undefined
+    for (;;) {
+      const batch = await deps.events.range(tenantId, from, to, EVENT_BATCH, after)
+      all.push(...batch)
+      after = batch.at(-1)
+      if (batch.length < EVENT_BATCH) return all
+    }
+  }
+
+  /** The chart an anomaly's scope is drawn on, for marker visibility: service charts span the tenant (broad). */
+  async function targetOf(row: AnomalyRow): Promise<ChartTarget> {
+    if (row.scopeKind === 'Resource') {
+      const tags = row.resourceId ? await deps.inventory.resourceTags(row.tenantId, row.resourceId) : null
+      return { kind: 'single', tags: tags ?? {} }
+    }
+    if (row.scopeKind === 'ResourceGroup') {
+      const [group] = await deps.inventory.resourceGroupsNamed(
+        row.tenantId,
+        row.resourceGroupName!,
+        row.subscriptionId ?? undefined,
+      )
+      return { kind: 'single', tags: group?.tags ?? {} }
+    }
+    return { kind: 'broad' }
+  }
+
+  /** Records of rows with their related markers: one marker read per tenant of the page, one tag read per scope. */
+  async function recordsOf(rows: readonly AnomalyRow[]): Promise<AnomalyRecord[]> {
+    const byTenant = new Map<string, AnomalyRow[]>()
+    for (const r of rows) byTenant.set(r.tenantId, [...(byTenant.get(r.tenantId) ?? []), r])
+    const related = new Map<string, EventRecord[]>()
+    for (const [tenantId, group] of byTenant) {
+      const days = group.map((r) => r.dateRaised).sort()
+      const markers = await markersBetween(
+        tenantId,
+        dayBounds(addDays(days[0]!, -RELATED_EVENT_DAYS)).start,
+        dayBounds(days.at(-1)!).end,
+      )
+      const targets = new Map<string, Promise<ChartTarget>>()
+      for (const row of group) {
+        const from = dayBounds(addDays(row.dateRaised, -RELATED_EVENT_DAYS)).start
+        const to = dayBounds(row.dateRaised).end
+        const inWindow = markers.filter((m) => m.occurredAt >= from && m.occurredAt <= to)
+        if (inWindow.every(isUniversal)) {
+          related.set(row.id, inWindow)
+          continue
+        }
+        let target = targets.get(row.scopeKey)
+        if (!target) {
+          target = targetOf(row)
+          targets.set(row.scopeKey, target)
+        }
+        const chart = await target
+        related.set(
+          row.id,
+          inWindow.filter((m) => isVisibleOn(m, chart)),
+        )
+      }
+    }
+    return rows.map((r) => toAnomalyRecord(r, related.get(r.id) ?? []))
+  }
+
+  async function getRow(id: string): Promise<AnomalyRow> {
+    const row = await store.get(id)
+    if (!row) throw ApiError.notFound(`Anomaly ${id}`)
+    return row
+  }
+
+  return {
+    /** The tenancy owning an anomaly, for the route's permission check. */
+    tenancyOf: (id: string) => store.tenancyOf(id),
+
+    async list(who: Principal, query: AnomalyListQuery, paging: Paging): Promise<PageOf<AnomalyRecord>> {
+      const { severity, status, dateRaised, tenancyId } = query
+      const { rows, totalCount } = await store.list(
+        who.organisationId,
+        visibleTenancies(who),
+        { severity, status, dateRaised, tenancyId: tenancyId?.toLowerCase() },
+        paging,
+      )
+      return pageOf(await recordsOf(rows), totalCount, paging)
+    },
+
+    async get(id: string): Promise<AnomalyRecord> {
+      const [record] = await recordsOf([await getRow(id)])
+      return record!
+    },
+
+    /**
+     * Acknowledged or Resolved from any status; the current status again is a 200 that changes nothing; Active
+     * (or anything else) is a 400: only detection raises an anomaly.
+     */
+    async setStatus(who: Principal, id: string, patch: PatchAnomalyRequest): Promise<AnomalyRecord> {
+      if (!SETTABLE.includes(patch.status)) {
+        throw ApiError.invalid({ status: ['must be Acknowledged or Resolved; Active is set only by the service'] })
+      }
+      await store.setStatus(id, patch.status, who.actor, deps.clock.now().toISOString())
+      const [record] = await recordsOf([await getRow(id)])
+      return record!
+    },
+
+    /**
+     * Cost on the marker's chart scope in the `days` whole days before the marker's day and the `days` days from
+     * its day on, and the anomalies on that scope over both windows.
+     */
+    async impact(tenantId: string, eventId: string, days: number): Promise<EventCostImpact> {
+      const marker = await deps.events.get(tenantId, eventId)
+      if (!marker) throw ApiError.notFound(`Event ${eventId}`)
+      const day = marker.occurredAt.slice(0, 10)
+      const before = { from: addDays(day, -days), to: addDays(day, -1) }
+      const after = { from: day, to: addDays(day, days - 1) }
+      let resourceKeys: string[] | null = null
+      if (!isUniversal(marker)) {
+        const resources = await deps.inventory.resourcesByKey(tenantId)
+        resourceKeys = [...resources.entries()]
+          .filter(([, r]) => isVisibleOn(marker, { kind: 'single', tags: r.tags }))
+          .map(([key]) => key)
+      }
+      const [costBefore, costAfter, anomalies] = await Promise.all([
+        store.costBetween(tenantId, resourceKeys, before.from, before.to),
+        store.costBetween(tenantId, resourceKeys, after.from, after.to),
+        store.raisedBetween(
+          tenantId,
+          before.from,
+          after.to,
+          resourceKeys === null ? null : resourceKeys.map((k) => `resource:${k}`),
+          MAX_IMPACT_ANOMALIES,
+        ),
+      ])
+      const b = roundMoney(costBefore.cost)
+      const a = roundMoney(costAfter.cost)
+      const change = roundMoney(a - b)
+      return {
+        eventId: marker.id,
+        tenantId,
+        scope: isUniversal(marker) ? 'tenant' : `tag:${marker.tagKey}=${marker.tagValue}`,
+        days,
+        currency: costBefore.currency,
+        before: { ...before, cost: b },
+        after: { ...after, cost: a },
+        change,
+        changePercent: b === 0 ? null : Math.round((10000 * change) / b) / 100,
+        complete: after.to < toDay(deps.clock.now()),
+        anomalies: await recordsOf(anomalies),
+      }
+    },
+  }
+}
+export type AnomalyService = ReturnType<typeof createAnomalyService>

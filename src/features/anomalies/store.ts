@@ -1,0 +1,286 @@
+import { type Kysely, type Selectable, sql } from 'kysely'
+import type { Visibility } from '../../platform/auth/principal.js'
+import type { Database } from '../../platform/db/index.js'
+import type { AnomaliesTable } from '../../platform/db/schema.js'
+import type { ActorRef, Paging } from '../../platform/http/schemas.js'
+import { offsetOf } from '../../platform/http/schemas.js'
+import { daysBetween } from '../../platform/time.js'
+import { billingCurrencies } from '../costs/store.js'
+import type { AnomalyDriver, AnomalyScopeKind, AnomalySeverity, AnomalyStatus } from './schemas.js'
+
+export type AnomalyRow = Selectable<AnomaliesTable>
+
+/** The scope levels detection judges, broadest first. */
+export const SCOPE_LEVELS = ['tenant', 'subscription', 'resourceGroup', 'service', 'resource'] as const
+export type ScopeLevel = (typeof SCOPE_LEVELS)[number]
+
+/**
+ * One scope's daily usage cost. `key` by level: tenant `''`; subscription its id; resourceGroup
+ * `{subscriptionId}/{lower-cased group name}`; service its name; resource its lower-cased ARM id. `parent` is the key
+ * of the scope one level up in tenant > subscription > resourceGroup > resource (null for tenant and service).
+ * `values[i]` is the cost of day `from + i`, 0 for a day without cost.
+ */
+export interface UsageSeries {
+  key: string
+  parent: string | null
+  values: Float64Array
+}
+
+/** What detection writes; status and its change are a person's and are never part of an upsert. */
+export interface DetectedRow {
+  id: string
+  organisationId: string
+  tenantId: string
+  scopeKey: string
+  scopeKind: AnomalyScopeKind
+  subscriptionId: string | null
+  resourceGroupName: string | null
+  resourceId: string | null
+  serviceName: string | null
+  dateRaised: string
+  severity: AnomalySeverity
+  expectedCost: number
+  actualCost: number
+  impact: number
+  impactPercent: number
+  currency: string
+  description: string
+  drivers: AnomalyDriver[]
+  detectedAt: string
+}
+
+export interface AnomalyFilter {
+  severity?: AnomalySeverity
+  status?: AnomalyStatus
+  dateRaised?: string
+  tenancyId?: string
+}
+
+/** Rows per upsert statement: 22 parameters a row stays well under SQLite's 32,766. */
+const UPSERT_ROWS = 200
+
+export function createAnomalyStore(db: Kysely<Database>) {
+  const SERIES_KEY: Record<ScopeLevel, ReturnType<typeof sql<string>>> = {
+    tenant: sql<string>`''`,
+    subscription: sql<string>`subscription_id`,
+    resourceGroup: sql<string>`subscription_id || '/' || resource_group_key`,
+    service: sql<string>`service_name`,
+    resource: sql<string>`resource_key`,
+  }
+  const SERIES_PARENT: Record<ScopeLevel, ReturnType<typeof sql<string | null>>> = {
+    tenant: sql<null>`null`,
+    subscription: sql<string>`''`,
+    resourceGroup: sql<string>`max(subscription_id)`,
+    service: sql<null>`null`,
+    resource: sql<string>`max(subscription_id || '/' || resource_group_key)`,
+  }
+
+  return {
+    /**
+     * THE ONE READ OF COST SERIES for anomaly detection: the tenant's daily usage cost per scope of `level`, from
+     * `from` to `to` (UTC days, both included), in its billing currency (rows in another currency are left out),
+     * with the currency. Scopes without a key at that level (subscription charges at the group or resource level)
+     * are left out. Today a GROUP BY over daily_costs; the per-scope series tables replace this body, not its
+     * contract.
+     */
+    async usageSeries(
+      tenantId: string,
+      level: ScopeLevel,
+      from: string,
+      to: string,
+    ): Promise<{ currency: string; series: UsageSeries[] }> {
+      const currency = (await billingCurrencies(db, [tenantId])).get(tenantId)!
+      const key = SERIES_KEY[level]
+      const rows = await db
+        .selectFrom('dailyCosts')
+        .select((eb) => [
+          key.as('key'),
+          SERIES_PARENT[level].as('parent'),
+          'date',
+          eb.fn.sum<number>('cost').as('cost'),
+        ])
+        .where('tenantId', '=', tenantId)
+        .where('currency', '=', currency)
+        .where('date', '>=', from)
+        .where('date', '<=', to)
+        .$if(level === 'resourceGroup', (qb) => qb.where('resourceGroupKey', '<>', ''))
+        .$if(level === 'resource', (qb) => qb.where('resourceKey', '<>', ''))
+        // PostgreSQL refuses a constant in GROUP BY: the tenant's series groups by date alone.
+        .$if(level === 'tenant', (qb) => qb.groupBy('date'))
+        .$if(level !== 'tenant', (qb) => qb.groupBy([key, 'date']))
+        .execute()
+      const days = daysBetween(from, to)
+      const indexOf = new Map(days.map((d, i) => [d, i]))
+      const byKey = new Map<string, UsageSeries>()
+      for (const r of rows) {
+        let s = byKey.get(r.key)
+        if (!s) {
+          s = { key: r.key, parent: r.parent, values: new Float64Array(days.length) }
+          byKey.set(r.key, s)
+        }
+        s.values[indexOf.get(r.date)!]! += Number(r.cost)
+      }
+      return { currency, series: [...byKey.values()] }
+    },
+
+    /** Writes detected anomalies; a row already there for (tenant, scope, day) gets the new numbers only. */
+    async upsert(rows: readonly DetectedRow[], updatedAt: string): Promise<void> {
+      for (let i = 0; i < rows.length; i += UPSERT_ROWS) {
+        const part = rows.slice(i, i + UPSERT_ROWS)
+        await db
+          .insertInto('anomalies')
+          .values(
+            part.map((r) => ({
+              ...r,
+              drivers: JSON.stringify(r.drivers),
+              status: 'Active',
+              updatedAt,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['tenantId', 'scopeKey', 'dateRaised']).doUpdateSet((eb) => ({
+              severity: eb.ref('excluded.severity'),
+              expectedCost: eb.ref('excluded.expectedCost'),
+              actualCost: eb.ref('excluded.actualCost'),
+              impact: eb.ref('excluded.impact'),
+              impactPercent: eb.ref('excluded.impactPercent'),
+              currency: eb.ref('excluded.currency'),
+              description: eb.ref('excluded.description'),
+              drivers: eb.ref('excluded.drivers'),
+              resourceId: eb.ref('excluded.resourceId'),
+              updatedAt: eb.ref('excluded.updatedAt'),
+            })),
+          )
+          .execute()
+      }
+    },
+
+    /**
+     * Removes the tenant's anomalies raised from `from` to `to` that a new judgement of those days no longer finds
+     * (the provider restated the costs), unless a person has set their status: those are kept as they are.
+     */
+    async removeUnconfirmed(tenantId: string, from: string, to: string, stillFound: ReadonlySet<string>) {
+      const rows = await db
+        .selectFrom('anomalies')
+        .select(['id', 'scopeKey', 'dateRaised'])
+        .where('tenantId', '=', tenantId)
+        .where('dateRaised', '>=', from)
+        .where('dateRaised', '<=', to)
+        .where('statusChangedAt', 'is', null)
+        .execute()
+      const gone = rows.filter((r) => !stillFound.has(`${r.scopeKey}\n${r.dateRaised}`)).map((r) => r.id)
+      for (let i = 0; i < gone.length; i += 500) {
+        await db
+          .deleteFrom('anomalies')
+          .where('id', 'in', gone.slice(i, i + 500))
+          .execute()
+      }
+    },
+
+    /** A page of the anomalies the visibility allows, newest dateRaised first, id last. */
+    async list(organisationId: string, visible: Visibility, filter: AnomalyFilter, paging: Paging) {
+      const matching = db
+        .selectFrom('anomalies')
+        .where('organisationId', '=', organisationId)
+        .$if(visible !== 'all', (qb) => qb.where('tenantId', 'in', visible as string[])) // never []
+        .$if(filter.tenancyId !== undefined, (qb) => qb.where('tenantId', '=', filter.tenancyId!))
+        .$if(filter.severity !== undefined, (qb) => qb.where('severity', '=', filter.severity!))
+        .$if(filter.status !== undefined, (qb) => qb.where('status', '=', filter.status!))
+        .$if(filter.dateRaised !== undefined, (qb) => qb.where('dateRaised', '=', filter.dateRaised!))
+      const [rows, total] = await Promise.all([
+        matching
+          .selectAll()
+          .orderBy('dateRaised', 'desc')
+          .orderBy('id', 'desc')
+          .limit(paging.pageSize)
+          .offset(offsetOf(paging))
+          .execute(),
+        matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ])
+      return { rows, totalCount: Number(total.n) }
+    },
+
+    async get(id: string): Promise<AnomalyRow | null> {
+      return (await db.selectFrom('anomalies').selectAll().where('id', '=', id).executeTakeFirst()) ?? null
+    },
+
+    /** The tenancy of an anomaly, for the permission check; null when there is none. */
+    async tenancyOf(id: string): Promise<string | null> {
+      const row = await db.selectFrom('anomalies').select('tenantId').where('id', '=', id).executeTakeFirst()
+      return row?.tenantId ?? null
+    },
+
+    /**
+     * Sets a person's status, unless it already is that status (then nothing changes). The condition is in the
+     * UPDATE, so two concurrent requests for the same status record one change, not two.
+     */
+    async setStatus(id: string, status: AnomalyStatus, by: ActorRef, at: string): Promise<void> {
+      await db
+        .updateTable('anomalies')
+        .set({
+          status,
+          statusChangedAt: at,
+          statusChangedByType: by.type,
+          statusChangedById: by.id,
+          statusChangedByName: by.name,
+        })
+        .where('id', '=', id)
+        .where('status', '<>', status)
+        .execute()
+    },
+
+    /** The tenant's anomalies raised from `from` to `to`, newest first, optionally only on these scope keys. */
+    async raisedBetween(
+      tenantId: string,
+      from: string,
+      to: string,
+      scopeKeys: readonly string[] | null,
+      limit: number,
+    ) {
+      if (scopeKeys !== null && scopeKeys.length === 0) return []
+      return db
+        .selectFrom('anomalies')
+        .selectAll()
+        .where('tenantId', '=', tenantId)
+        .where('dateRaised', '>=', from)
+        .where('dateRaised', '<=', to)
+        .$if(scopeKeys !== null, (qb) => qb.where('scopeKey', 'in', scopeKeys!))
+        .orderBy('dateRaised', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute()
+    },
+
+    /**
+     * The tenant's cost from `from` to `to` (every charge category) in its billing currency, of every row, or of
+     * the rows of these resources (lower-cased ARM ids) only.
+     */
+    async costBetween(tenantId: string, resourceKeys: readonly string[] | null, from: string, to: string) {
+      const currency = (await billingCurrencies(db, [tenantId])).get(tenantId)!
+      if (resourceKeys !== null && resourceKeys.length === 0) return { currency, cost: 0 }
+      let cost = 0
+      // In chunks, so a tag on thousands of resources stays within the parameter limits.
+      const chunks = resourceKeys === null ? [null] : chunk(resourceKeys, 500)
+      for (const keys of chunks) {
+        const row = await db
+          .selectFrom('dailyCosts')
+          .select((eb) => eb.fn.sum<number>('cost').as('cost'))
+          .where('tenantId', '=', tenantId)
+          .where('currency', '=', currency)
+          .where('date', '>=', from)
+          .where('date', '<=', to)
+          .$if(keys !== null, (qb) => qb.where('resourceKey', 'in', keys!))
+          .executeTakeFirst()
+        cost += Number(row?.cost ?? 0)
+      }
+      return { currency, cost }
+    },
+  }
+}
+export type AnomalyStore = ReturnType<typeof createAnomalyStore>
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}

@@ -1,0 +1,343 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { Finding, ResourceFacts } from '../../analysis/insights/types.js'
+import type { Visibility } from '../../platform/auth/principal.js'
+import type { Ids } from '../../platform/clock.js'
+import type { Database } from '../../platform/db/index.js'
+import type { InsightsTable } from '../../platform/db/schema.js'
+import { offsetOf, type Paging } from '../../platform/http/schemas.js'
+import { addDays, dayDiff, dayStart } from '../../platform/time.js'
+import { billingCurrencies } from '../costs/store.js'
+import { parseTags } from '../inventory/store.js'
+import { afterAnalysis, findingFields, type InsightStatus, type LastAction } from './lifecycle.js'
+import type { InsightRecord } from './schemas.js'
+
+/** Days of cost a rule sees: the last 30 complete days. */
+export const OBSERVED_DAYS = 30
+
+export type InsightRow = Selectable<InsightsTable>
+
+export interface InsightFilter {
+  category?: string
+  severity?: string
+  tenancyId?: string
+  includeDismissed: boolean
+}
+
+/** A finding of the analysis with the resource it was found on. */
+export interface FoundInsight {
+  resource: ResourceFacts
+  finding: Finding
+}
+
+function parseObject(json: string | null): Record<string, unknown> {
+  if (!json) return {}
+  try {
+    const value: unknown = JSON.parse(json)
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {}
+  } catch {
+    return {}
+  }
+}
+
+/** The record of a row as stored; the service applies the reading instant (an expired snooze) on top. */
+export function recordOf(row: InsightRow): InsightRecord {
+  const lastAction: LastAction | null =
+    row.lastAction === null
+      ? null
+      : {
+          action: row.lastAction as LastAction['action'],
+          at: row.lastActionAt!,
+          by: {
+            type: row.lastActionByType as 'ApiKey' | 'User' | 'System',
+            id: row.lastActionById,
+            name: row.lastActionByName,
+          },
+          snoozeDays: row.lastActionSnoozeDays,
+        }
+  return {
+    id: row.id,
+    tenancyId: row.tenantId,
+    resourceId: row.resourceId,
+    resourceName: row.resourceName,
+    subscriptionId: row.subscriptionId,
+    resourceGroupName: row.resourceGroupName,
+    category: row.category as InsightRecord['category'],
+    severity: row.severity as InsightRecord['severity'],
+    title: row.title,
+    description: row.description,
+    recommendation: row.recommendation,
+    estimatedMonthlySavings: row.estimatedMonthlySavings,
+    currency: row.currency,
+    status: row.status as InsightStatus,
+    snoozedUntil: row.snoozedUntil,
+    lastAction,
+    detectedAt: row.detectedAt,
+    updatedAt: row.updatedAt,
+  }
+}
+
+/** Insights: the facts the rules read (inventory, costs, CPU), and the insights the analyses write and people act on. */
+export function createInsightStore(db: Kysely<Database>, deps: { ids: Ids }) {
+  /** The last complete cost days of the tenant: up to 30, ending at its latest day before `today`. */
+  async function observedWindow(tenantId: string, today: string): Promise<{ from: string; to: string } | null> {
+    const span = await db
+      .selectFrom('dailyCosts')
+      .select((eb) => [eb.fn.min('date').as('first'), eb.fn.max('date').as('last')])
+      .where('tenantId', '=', tenantId)
+      .where('date', '<', today)
+      .executeTakeFirst()
+    if (!span?.last || !span.first) return null
+    const earliest = addDays(span.last, -(OBSERVED_DAYS - 1))
+    return { from: span.first > earliest ? span.first : earliest, to: span.last }
+  }
+
+  return {
+    /**
+     * The facts of every current resource of the tenant as of `today`: its inventory record, its own daily cost over the
+     * observed window (every day of it, 0 where nothing was billed) and its daily CPU in that window.
+     */
+    async facts(tenantId: string, today: string): Promise<ResourceFacts[]> {
+      const window = await observedWindow(tenantId, today)
+      // A resource the latest collection did not see was deleted: it has no condition left to find. (Imports
+      // name only the resources of their rows, so they tell nothing of deletions.)
+      const latestCollection = await db
+        .selectFrom('snapshotRuns')
+        .select('startedAt')
+        .where('tenantId', '=', tenantId)
+        .where('status', '=', 'Succeeded')
+        .where('trigger', '!=', 'Import')
+        .orderBy('completedAt', 'desc')
+        .limit(1)
+        .executeTakeFirst()
+      const resources = await db
+        .selectFrom('resources')
+        .select([
+          'id',
+          'armId',
+          'armIdLower',
+          'name',
+          'resourceType',
+          'state',
+          'sku',
+          'tags',
+          'properties',
+          'subscriptionId',
+          'resourceGroupName',
+        ])
+        .where('tenantId', '=', tenantId)
+        .$if(!!latestCollection?.startedAt, (qb) => qb.where('lastSeenAt', '>=', latestCollection!.startedAt!))
+        .orderBy('id')
+        .execute()
+      const currency = (await billingCurrencies(db, [tenantId])).get(tenantId) ?? 'USD'
+      const days = window ? dayDiff(window.from, window.to) + 1 : 0
+      const costs = new Map<string, number[]>()
+      const cpu = new Map<string, ResourceFacts['cpu']>()
+      if (window) {
+        const costRows = await db
+          .selectFrom('dailyCosts')
+          .select((eb) => ['resourceKey', 'date', eb.fn.sum<number>('cost').as('cost')])
+          .where('tenantId', '=', tenantId)
+          .where('date', '>=', window.from)
+          .where('date', '<=', window.to)
+          .where('resourceKey', '!=', '')
+          .groupBy(['resourceKey', 'date'])
+          .execute()
+        for (const row of costRows) {
+          const series = costs.get(row.resourceKey) ?? Array<number>(days).fill(0)
+          costs.set(row.resourceKey, series)
+          series[dayDiff(window.from, row.date)]! += Number(row.cost)
+        }
+        const cpuRows = await db
+          .selectFrom('cpuMetrics')
+          .select(['resourceKey', 'date', 'averagePercent', 'maxPercent', 'p95Percent'])
+          .where('tenantId', '=', tenantId)
+          .where('date', '>=', window.from)
+          .where('date', '<=', window.to)
+          .orderBy('resourceKey')
+          .orderBy('date')
+          .execute()
+        for (const row of cpuRows) {
+          const series = cpu.get(row.resourceKey) ?? []
+          series.push({
+            date: row.date,
+            averagePercent: Number(row.averagePercent),
+            maxPercent: Number(row.maxPercent),
+            p95Percent: row.p95Percent === null ? null : Number(row.p95Percent),
+          })
+          cpu.set(row.resourceKey, series)
+        }
+      }
+      const firstWeekday = window ? dayStart(window.from).getUTCDay() : 0
+      return resources.map((r) => ({
+        resourceId: r.id,
+        armId: r.armId,
+        name: r.name,
+        resourceType: r.resourceType,
+        state: r.state,
+        sku: r.sku,
+        tags: parseTags(r.tags),
+        properties: parseObject(r.properties),
+        subscriptionId: r.subscriptionId,
+        resourceGroupName: r.resourceGroupName,
+        dailyCosts: costs.get(r.armIdLower) ?? Array(days).fill(0),
+        firstWeekday,
+        currency,
+        cpu: cpu.get(r.armIdLower) ?? [],
+      }))
+    },
+
+    /**
+     * Records one analysis of the tenant, in one transaction (an interrupted analysis leaves all or nothing):
+     * each finding upserted by (tenant, resource, category), every insight it no longer finds marked so (see
+     * `afterAnalysis`). Only rows whose state or words change are written, so the same analysis run again changes
+     * nothing. A row a person changed meanwhile is left alone (its `updatedAt` moved): the next analysis sees it.
+     */
+    async recordAnalysis(tenantId: string, found: readonly FoundInsight[], now: string) {
+      return db.transaction().execute(async (trx) => {
+        const existing = await trx.selectFrom('insights').selectAll().where('tenantId', '=', tenantId).execute()
+        const byKey = new Map(existing.map((row) => [`${row.resourceId}\u0000${row.category}`, row]))
+        let created = 0
+        let resolved = 0
+        for (const { resource, finding } of found) {
+          const key = `${resource.resourceId}\u0000${finding.category}`
+          const row = byKey.get(key)
+          byKey.delete(key)
+          const words = {
+            ...findingFields(finding),
+            resourceName: resource.name,
+            subscriptionId: resource.subscriptionId,
+            resourceGroupName: resource.resourceGroupName,
+            currency: resource.currency,
+          }
+          if (!row) {
+            created++
+            await trx
+              .insertInto('insights')
+              .values({
+                id: deps.ids.uuid(),
+                tenantId,
+                resourceId: resource.resourceId,
+                category: finding.category,
+                ...words,
+                status: 'Active',
+                snoozedUntil: null,
+                found: 1,
+                detectedAt: now,
+                updatedAt: now,
+              })
+              .execute()
+            continue
+          }
+          const next = afterAnalysis(
+            { status: row.status as InsightStatus, snoozedUntil: row.snoozedUntil, found: row.found === 1 },
+            true,
+            now,
+          )
+          const changes = {
+            ...words,
+            status: next.status,
+            snoozedUntil: next.snoozedUntil,
+            found: 1,
+            ...(next.redetected ? { detectedAt: now } : {}),
+          }
+          const changed = (Object.keys(changes) as (keyof typeof changes)[]).some((k) => row[k] !== changes[k])
+          if (changed) await updateUnlessActedOn(trx, row, { ...changes, updatedAt: now })
+        }
+        for (const row of byKey.values()) {
+          if (row.found === 0) continue
+          const next = afterAnalysis(
+            { status: row.status as InsightStatus, snoozedUntil: row.snoozedUntil, found: true },
+            false,
+            now,
+          )
+          if (next.status === 'AutoResolved') resolved++
+          await updateUnlessActedOn(trx, row, {
+            status: next.status,
+            snoozedUntil: next.snoozedUntil,
+            found: 0,
+            updatedAt: now,
+          })
+        }
+        return { found: found.length, created, resolved }
+      })
+    },
+
+    /** The tenancy an insight belongs to, or null when there is no such insight. */
+    async tenancyOf(id: string): Promise<string | null> {
+      const row = await db.selectFrom('insights').select('tenantId').where('id', '=', id).executeTakeFirst()
+      return row?.tenantId ?? null
+    },
+
+    async byId(id: string): Promise<InsightRow | undefined> {
+      return db.selectFrom('insights').selectAll().where('id', '=', id).executeTakeFirst()
+    },
+
+    /**
+     * A page of the organisation's insights in the visible tenancies, largest saving first, id last. Without
+     * `includeDismissed`, only those Active as of `now` (a snooze that has passed counts as Active).
+     */
+    async list(organisationId: string, visible: Visibility, filter: InsightFilter, paging: Paging, now: string) {
+      const base = db
+        .selectFrom('insights as i')
+        .innerJoin('tenants as t', 't.id', 'i.tenantId')
+        .where('t.organisationId', '=', organisationId)
+        .$if(visible !== 'all', (qb) => qb.where('i.tenantId', 'in', visible as string[]))
+        .$if(filter.tenancyId !== undefined, (qb) => qb.where('i.tenantId', '=', filter.tenancyId!))
+        .$if(filter.category !== undefined, (qb) => qb.where('i.category', '=', filter.category!))
+        .$if(filter.severity !== undefined, (qb) => qb.where('i.severity', '=', filter.severity!))
+        .$if(!filter.includeDismissed, (qb) =>
+          qb.where((eb) =>
+            eb.or([
+              eb('i.status', '=', 'Active'),
+              eb.and([eb('i.status', '=', 'Snoozed'), eb('i.snoozedUntil', '<=', now)]),
+            ]),
+          ),
+        )
+      if (visible !== 'all' && visible.length === 0) return { rows: [] as InsightRow[], totalCount: 0 }
+      const [rows, count] = await Promise.all([
+        base
+          .selectAll('i')
+          .orderBy('i.estimatedMonthlySavings', 'desc')
+          .orderBy('i.id')
+          .limit(paging.pageSize)
+          .offset(offsetOf(paging))
+          .execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ])
+      return { rows, totalCount: Number(count.n) }
+    },
+
+    /** A person's action: the status it sets and the action itself, kept as `lastAction`. */
+    async act(id: string, status: { status: string; snoozedUntil: string | null }, action: LastAction) {
+      await db
+        .updateTable('insights')
+        .set({
+          status: status.status,
+          snoozedUntil: status.snoozedUntil,
+          lastAction: action.action,
+          lastActionAt: action.at,
+          lastActionByType: action.by.type,
+          lastActionById: action.by.id,
+          lastActionByName: action.by.name,
+          lastActionSnoozeDays: action.snoozeDays,
+          updatedAt: action.at,
+        })
+        .where('id', '=', id)
+        .execute()
+    },
+  }
+}
+export type InsightStore = ReturnType<typeof createInsightStore>
+
+/** Writes an analysis' changes to a row unless a person acted on it since it was read. */
+async function updateUnlessActedOn(trx: Kysely<Database>, row: InsightRow, changes: Partial<InsightRow>) {
+  await trx
+    .updateTable('insights')
+    .set(changes)
+    .where('id', '=', row.id)
+    .where('status', '=', row.status)
+    .where('updatedAt', '=', row.updatedAt)
+    .execute()
+}

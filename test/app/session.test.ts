@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TenantRecord } from '../../src/features/tenants/schemas.js'
+import type { UserRecord } from '../../src/features/users/schemas.js'
+import { type OrgContext, useTestApp } from '../support/app.js'
+import { testDialects } from '../support/dialects.js'
+import { createTestSmtpServer, type ReceivedMail } from '../support/smtp.js'
+
+const API = '/api/public/v1'
+const APP = '/api/app'
+const PUBLIC_URL = 'https://costwatch.example.test'
+const HTML = { accept: 'text/html,application/xhtml+xml' }
+const FORM = { 'content-type': 'application/x-www-form-urlencoded', ...HTML }
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
+const PASSWORD = 'a long enough passphrase'
+const NOW = '2026-03-01T09:00:00.000Z'
+
+/** The link of a delivered e-mail, to one of the pages outside the API. */
+function linkOf(mail: ReceivedMail, page: 'invite' | 'reset-password'): string {
+  const link = new RegExp(`https://costwatch\\.example\\.test/${page}/[A-Za-z0-9_-]+`).exec(mail.text)?.[0]
+  expect(link, mail.text).toBeTruthy()
+  return new URL(link!).pathname
+}
+
+/** A signed-in browser: its cookie and CSRF token, sent the way the web interface sends them. */
+interface Browser {
+  cookie: string
+  csrf: string
+}
+
+for (const dialect of testDialects()) {
+  describe(`${dialect}: sign-in and the web interface's API`, () => {
+    const smtp = createTestSmtpServer()
+    const env: Record<string, string> = {
+      COSTWATCH_PUBLIC_URL: PUBLIC_URL,
+      COSTWATCH_SNAPSHOT_HOUR: '23',
+      COSTWATCH_RATE_LIMIT: '100000',
+    }
+    beforeAll(async () => {
+      await smtp.start()
+      env.COSTWATCH_SMTP_URL = smtp.url
+    })
+    afterAll(() => smtp.stop())
+    const t = useTestApp({ dialect, now: NOW, env })
+    let org: OrgContext
+    let ownerEmail: string
+    let tenantA: TenantRecord
+    let tenantB: TenantRecord
+
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: the SMTP server's hook must run before the app's, this one after
+    beforeAll(async () => {
+      org = await t.given.organisation('Sessions Ltd')
+      ownerEmail = (await t.request('GET', `${API}/users/${org.ownerId}`, org.ownerKey)).json().email
+      tenantA = await t.given.tenant(org, { name: 'A' })
+      tenantB = await t.given.tenant(org, { name: 'B' })
+    })
+
+    const deliver = async () => {
+      const worker = t.worker()
+      while (await worker.runOnce()) {}
+    }
+    const lastMailTo = (email: string) =>
+      smtp.received.filter((m) => m.to.some((to) => to.toLowerCase() === email.toLowerCase())).at(-1)!
+    const signIn = (email: string, password: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url: `${APP}/session`, payload: { email, password }, headers })
+    const browserOf = (res: Awaited<ReturnType<typeof signIn>>): Browser => {
+      expect(res.statusCode, res.body).toBe(200)
+      const cookie = res.cookies.find((c) => c.name === 'costwatch_session')!
+      return { cookie: cookie.value, csrf: res.json().csrfToken }
+    }
+    const call = (
+      browser: Browser | null,
+      method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+      url: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ) =>
+      t.app.inject({
+        method,
+        url,
+        ...(body === undefined ? {} : { payload: body as object }),
+        headers: {
+          ...(browser ? { cookie: `costwatch_session=${browser.cookie}`, 'x-csrf-token': browser.csrf } : {}),
+          ...headers,
+        },
+      })
+    /** Sets the password of an account through the e-mailed reset link. */
+    const setPassword = async (email: string, password = PASSWORD) => {
+      const asked = await t.app.inject({ method: 'POST', url: `${APP}/password-reset`, payload: { email } })
+      expect(asked.statusCode, asked.body).toBe(202)
+      await deliver()
+      const path = linkOf(lastMailTo(email), 'reset-password')
+      const set = await t.request('POST', path, null, form({ password, passwordConfirmation: password }), FORM)
+      expect(set.statusCode, set.body).toBe(200)
+      return path
+    }
+    /** An invited member who accepted, with a role on tenant A. */
+    const member = async (email: string, role: 'Viewer' | 'Editor' | 'Admin') => {
+      const invited = await t.request('POST', `${API}/users`, org.ownerKey, { email })
+      expect(invited.statusCode, invited.body).toBe(202)
+      await deliver()
+      const path = linkOf(lastMailTo(email), 'invite')
+      const accepted = await t.request(
+        'POST',
+        path,
+        null,
+        form({ displayName: `Member ${role}`, password: PASSWORD, passwordConfirmation: PASSWORD }),
+        FORM,
+      )
+      expect(accepted.statusCode, accepted.body).toBe(200)
+      const user = invited.json() as UserRecord
+      const granted = await t.request('PUT', `${API}/tenancies/${tenantA.id}/users/${user.id}`, org.ownerKey, { role })
+      expect(granted.statusCode, granted.body).toBe(200)
+      return user
+    }
+
+    it('an owner made by org create has no password: "forgot password" sets the first one, through a link that works once', async () => {
+      expect((await signIn(ownerEmail, PASSWORD)).statusCode).toBe(401)
+      const path = await setPassword(ownerEmail)
+      const page = await t.request('GET', path, null, undefined, HTML)
+      expect(page.statusCode).toBe(410)
+      expect(page.body).toContain('no longer works')
+      const again = await t.request(
+        'POST',
+        path,
+        null,
+        form({ password: 'another long password', passwordConfirmation: 'another long password' }),
+        FORM,
+      )
+      expect(again.statusCode).toBe(410)
+      const browser = browserOf(await signIn(ownerEmail.toUpperCase(), PASSWORD))
+      const session = await call(browser, 'GET', `${APP}/session`)
+      expect(session.json()).toMatchObject({ user: { id: org.ownerId, isOwner: true, email: ownerEmail } })
+    })
+
+    it('the session cookie is HttpOnly, SameSite=Lax, Secure on an https public URL; no secret in the body', async () => {
+      const res = await signIn(ownerEmail, PASSWORD)
+      const cookie = res.cookies.find((c) => c.name === 'costwatch_session')!
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: true, path: '/' })
+      expect(res.body).not.toContain(cookie.value)
+      expect(res.body).not.toContain(PASSWORD)
+      expect(t.logs.join('')).not.toContain(cookie.value)
+      expect(t.logs.join('')).not.toContain(PASSWORD)
+    })
+
+    it('a wrong password, an unknown address and an account without a password get one 401', async () => {
+      const wrong = await signIn(ownerEmail, 'not the password at all')
+      const unknown = await signIn('nobody@nowhere.test', PASSWORD)
+      for (const res of [wrong, unknown]) {
+        expect(res.statusCode).toBe(401)
+        expect(res.json()).toMatchObject({ type: '/problems/sign-in-failed' })
+      }
+      expect(unknown.json().detail).toBe(wrong.json().detail)
+    })
+
+    it('the web interface API takes only the session; the public API takes only API keys', async () => {
+      const browser = browserOf(await signIn(ownerEmail, PASSWORD))
+      expect((await call(browser, 'GET', `${APP}/tenants`)).statusCode).toBe(200)
+      expect((await t.request('GET', `${APP}/tenants`, org.ownerKey)).statusCode).toBe(401)
+      expect((await call(browser, 'GET', `${API}/tenants`)).statusCode).toBe(401)
+      expect((await t.request('GET', `${API}/tenants`, org.ownerKey)).statusCode).toBe(200)
+      // Not in the public document.
+      const doc = (await t.request('GET', `${API}/openapi.json`, null)).json()
+      expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/app'))).toEqual([])
+    })
+
+    it("a change needs the CSRF token of the session, and the interface's own origin", async () => {
+      const browser = browserOf(await signIn(ownerEmail, PASSWORD))
+      const marker = { title: 'Deploy 42', category: 'Deployment', occurredAt: NOW }
+      const url = `${APP}/tenants/${tenantA.id}/events`
+      const without = await call({ ...browser, csrf: '' }, 'POST', url, marker)
+      expect(without.statusCode).toBe(403)
+      expect(without.json()).toMatchObject({ type: '/problems/csrf' })
+      const forged = await call({ ...browser, csrf: 'x'.repeat(43) }, 'POST', url, marker)
+      expect(forged.statusCode).toBe(403)
+      const elsewhere = await call(browser, 'POST', url, marker, { origin: 'https://evil.example' })
+      expect(elsewhere.statusCode).toBe(403)
+      const ok = await call(browser, 'POST', url, marker, { origin: PUBLIC_URL })
+      expect(ok.statusCode, ok.body).toBe(201)
+      expect(ok.json().createdBy).toEqual({ type: 'User', id: org.ownerId, name: ownerEmail })
+      // Reads need no token.
+      expect((await call({ ...browser, csrf: '' }, 'GET', url)).statusCode).toBe(200)
+    })
+
+    it("a user's roles count: no role, no tenant; a Viewer reads; an Editor makes markers as themselves", async () => {
+      const viewer = await member('viewer@sessions.test', 'Viewer')
+      const browser = browserOf(await signIn('viewer@sessions.test', PASSWORD))
+      const tenants = (await call(browser, 'GET', `${APP}/tenants`)).json()
+      expect(tenants.items.map((x: TenantRecord) => x.id)).toEqual([tenantA.id])
+      expect((await call(browser, 'GET', `${APP}/tenants/${tenantB.id}`)).statusCode).toBe(404)
+      expect((await call(browser, 'GET', `${APP}/tenants/${tenantA.id}/events`)).statusCode).toBe(200)
+      const marker = { title: 'Launch', category: 'Launch', occurredAt: NOW }
+      expect((await call(browser, 'POST', `${APP}/tenants/${tenantA.id}/events`, marker)).statusCode).toBe(403)
+      expect((await call(browser, 'GET', `${APP}/users`)).statusCode).toBe(403)
+
+      // A role given while signed in counts from the next request.
+      await t.request('PUT', `${API}/tenancies/${tenantA.id}/users/${viewer.id}`, org.ownerKey, { role: 'Editor' })
+      const made = await call(browser, 'POST', `${APP}/tenants/${tenantA.id}/events`, marker)
+      expect(made.statusCode, made.body).toBe(201)
+      expect(made.json().createdBy).toEqual({ type: 'User', id: viewer.id, name: 'Member Viewer' })
+      // Another Editor may not delete it; its creator may.
+      const other = await member('editor@sessions.test', 'Editor')
+      const otherBrowser = browserOf(await signIn('editor@sessions.test', PASSWORD))
+      const markerUrl = `${APP}/tenants/${tenantA.id}/events/${made.json().id}`
+      expect((await call(otherBrowser, 'DELETE', markerUrl)).statusCode).toBe(403)
+      expect((await call(browser, 'DELETE', markerUrl)).statusCode).toBe(204)
+      expect(other.id).not.toBe(viewer.id)
+    })
+
+    it('a disabled user is signed out at once and cannot sign in', async () => {
+      const user = await member('leaver@sessions.test', 'Viewer')
+      const browser = browserOf(await signIn('leaver@sessions.test', PASSWORD))
+      expect((await call(browser, 'GET', `${APP}/session`)).statusCode).toBe(200)
+      const disabled = await t.request('PATCH', `${API}/users/${user.id}`, org.ownerKey, { isDisabled: true })
+      expect(disabled.statusCode, disabled.body).toBe(200)
+      expect((await call(browser, 'GET', `${APP}/session`)).statusCode).toBe(401)
+      expect((await signIn('leaver@sessions.test', PASSWORD)).statusCode).toBe(403)
+      // And asking for a reset link sends nothing.
+      const before = smtp.received.length
+      await t.app.inject({ method: 'POST', url: `${APP}/password-reset`, payload: { email: 'leaver@sessions.test' } })
+      await deliver()
+      expect(smtp.received.length).toBe(before)
+    })
+
+    it('sign-out ends the session on the server; an idle or old session ends by itself', async () => {
+      const browser = browserOf(await signIn(ownerEmail, PASSWORD))
+      const out = await call(browser, 'DELETE', `${APP}/session`)
+      expect(out.statusCode).toBe(204)
+      expect(out.cookies.find((c) => c.name === 'costwatch_session')?.value).toBe('')
+      expect((await call(browser, 'GET', `${APP}/session`)).statusCode).toBe(401)
+
+      const idle = browserOf(await signIn(ownerEmail, PASSWORD))
+      t.clock.advance(23 * 3_600_000)
+      expect((await call(idle, 'GET', `${APP}/session`)).statusCode).toBe(200) // used: its idle time starts again
+      t.clock.advance(23 * 3_600_000)
+      expect((await call(idle, 'GET', `${APP}/session`)).statusCode).toBe(200)
+      t.clock.advance(24 * 3_600_000 + 1000)
+      expect((await call(idle, 'GET', `${APP}/session`)).statusCode).toBe(401)
+      t.clock.set(NOW)
+    })
+
+    it('a new password ends every session of the account', async () => {
+      const email = 'resetter@sessions.test'
+      await member(email, 'Viewer')
+      const browser = browserOf(await signIn(email, PASSWORD))
+      await setPassword(email, 'a brand new passphrase')
+      expect((await call(browser, 'GET', `${APP}/session`)).statusCode).toBe(401)
+      expect((await signIn(email, PASSWORD)).statusCode).toBe(401)
+      browserOf(await signIn(email, 'a brand new passphrase'))
+    })
+
+    it('ten failed sign-ins in a row lock the account for 15 minutes, even against the right password', async () => {
+      const email = 'guessed@sessions.test'
+      await member(email, 'Viewer')
+      for (let i = 0; i < 10; i++) expect((await signIn(email, `wrong guess number ${i}`)).statusCode).toBe(401)
+      const locked = await signIn(email, PASSWORD)
+      expect(locked.statusCode).toBe(429)
+      expect(Number(locked.headers['retry-after'])).toBe(900)
+      t.clock.advance(15 * 60_000)
+      browserOf(await signIn(email, PASSWORD))
+      t.clock.set(NOW)
+    })
+  })
+}
