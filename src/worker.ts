@@ -77,6 +77,8 @@ export function createCollectionWorker(deps: {
       if (now.getTime() - lastScheduled < SCHEDULE_EVERY_MS) return
       lastScheduled = now.getTime()
       await services.snapshots.scheduleDaily(now, config.snapshotHour, services.tenantStore.allIds)
+      // Sessions past their lifetime are refused already; this only keeps the table small.
+      await services.sessions.deleteExpired()
     },
     log: deps.log,
   })

@@ -259,5 +259,71 @@ for (const dialect of testDialects()) {
       browserOf(await signIn(email, PASSWORD))
       t.clock.set(NOW)
     })
+
+    it('owners manage API keys in the web interface: the secret shown once, scoped, revoked at once, all audited', async () => {
+      const browser = browserOf(await signIn(ownerEmail, PASSWORD))
+      const made = await call(browser, 'POST', `${APP}/keys`, {
+        name: 'CI deploys',
+        expiresAt: '2026-06-01T00:00:00Z',
+        scope: [{ tenancyId: tenantA.id, role: 'Editor' }],
+      })
+      expect(made.statusCode, made.body).toBe(201)
+      const { key, apiKey } = made.json()
+      expect(key).toMatchObject({
+        name: 'CI deploys',
+        prefix: apiKey.slice(0, 10),
+        scope: [{ tenancyId: tenantA.id, role: 'Editor' }],
+        expiresAt: '2026-06-01T00:00:00.000Z',
+        createdBy: { type: 'User', id: org.ownerId },
+      })
+      const listed = await call(browser, 'GET', `${APP}/keys`)
+      expect(listed.body).not.toContain(apiKey)
+      expect(listed.json().items.map((k: { id: string }) => k.id)).toContain(key.id)
+      expect((await t.request('GET', `${API}/tenants/${tenantA.id}`, apiKey)).statusCode).toBe(200)
+      expect((await t.request('GET', `${API}/tenants/${tenantB.id}`, apiKey)).statusCode).toBe(404)
+      const bad = await call(browser, 'POST', `${APP}/keys`, {
+        name: '',
+        scope: 'owner',
+        expiresAt: '2020-01-01T00:00:00Z',
+      })
+      expect(bad.statusCode).toBe(400)
+      expect(Object.keys(bad.json().errors).sort()).toEqual(['expiresAt', 'name'])
+
+      expect((await call(browser, 'DELETE', `${APP}/keys/${key.id}`)).statusCode).toBe(204)
+      expect((await t.request('GET', `${API}/tenants/${tenantA.id}`, apiKey)).statusCode).toBe(401)
+      expect((await call(browser, 'DELETE', `${APP}/keys/${crypto.randomUUID()}`)).statusCode).toBe(404)
+
+      const audit = (await call(browser, 'GET', `${APP}/audit?limit=5`)).json().items
+      expect(audit.slice(0, 2)).toMatchObject([
+        { action: 'apiKey.revoked', actor: { type: 'User', id: org.ownerId }, target: { id: key.id } },
+        { action: 'apiKey.created', actor: { type: 'User', id: org.ownerId }, target: { id: key.id } },
+      ])
+      expect(audit[0].origin).not.toBe('cli')
+
+      await member('nosy@sessions.test', 'Admin')
+      const nosy = browserOf(await signIn('nosy@sessions.test', PASSWORD))
+      for (const url of [`${APP}/keys`, `${APP}/audit`]) expect((await call(nosy, 'GET', url)).statusCode).toBe(403)
+      expect((await call(nosy, 'POST', `${APP}/keys`, { name: 'mine', scope: 'owner' })).statusCode).toBe(403)
+    })
+  })
+}
+
+for (const dialect of testDialects()) {
+  describe(`${dialect}: failed sign-ins from one address`, () => {
+    const t = useTestApp({ dialect, env: { COSTWATCH_AUTH_FAILURE_LIMIT: '3' } })
+
+    it('past the per-address limit a sign-in is refused with 429, whatever the account', async () => {
+      const tries = []
+      for (let i = 0; i < 4; i++)
+        tries.push(
+          await t.app.inject({
+            method: 'POST',
+            url: `${APP}/session`,
+            payload: { email: `someone-${i}@example.test`, password: 'not a password at all' },
+          }),
+        )
+      expect(tries.map((r) => r.statusCode)).toEqual([401, 401, 401, 429])
+      expect(tries[3]!.headers['retry-after']).toBeDefined()
+    })
   })
 }

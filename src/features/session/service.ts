@@ -5,6 +5,7 @@ import type { Clock } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import { ApiError } from '../../platform/http/errors.js'
 import type { Outbox } from '../../platform/mail.js'
+import { principalOfUser } from '../users/principal.js'
 import type { SessionStore, SessionUser } from './store.js'
 
 /** A session lives 7 days at most, and ends after 24 hours unused. */
@@ -76,14 +77,13 @@ export function createSessionService(deps: {
   const csrfKey = Buffer.from(hkdfSync('sha256', deps.secretKey, Buffer.alloc(0), 'costwatch csrf', 32))
   const csrfOf = (idHash: string) => createHmac('sha256', csrfKey).update(idHash).digest('base64url')
 
+  /** The user's principal, as `principalOfUser` makes it for everyone, with the cache version read alongside. */
   function principalOf(user: SessionUser): Principal {
-    return {
-      organisationId: user.organisationId,
-      actor: { type: 'User', id: user.userId, name: user.displayName ?? user.email },
-      isOwner: user.isOwner,
-      tenancyRoles: user.isOwner ? new Map() : user.tenancyRoles,
-      cacheVersion: user.cacheVersion,
-    }
+    const roles = [...user.tenancyRoles].map(([tenancyId, role]) => ({ tenancyId, role }))
+    const state = { ...user, id: user.userId, isDisabled: false, status: 'Active' as const }
+    const principal = principalOfUser(state, roles)
+    if (!principal) throw notSignedIn()
+    return { ...principal, cacheVersion: user.cacheVersion }
   }
 
   return {
