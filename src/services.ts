@@ -9,6 +9,8 @@ import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
+import { createReportService } from './features/reports/service.js'
+import { createReportStore, REPORT_RUNS, type ReportRunColumns } from './features/reports/store.js'
 import type { AfterSnapshot } from './features/snapshots/collect.js'
 import { createFocusImporter } from './features/snapshots/import.js'
 import { createSnapshotService } from './features/snapshots/service.js'
@@ -17,6 +19,8 @@ import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
 import { createTenantStore } from './features/tenants/store.js'
 import { createUserStore } from './features/users/store.js'
+import { createUrlSigner } from './platform/blobs/signing.js'
+import { openBlobStore } from './platform/blobs/store.js'
 import { bumpVersionOfTenancies } from './platform/cache.js'
 import type { Clock, Ids } from './platform/clock.js'
 import { createSecretBox } from './platform/crypto.js'
@@ -51,6 +55,19 @@ export function createServices(deps: {
     createRunStore<SnapshotRunColumns>(db, SNAPSHOT_RUNS, { clock, events: runEvents }),
   )
   const costStore = createCostStore(db.kysely, db.dialect)
+  const blobs = openBlobStore(config.blobUrl, config.s3)
+  const reportStore = createReportStore(
+    db.kysely,
+    createRunStore<ReportRunColumns>(db, REPORT_RUNS, { clock, events: runEvents }),
+  )
+  const reports = createReportService({
+    store: reportStore,
+    blobs,
+    signer: createUrlSigner({ secretKey: config.secretKey, clock, lifetimeSeconds: config.signedUrlSeconds }),
+    publicUrl: config.publicUrl,
+    clock,
+    ids,
+  })
   const inventoryStore = createInventoryStore(db.kysely)
   /** A tenant's latest run and cost totals (as of `today`, a UTC day), read for a whole page in two queries. */
   const decorateTenants = async (records: TenantRecord[], today: string): Promise<TenantRecord[]> => {
@@ -79,7 +96,7 @@ export function createServices(deps: {
   return {
     runEvents,
     /** The store of every run kind's table (queue depth metrics). */
-    runStores: [snapshotStore.runs] as RunStore[],
+    runStores: [snapshotStore.runs, reportStore.runs] as RunStore[],
     secrets,
     organisationStore,
     tenantStore,
@@ -92,6 +109,7 @@ export function createServices(deps: {
       apiKeys,
       clock,
       ids,
+      defaultReports: reports.createDefaults,
     }),
     tenants: createTenantService({
       store: tenantStore,
@@ -103,6 +121,9 @@ export function createServices(deps: {
     }),
     snapshotStore,
     costStore,
+    blobs,
+    reportStore,
+    reports,
     snapshots: createSnapshotService({ store: snapshotStore, clock, ids }),
     events,
     inventory,

@@ -4,6 +4,7 @@ import { type Config, ConfigError, httpBase } from './config.js'
 import { createAzureConnector } from './connectors/azure/index.js'
 import { createSimulatedConnector } from './connectors/simulated/index.js'
 import type { Connector } from './connectors/types.js'
+import { reportRunKind, reportSource } from './features/reports/run.js'
 import { snapshotRunKind } from './features/snapshots/collect.js'
 import type { Clock, Ids } from './platform/clock.js'
 import type { Db } from './platform/db/index.js'
@@ -27,7 +28,7 @@ export function defaultConnectors(config: Config): Record<string, Connector> {
 }
 
 /**
- * The worker of every kind of run (today: snapshot runs), with the daily schedule; one per process, any number
+ * The worker of every kind of run (snapshot and report runs), with their schedules; one per process, any number
  * per database. A new kind is one more entry of `kinds` (see docs/architecture.md); `moreKinds` are served too.
  */
 export function createCollectionWorker(deps: {
@@ -54,6 +55,7 @@ export function createCollectionWorker(deps: {
       clock,
       ids: deps.ids,
     }),
+    reportRunKind({ store: services.reportStore, blobs: services.blobs, source: reportSource(db.kysely), clock }),
     ...(deps.moreKinds ?? []),
   ]
   return createWorker({
@@ -69,6 +71,7 @@ export function createCollectionWorker(deps: {
       if (now.getTime() - lastScheduled < SCHEDULE_EVERY_MS) return
       lastScheduled = now.getTime()
       await services.snapshots.scheduleDaily(now, config.snapshotHour, services.tenantStore.allIds)
+      await services.reports.scheduleDue(now)
     },
     log: deps.log,
   })

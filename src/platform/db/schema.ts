@@ -22,6 +22,9 @@ export interface Database {
   dailyCosts: DailyCostsTable
   costStaging: CostStagingTable
   cpuMetrics: CpuMetricsTable
+  reports: ReportsTable
+  reportTenancies: ReportTenanciesTable
+  reportRuns: ReportRunsTable
 }
 
 export interface OrganisationsTable {
@@ -210,4 +213,48 @@ export interface CpuMetricsTable {
   date: string
   averagePercent: number
   maxPercent: number
+}
+
+/** A report definition; `parameters` and `schedule` are JSON text. */
+export interface ReportsTable {
+  id: string
+  organisationId: string
+  name: string
+  description: string | null
+  kind: string
+  parameters: string
+  organisationWide: number
+  schedule: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface ReportTenanciesTable {
+  reportId: string
+  tenancyId: string
+}
+
+export interface ReportRunsTable {
+  id: string
+  reportId: string
+  tenantId: string | null
+  status: string
+  trigger: string
+  scheduledFor: string | null
+  requestedAt: string
+  requestedBy: string | null
+  startedAt: string | null
+  completedAt: string | null
+  periodStart: string | null
+  periodEnd: string | null
+  rowCount: number | null
+  preview: string | null
+  files: string | null
+  progress: string | null
+  errorCode: string | null
+  errorMessage: string | null
+  attempts: Generated<number>
+  leaseUntil: string | null
+  workerId: string | null
+  notBefore: string | null
 }
