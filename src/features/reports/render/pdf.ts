@@ -41,7 +41,7 @@ export function formatMoney(amount: number, currency: string): string {
 function compact(value: number): string {
   if (Math.abs(value) >= 1e6) return `${(value / 1e6).toFixed(value >= 1e7 ? 0 : 1)}M`
   if (Math.abs(value) >= 1e3) return `${(value / 1e3).toFixed(value >= 1e4 ? 0 : 1)}k`
-  return value.toFixed(value >= 10 ? 0 : 2)
+  return value === 0 || value >= 10 ? value.toFixed(0) : value.toFixed(2)
 }
 
 /** A step of 1, 2 or 5 times a power of ten giving about `ticks` grid lines up to `max`. */
@@ -150,7 +150,7 @@ export async function renderPdf(path: string, input: RendererInput, content: Pdf
 
   // The table.
   const shown = columns.map((c, i) => ({ c, i })).filter(({ i }) => i !== currencyColumn)
-  const share = { c: { title: '% of total', type: 'integer', width: 9 } as Column, i: -1 }
+  const share = { c: { title: 'Share', type: 'integer', width: 8 } as Column, i: -1 }
   const cells = [
     ...shown.slice(0, shown.findIndex((s) => s.i === amountColumn) + 1),
     share,
