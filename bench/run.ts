@@ -13,11 +13,13 @@ import { eventsBenchmark } from './events.js'
 import { ingestBenchmark } from './ingest.js'
 import { type Benchmark, Scope } from './lib.js'
 import { listBenchmark } from './list.js'
+import { reportsBenchmark } from './reports.js'
 
 const BENCHMARKS: Benchmark[] = [listBenchmark]
 BENCHMARKS.push(ingestBenchmark)
 BENCHMARKS.push(eventsBenchmark)
 BENCHMARKS.push(detectBenchmark)
+BENCHMARKS.push(reportsBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))

@@ -103,7 +103,16 @@ export function folderStore(folder: string): BlobStore {
 function s3Store(bucket: string, prefix: string, settings: S3Settings): BlobStore {
   const client = new S3Client({
     region: settings.region,
-    ...(settings.endpoint ? { endpoint: settings.endpoint, forcePathStyle: true } : {}),
+    // S3-compatible servers: path-style addresses, and checksums only where S3 requires them, as many of these
+    // servers store a streamed body's aws-chunked framing (with its trailing checksum) as if it were the content.
+    ...(settings.endpoint
+      ? {
+          endpoint: settings.endpoint,
+          forcePathStyle: true,
+          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+          responseChecksumValidation: 'WHEN_REQUIRED' as const,
+        }
+      : {}),
     ...(settings.credentials ? { credentials: settings.credentials } : {}),
   })
   const full = (key: string) => (prefix ? `${prefix}/${safeKey(key)}` : safeKey(key))

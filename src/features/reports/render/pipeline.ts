@@ -51,7 +51,10 @@ export async function renderRun(input: {
   dir: string
   /** Called every 10,000 rows (the run's progress). */
   onRows?(count: number): void
+  /** The formats to render: all by default (a benchmark measures them one at a time). */
+  formats?: readonly Format[]
 }): Promise<RenderedRun> {
+  const wanted = new Set(input.formats ?? (Object.keys(FORMATS) as Format[]))
   const { data, heading, dir } = input
   const files = Object.fromEntries(
     (Object.keys(FORMATS) as Format[]).map((f) => [f, join(dir, `report.${FORMATS[f].extension}`)]),
@@ -62,9 +65,9 @@ export async function renderRun(input: {
     amountColumn: data.amountColumn,
     currencyColumn: data.currencyColumn,
   }
-  const csv = csvRenderer(files.csv, rendererInput)
-  const xlsx = await as('xlsx', async () => xlsxRenderer(files.xlsx, rendererInput))
-  await as('csv', () => csv.ready)
+  const csv = wanted.has('csv') ? csvRenderer(files.csv, rendererInput) : null
+  const xlsx = wanted.has('xlsx') ? await as('xlsx', async () => xlsxRenderer(files.xlsx, rendererInput)) : null
+  if (csv) await as('csv', () => csv.ready)
 
   const amountOf = (row: Row) => Number(row[data.amountColumn] ?? 0)
   const first: Row[] = []
@@ -74,8 +77,8 @@ export async function renderRun(input: {
   let rowCount = 0
   let reported = 0
   for await (const batch of data.rows) {
-    await as('csv', () => csv.write(batch))
-    await as('xlsx', () => xlsx.write(batch))
+    if (csv) await as('csv', () => csv.write(batch))
+    if (xlsx) await as('xlsx', () => xlsx.write(batch))
     const ranked: { cost: number; row: Row; at: number }[] = []
     for (const row of batch) {
       const currency = String(row[data.currencyColumn] ?? '')
@@ -92,20 +95,21 @@ export async function renderRun(input: {
     }
   }
   for (const [currency, total] of totals) totals.set(currency, Math.round(total * 100) / 100)
-  await as('csv', () => csv.end(totals, rowCount))
-  await as('xlsx', () => xlsx.end(totals, rowCount))
+  if (csv) await as('csv', () => csv.end(totals, rowCount))
+  if (xlsx) await as('xlsx', () => xlsx.end(totals, rowCount))
 
   const main = [...totals.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null
   const summarised = rowCount > PDF_MAX_ROWS
-  await as('pdf', () =>
-    renderPdf(files.pdf, rendererInput, {
-      rows: summarised ? biggest.result().map((r) => r.row) : first,
-      summarisedFrom: summarised ? rowCount : null,
-      totals,
-      series: fullSeries(input.series, main, heading.period.from, heading.period.to),
-      seriesCurrency: main,
-    }),
-  )
+  if (wanted.has('pdf'))
+    await as('pdf', () =>
+      renderPdf(files.pdf, rendererInput, {
+        rows: summarised ? biggest.result().map((r) => r.row) : first,
+        summarisedFrom: summarised ? rowCount : null,
+        totals,
+        series: fullSeries(input.series, main, heading.period.from, heading.period.to),
+        seriesCurrency: main,
+      }),
+    )
   return {
     rowCount,
     totals,
