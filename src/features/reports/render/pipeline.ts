@@ -89,6 +89,9 @@ export async function renderRun(input: {
       rowCount++
     }
     biggest.add(ranked)
+    // A turn of the event loop per batch: the SQLite driver is synchronous, and without it the file writes and
+    // the XLSX deflate (both finishing on the event loop) fall behind, their buffers growing with the rows.
+    await new Promise((resolve) => setImmediate(resolve))
     if (rowCount - reported >= 10_000) {
       reported = rowCount
       input.onRows?.(rowCount)

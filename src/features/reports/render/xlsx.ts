@@ -18,6 +18,19 @@ function columnLetter(index: number): string {
   return out
 }
 
+/** Bytes a sheet may have waiting for the zip before the writer pauses for it. */
+const MAX_PENDING_BYTES = 4 * 1024 * 1024
+
+/**
+ * Waits until the zip has taken most of what the sheet wrote. exceljs hands the sheet's XML to the zip without
+ * heeding backpressure, and rows come faster than deflate takes them: without this pause a million rows piled up
+ * as 600 MB of pending XML. The sheet's stream and its pipe are exceljs internals (not in its types).
+ */
+async function zipCaughtUp(sheet: ExcelJS.Worksheet): Promise<void> {
+  const pipe = (sheet as unknown as { stream?: { pipes?: { writableLength?: number }[] } }).stream?.pipes?.[0]
+  while ((pipe?.writableLength ?? 0) > MAX_PENDING_BYTES) await new Promise((resolve) => setTimeout(resolve, 2))
+}
+
 /** `#,##0.00 "USD"`: money keeps its number and shows its currency. */
 function moneyFormat(currency: string): string {
   return `#,##0.00 "${currency.replaceAll('"', '')}"`
@@ -66,6 +79,7 @@ export function xlsxRenderer(path: string, input: RendererInput): StreamingRende
         row.commit()
         written++
       }
+      await zipCaughtUp(sheet)
     },
     async end(totals: Totals) {
       const first = 2
