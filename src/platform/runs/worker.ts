@@ -130,12 +130,16 @@ export function createWorker(options: WorkerOptions) {
   /** The free lanes in this turn's order, each with the run it claimed. */
   async function* claims(): AsyncGenerator<[Lane, ClaimedRun]> {
     const first = next
-    next = (next + 1) % Math.max(1, lanes.length)
     for (let i = 0; i < lanes.length; i++) {
-      const lane = lanes[(first + i) % lanes.length]!
+      const index = (first + i) % lanes.length
+      const lane = lanes[index]!
       if (lane.busy) continue
       const run = await lane.store.claim(workerId, leaseMs)
-      if (run) yield [lane, run]
+      if (!run) continue
+      // The turn passes to the kind after the one that claimed, so a kind with nothing queued never gives
+      // another kind two turns in a row.
+      next = (index + 1) % lanes.length
+      yield [lane, run]
     }
   }
 
