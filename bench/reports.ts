@@ -164,10 +164,11 @@ export const reportsBenchmark: Benchmark = {
       })
     }
     printTable(
-      ['format', 'rows', 'seconds', 'rows/s', 'peak RSS', 'file size', `target RSS < ${TARGET_RSS_MB} MB`],
+      ['format', 'heap', 'rows', 'seconds', 'rows/s', 'peak RSS', 'file size', `target RSS < ${TARGET_RSS_MB} MB`],
       [
         [
           'read only (floor)',
+          '',
           fmt.int(floor.rows),
           floor.seconds.toFixed(1),
           fmt.int(floor.rows / floor.seconds),
@@ -177,6 +178,7 @@ export const reportsBenchmark: Benchmark = {
         ],
         ...results.map((r) => [
           r.format === 'all' ? 'all three, one pass' : r.format,
+          r.heap ?? '',
           fmt.int(r.rows),
           r.seconds.toFixed(1),
           fmt.int(r.rows / r.seconds),
