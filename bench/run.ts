@@ -16,6 +16,7 @@ import { ingestBenchmark } from './ingest.js'
 import { insightsBenchmark } from './insights.js'
 import { type Benchmark, Scope } from './lib.js'
 import { listBenchmark } from './list.js'
+import { reportsBenchmark } from './reports.js'
 
 const BENCHMARKS: Benchmark[] = [listBenchmark]
 BENCHMARKS.push(ingestBenchmark)
@@ -24,6 +25,7 @@ BENCHMARKS.push(detectBenchmark)
 BENCHMARKS.push(analysisBenchmark)
 BENCHMARKS.push(insightsBenchmark)
 BENCHMARKS.push(focusImportBenchmark)
+BENCHMARKS.push(reportsBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))

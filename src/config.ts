@@ -13,7 +13,12 @@ export interface Config {
   port: number
   secretKey: Buffer
   connector: ConnectorName
+  /** Report files: a folder, or `s3://bucket/prefix`. */
   blobUrl: string
+  /** How long a signed download URL lives. */
+  signedUrlSeconds: number
+  /** The S3 client of an `s3://` blob store: endpoint of an S3-compatible server, region, static credentials. */
+  s3: { endpoint: string | null; region: string; credentials: { accessKeyId: string; secretAccessKey: string } | null }
   smtpUrl: string | null
   /** The sender of the service's e-mail. */
   mailFrom: string
@@ -143,7 +148,17 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
     port,
     secretKey: secretKeyFrom(env, databaseUrl),
     connector: oneOf(env, 'COSTWATCH_CONNECTOR', CONNECTORS, defaults.defaultConnector ?? 'azure'),
-    blobUrl: env.COSTWATCH_BLOB_URL || './data/blobs',
+    // By default beside the SQLite file (one folder to back up), or ./data/blobs with PostgreSQL.
+    blobUrl: env.COSTWATCH_BLOB_URL || join(dataFolderOf(databaseUrl) ?? resolve('data'), 'blobs'),
+    signedUrlSeconds: positiveInteger(env, 'COSTWATCH_SIGNED_URL_SECONDS', 300, 7 * 86_400),
+    s3: {
+      endpoint: env.COSTWATCH_S3_ENDPOINT || null,
+      region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+      credentials:
+        env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+          ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY }
+          : null,
+    },
     smtpUrl,
     mailFrom:
       env.COSTWATCH_MAIL_FROM ||

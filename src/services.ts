@@ -18,6 +18,8 @@ import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
+import { createReportService } from './features/reports/service.js'
+import { createReportStore, REPORT_RUNS, type ReportRunColumns } from './features/reports/store.js'
 import { createSessionService } from './features/session/service.js'
 import { createSessionStore } from './features/session/store.js'
 import type { AfterSnapshot } from './features/snapshots/collect.js'
@@ -30,6 +32,8 @@ import { createTenantStore } from './features/tenants/store.js'
 import { createUserService } from './features/users/service.js'
 import { createUserStore } from './features/users/store.js'
 import { createAuthFailureLimiter } from './platform/auth/failures.js'
+import { createUrlSigner } from './platform/blobs/signing.js'
+import { openBlobStore } from './platform/blobs/store.js'
 import { bumpVersionOfTenancies } from './platform/cache.js'
 import type { Clock, Ids } from './platform/clock.js'
 import { createSecretBox } from './platform/crypto.js'
@@ -85,6 +89,19 @@ export function createServices(deps: {
     organisationOfTenancy: tenantStore.organisationOf,
   })
   const costStore = createCostStore(db.kysely, db.dialect)
+  const blobs = openBlobStore(config.blobUrl, config.s3)
+  const reportStore = createReportStore(
+    db.kysely,
+    createRunStore<ReportRunColumns>(db, REPORT_RUNS, { clock, events: runEvents }),
+  )
+  const reports = createReportService({
+    store: reportStore,
+    blobs,
+    signer: createUrlSigner({ secretKey: config.secretKey, clock, lifetimeSeconds: config.signedUrlSeconds }),
+    publicUrl: config.publicUrl,
+    clock,
+    ids,
+  })
   const inventoryStore = createInventoryStore(db.kysely)
   const eventStore = createEventStore(db.kysely, db.dialect)
   const anomalyStore = createAnomalyStore(db.kysely)
@@ -145,7 +162,7 @@ export function createServices(deps: {
     /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */
     authFailures: createAuthFailureLimiter(config.authFailureLimitPerMinute),
     /** The store of every run kind's table (queue depth metrics). */
-    runStores: [snapshotStore.runs, analysisStore.runs, outbox.runs] as RunStore[],
+    runStores: [snapshotStore.runs, analysisStore.runs, outbox.runs, reportStore.runs] as RunStore[],
     analysisStore,
     analysers,
     secrets,
@@ -163,6 +180,7 @@ export function createServices(deps: {
       apiKeys,
       clock,
       ids,
+      defaultReports: reports.createDefaults,
     }),
     tenants: createTenantService({
       store: tenantStore,
@@ -174,6 +192,9 @@ export function createServices(deps: {
     }),
     snapshotStore,
     costStore,
+    blobs,
+    reportStore,
+    reports,
     snapshots: createSnapshotService({ store: snapshotStore, clock, ids }),
     events,
     inventory,

@@ -5,6 +5,7 @@ import { createAzureConnector } from './connectors/azure/index.js'
 import { createSimulatedConnector } from './connectors/simulated/index.js'
 import type { Connector } from './connectors/types.js'
 import { analysisRunKind } from './features/analysis/run.js'
+import { reportRunKind, reportSource } from './features/reports/run.js'
 import { snapshotRunKind } from './features/snapshots/collect.js'
 import type { Clock, Ids } from './platform/clock.js'
 import type { Db } from './platform/db/index.js'
@@ -29,7 +30,7 @@ export function defaultConnectors(config: Config): Record<string, Connector> {
 }
 
 /**
- * The worker of every kind of run (snapshot, analysis and mail runs), with the daily schedule; one per process, any number
+ * The worker of every kind of run (snapshot, analysis, mail and report runs), with their schedules; one per process, any number
  * per database. A new kind is one more entry of `kinds` (see docs/architecture.md); `moreKinds` are served too.
  */
 export function createCollectionWorker(deps: {
@@ -62,6 +63,7 @@ export function createCollectionWorker(deps: {
       secrets: services.secrets,
       transport: mailTransportOf(config, (message) => deps.log?.('info', message)),
     }),
+    reportRunKind({ store: services.reportStore, blobs: services.blobs, source: reportSource(db.kysely), clock }),
     ...(deps.moreKinds ?? []),
   ]
   return createWorker({
@@ -79,6 +81,7 @@ export function createCollectionWorker(deps: {
       await services.snapshots.scheduleDaily(now, config.snapshotHour, services.tenantStore.allIds)
       // Sessions past their lifetime are refused already; this only keeps the table small.
       await services.sessions.deleteExpired()
+      await services.reports.scheduleDue(now)
     },
     log: deps.log,
   })

@@ -19,6 +19,7 @@ interface Schema {
   format?: string
   minLength?: number
   minimum?: number
+  items?: Schema
   required?: string[]
   properties?: Record<string, Schema>
 }
@@ -89,6 +90,8 @@ function sample(schema: Schema, doc: Doc): unknown {
       return schema.minimum ?? 1
     case 'boolean':
       return false
+    case 'array':
+      return [sample(schema.items!, doc)]
     default:
       throw new Error(`No sample for schema ${JSON.stringify(schema)}`)
   }
@@ -140,10 +143,16 @@ for (const dialect of testDialects()) {
     const name = (op: Operation) => `${op.method} ${op.path} (${op.operationId})`
     const planned = (op: Operation) => op.statuses.has(501)
 
-    /** A tenant with collected inventory, a snapshot run, its insights and an event, by the ids its paths take. */
+    /** A tenant with collected inventory, a snapshot run, its insights, a report of it with a run, and an event, by the ids its paths take. */
     async function populatedTenant(): Promise<Ids> {
       const tenant = await t.given.tenant(org)
       const run = await t.services.snapshots.trigger(org.owner, tenant.id, false)
+      const report = await t.services.reports.create(org.owner, {
+        name: 'Top resources',
+        kind: 'TopResources',
+        tenancyIds: [tenant.id],
+      })
+      const reportRun = await t.services.reports.trigger(org.owner, report.id)
       while (await t.worker().runOnce()) {}
       const first = async (list: string) =>
         (await t.request('GET', `${API}/tenants/${tenant.id}/${list}?pageSize=200`, org.ownerKey)).json().items
@@ -167,6 +176,8 @@ for (const dialect of testDialects()) {
         resourceGroupName: groups.map((g) => g.name).join('\n'), // narrowed below to a name of this tenant only
         eventId: event.json().id,
         insightId: insight.id,
+        reportId: report.id,
+        runId: reportRun.id,
       }
     }
 
@@ -182,7 +193,7 @@ for (const dialect of testDialects()) {
       own.resourceGroupName = ownGroups[0]!
       sibling.resourceGroupName = sibling.resourceGroupName!.split('\n').find((n) => !ownGroups.includes(n))!
       expect(sibling.resourceGroupName).toBeTruthy()
-      const planned = { anomalyId: randomUUID(), reportId: randomUUID(), runId: randomUUID() }
+      const planned = { anomalyId: randomUUID() }
       Object.assign(own, planned, { userId: org.ownerId })
       // Users belong to the organisation, not to a tenant: "of the sibling" is a user of another organisation.
       Object.assign(sibling, planned, { userId: other.ownerId })
@@ -251,7 +262,7 @@ for (const dialect of testDialects()) {
     })
 
     it("404 for a child of another tenant, or of another kind, under this tenant's path", async () => {
-      const kinds = ['snapshotId', 'eventId', 'resourceId', 'subscriptionId']
+      const kinds = ['snapshotId', 'eventId', 'resourceId', 'subscriptionId', 'runId']
       const nested = operations.filter((op) => op.pathParams.length > 1 && !planned(op))
       expect(nested.length).toBeGreaterThan(4)
       for (const op of nested) {

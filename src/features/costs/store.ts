@@ -373,3 +373,108 @@ export function createSeriesQueries(db: Kysely<Database>) {
     },
   }
 }
+
+/** What one resource cost over a period, per service and currency (a report's raw material). */
+export interface ResourceServiceCost {
+  resourceKey: string
+  subscriptionId: string
+  resourceGroupKey: string
+  serviceName: string
+  currency: string
+  cost: number
+}
+
+/** What a report shows of a resource beside its costs. */
+export interface ResourceFacts {
+  name: string
+  resourceType: string
+  resourceGroupName: string
+  tags: Record<string, string>
+}
+
+/**
+ * Cost rows read per batch: a batch's range ends at the resource key this many rows on. Small on purpose: a
+ * batch's objects then die young; at 20,000 they outlived the young generation and a 1,000,000-row report went
+ * through 350 MB of RSS only reading, against 160 MB at 2,000 (bench/reports.ts).
+ */
+const REPORT_BATCH_ROWS = 2_000
+
+/**
+ * A tenant's costs over [from, to] per resource, service and currency, in batches that follow daily_costs' key
+ * (tenant_id, resource_key, ...), every charge summed. Each batch is a range of resource keys: its upper bound is
+ * the key found `batchRows` cost rows further along the index, so every query is an index range scan on both
+ * dialects, a resource is never split between batches, and neither the result nor a driver cursor is held open.
+ * Each batch comes with the inventory facts (name, type, group, tags) of its resources, read by the same range.
+ */
+export async function* resourceCostBatches(
+  db: Kysely<Database>,
+  tenantId: string,
+  from: string,
+  to: string,
+  batchRows = REPORT_BATCH_ROWS,
+): AsyncGenerator<{ costs: ResourceServiceCost[]; facts: Map<string, ResourceFacts> }> {
+  let after: string | null = null
+  for (;;) {
+    const bound: { resourceKey: string } | undefined = await db
+      .selectFrom('dailyCosts')
+      .select('resourceKey')
+      .where('tenantId', '=', tenantId)
+      .$if(after !== null, (qb) => qb.where('resourceKey', '>', after!))
+      .orderBy('tenantId')
+      .orderBy('resourceKey')
+      .limit(1)
+      .offset(batchRows)
+      .executeTakeFirst()
+    const upTo: string | null = bound?.resourceKey ?? null
+    const rows = await db
+      .selectFrom('dailyCosts')
+      .select((eb) => [
+        'resourceKey',
+        'serviceName',
+        'currency',
+        eb.fn.max('subscriptionId').as('subscriptionId'),
+        eb.fn.max('resourceGroupKey').as('resourceGroupKey'),
+        eb.fn.sum<number>('cost').as('cost'),
+      ])
+      .where('tenantId', '=', tenantId)
+      .$if(after !== null, (qb) => qb.where('resourceKey', '>', after!))
+      .$if(upTo !== null, (qb) => qb.where('resourceKey', '<=', upTo!))
+      .where('date', '>=', from)
+      .where('date', '<=', to)
+      .groupBy(['resourceKey', 'serviceName', 'currency'])
+      .orderBy('resourceKey')
+      .orderBy('serviceName')
+      .orderBy('currency')
+      .execute()
+    const facts = new Map<string, ResourceFacts>()
+    if (rows.length > 0) {
+      const inventory = await db
+        .selectFrom('resources')
+        .select(['armIdLower', 'name', 'resourceType', 'resourceGroupName', 'tags'])
+        .where('tenantId', '=', tenantId)
+        .where('armIdLower', '>=', rows[0]!.resourceKey)
+        .where('armIdLower', '<=', rows[rows.length - 1]!.resourceKey)
+        .execute()
+      for (const r of inventory)
+        facts.set(r.armIdLower, {
+          name: r.name,
+          resourceType: r.resourceType,
+          resourceGroupName: r.resourceGroupName,
+          tags: JSON.parse(r.tags) as Record<string, string>,
+        })
+      yield {
+        costs: rows.map((r) => ({
+          resourceKey: r.resourceKey,
+          subscriptionId: String(r.subscriptionId),
+          resourceGroupKey: String(r.resourceGroupKey),
+          serviceName: r.serviceName,
+          currency: r.currency,
+          cost: Number(r.cost),
+        })),
+        facts,
+      }
+    }
+    if (upTo === null) return
+    after = upTo
+  }
+}

@@ -25,6 +25,8 @@ export function createOrganisationService(deps: {
   apiKeys: ApiKeyService
   clock: Clock
   ids: Ids
+  /** Writes the reports a new organisation starts with, in the transaction that creates it. */
+  defaultReports?(trx: Kysely<Database>, organisationId: string, createdAt: string): Promise<void>
 }) {
   return {
     /** A new organisation with its first owner and the owner's first API key (shown once), all or nothing. */
@@ -65,6 +67,7 @@ export function createOrganisationService(deps: {
           },
           trx,
         )
+        await deps.defaultReports?.(trx, organisationId, now)
         return { organisation: { id: organisationId, name, plan, tenancyCount: 0 }, owner, key, apiKey }
       })
     },

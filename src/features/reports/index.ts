@@ -1,9 +1,18 @@
 import type { Feature } from '../feature.js'
+import { registerReportCommands } from './cli.js'
 import { reportRoutes } from './routes.js'
-import { ReportRecord, ReportRunDetail, ReportRunRecord } from './schemas.js'
+import {
+  CreateReportRequest,
+  PatchReportRequest,
+  ReportRecord,
+  ReportRunDetail,
+  ReportRunRecord,
+  ReportSchedule,
+} from './schemas.js'
 
 export const reports: Feature = {
   name: 'reports',
-  schemas: [ReportRecord, ReportRunRecord, ReportRunDetail],
-  routes: (api) => api.register(reportRoutes),
+  schemas: [ReportSchedule, ReportRunRecord, ReportRecord, ReportRunDetail, CreateReportRequest, PatchReportRequest],
+  routes: (api, s) => api.register(reportRoutes, { reports: s.reports, store: s.reportStore }),
+  commands: (cli, ctx) => registerReportCommands(cli, ctx),
 }

@@ -1,7 +1,7 @@
 import type {} from '@fastify/cookie'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { ApiError } from '../http/errors.js'
-import { authorise, authoriseSomewhere, type Principal, type Requirement } from './principal.js'
+import { authorise, authoriseCoverage, authoriseSomewhere, type Principal, type Requirement } from './principal.js'
 
 /** The cookie of a signed-in browser (HttpOnly, SameSite=Lax; Secure when the public URL is https). */
 export const SESSION_COOKIE = 'costwatch_session'
@@ -61,6 +61,11 @@ function addRouteHook(route: RouteOptions, kind: HookKind, hook: Hook): void {
 
 const TENANCY_IN_PATH = /:(tenantId|tenancyId)(\/|$)/
 
+/** The item check of a requirement, for one tenancy (`item`) or several (`items`), if it has one. */
+function itemOf(needs: Exclude<Requirement, string>) {
+  return 'items' in needs ? needs.items : needs.item
+}
+
 /**
  * Fails closed: a route under `/api/` that declares no requirement, or a tenancy role with neither a tenancy in
  * its path nor an item to find one from, would skip the check; refuse it when it is added, not at the first request.
@@ -71,7 +76,7 @@ function checkDeclared(route: RouteOptions): Requirement | undefined {
   if (needs === undefined && route.url.startsWith('/api/')) {
     throw new Error(`${name} declares no requirement: set config.requires ('none' when it needs no key)`)
   }
-  if (typeof needs === 'object' && !needs.item && !TENANCY_IN_PATH.test(route.url)) {
+  if (typeof needs === 'object' && !itemOf(needs) && !TENANCY_IN_PATH.test(route.url)) {
     throw new Error(`${name} needs a tenancy role but has no :tenantId or :tenancyId in its path, nor an item check`)
   }
   return needs
@@ -158,7 +163,7 @@ function addPermissionHooks(route: RouteOptions, needs: Exclude<Requirement, 'no
     const params = (req.params ?? {}) as Record<string, string>
     // Path UUIDs match case-insensitively: one spelling from here on.
     for (const [name, value] of Object.entries(params)) if (UUID.test(value)) params[name] = value.toLowerCase()
-    if (typeof needs === 'object' && needs.item) {
+    if (typeof needs === 'object' && itemOf(needs)) {
       authoriseSomewhere(req.principal, needs.tenancyRole)
     } else if (typeof needs === 'object') {
       const tenancyId = params.tenantId ?? params.tenancyId
@@ -168,8 +173,18 @@ function addPermissionHooks(route: RouteOptions, needs: Exclude<Requirement, 'no
       authorise(req.principal, needs)
     }
   })
-  if (typeof needs !== 'object' || !needs.item) return
-  const item = needs.item
+  if (typeof needs !== 'object' || !itemOf(needs)) return
+  if ('items' in needs) {
+    // An item covering several tenancies (a report): every one of them is checked.
+    const items = needs.items
+    addRouteHook(route, 'preHandler', async (req) => {
+      if (!req.principal) return
+      const params = req.params as Record<string, string>
+      authoriseCoverage(req.principal, needs.tenancyRole, await items.coverageOf(params), items.describe(params))
+    })
+    return
+  }
+  const item = needs.item!
   // The item is looked up once its parameters are validated, then authorised like a tenancy in the path.
   addRouteHook(route, 'preHandler', async (req) => {
     if (!req.principal) return

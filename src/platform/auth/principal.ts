@@ -31,10 +31,28 @@ export interface ItemTenancy {
 }
 
 /**
- * What a route needs, declared on every route under `/api/` and checked by `authorise`: `none` (no key at all),
- * `any` valid key, an `owner`, or a role on the tenancy of the path, or on the item's tenancy with `item`.
+ * How a route finds the tenancies of an item that covers several (a report): the hook resolves them, then the
+ * principal must see every one (an item of the whole organisation: owners only) and hold the role on each.
  */
-export type Requirement = 'none' | 'any' | 'owner' | { tenancyRole: TenancyRole; item?: ItemTenancy }
+export interface ItemCoverage {
+  describe(params: Readonly<Record<string, string>>): string
+  /** The item's organisation and tenancies (`all`: the whole organisation), or null when there is no such item. */
+  coverageOf(
+    params: Readonly<Record<string, string>>,
+  ): Promise<{ organisationId: string; tenancyIds: string[] | 'all' } | null>
+}
+
+/**
+ * What a route needs, declared on every route under `/api/` and checked by `authorise`: `none` (no key at all),
+ * `any` valid key, an `owner`, or a role on the tenancy of the path, on the item's tenancy with `item`, or on
+ * every tenancy an item covers with `items`.
+ */
+export type Requirement =
+  | 'none'
+  | 'any'
+  | 'owner'
+  | { tenancyRole: TenancyRole; item?: ItemTenancy }
+  | { tenancyRole: TenancyRole; items: ItemCoverage }
 
 /** The tenancies a principal can see: all of its organisation's, or a list (never empty for a scoped key). */
 export type Visibility = 'all' | string[]
@@ -89,4 +107,27 @@ export function authoriseSomewhere(who: Principal, needed: TenancyRole): void {
   if (!hasRoleSomewhere(who, needed)) {
     throw ApiError.forbidden(`This operation needs the ${needed} role or above on the item's tenant.`)
   }
+}
+
+/**
+ * The check of an item covering several tenancies: it is visible when the principal sees each of them (one of the
+ * whole organisation: owners only), else a 404 like an unknown id; visible with too low a role on one: a 403.
+ */
+export function authoriseCoverage(
+  who: Principal,
+  needed: TenancyRole,
+  coverage: { organisationId: string; tenancyIds: string[] | 'all' } | null,
+  what: string,
+): void {
+  if (!coverage || coverage.organisationId !== who.organisationId) throw ApiError.notFound(what)
+  if (coverage.tenancyIds === 'all') {
+    if (!who.isOwner) throw ApiError.notFound(what)
+    return
+  }
+  if (coverage.tenancyIds.some((id) => roleOn(who, id) === null)) throw ApiError.notFound(what)
+  const short = coverage.tenancyIds.find((id) => !hasRole(who, id, needed))
+  if (short)
+    throw ApiError.forbidden(
+      `This operation needs the ${needed} role or above on every tenant it covers (${short} included).`,
+    )
 }

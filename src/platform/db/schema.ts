@@ -30,6 +30,9 @@ export interface Database {
   invitations: InvitationsTable
   mailOutbox: MailOutboxTable
   auditLog: AuditLogTable
+  reports: ReportsTable
+  reportTenancies: ReportTenanciesTable
+  reportRuns: ReportRunsTable
 }
 
 export interface OrganisationsTable {
@@ -379,4 +382,48 @@ export interface AuditLogTable {
   detail: string | null
   /** The client address of an HTTP request, or `cli`. */
   origin: string
+}
+
+/** A report definition; `parameters` and `schedule` are JSON text. */
+export interface ReportsTable {
+  id: string
+  organisationId: string
+  name: string
+  description: string | null
+  kind: string
+  parameters: string
+  organisationWide: number
+  schedule: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface ReportTenanciesTable {
+  reportId: string
+  tenancyId: string
+}
+
+export interface ReportRunsTable {
+  id: string
+  reportId: string
+  tenantId: string | null
+  status: string
+  trigger: string
+  scheduledFor: string | null
+  requestedAt: string
+  requestedBy: string | null
+  startedAt: string | null
+  completedAt: string | null
+  periodStart: string | null
+  periodEnd: string | null
+  rowCount: number | null
+  preview: string | null
+  files: string | null
+  progress: string | null
+  errorCode: string | null
+  errorMessage: string | null
+  attempts: Generated<number>
+  leaseUntil: string | null
+  workerId: string | null
+  notBefore: string | null
 }

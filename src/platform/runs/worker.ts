@@ -133,9 +133,9 @@ export function createWorker(options: WorkerOptions) {
   /** The free lanes in this turn's order, each with the run it claimed. */
   async function* claims(): AsyncGenerator<[Lane, ClaimedRun]> {
     const first = next
-    next = (next + 1) % Math.max(1, lanes.length)
     for (let i = 0; i < lanes.length; i++) {
-      const lane = lanes[(first + i) % lanes.length]!
+      const index = (first + i) % lanes.length
+      const lane = lanes[index]!
       if (lane.busy) continue
       const run = await lane.store.claim(workerId, leaseMs)
       if (!run) continue

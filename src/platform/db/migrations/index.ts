@@ -8,6 +8,7 @@ import * as analysisRuns from './0006_analysis_runs.js'
 import * as anomalies from './0009_anomalies.js'
 import * as insights from './0010_insights.js'
 import * as usersMailAudit from './0011_users_mail_audit.js'
+import * as reports from './0012_reports.js'
 import * as sessions from './0013_sessions.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0010_insights': insights,
   '0011_users_mail_audit': usersMailAudit,
   '0013_sessions': sessions,
+  '0012_reports': reports,
 }

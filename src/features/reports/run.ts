@@ -1,0 +1,103 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Kysely } from 'kysely'
+import type { BlobStore } from '../../platform/blobs/store.js'
+import type { Clock } from '../../platform/clock.js'
+import type { Database } from '../../platform/db/index.js'
+import { defineRunKind, type RunKind } from '../../platform/runs/worker.js'
+import { toDay } from '../../platform/time.js'
+import { createSeriesQueries, resourceCostBatches } from '../costs/store.js'
+import { REPORT_KINDS } from './kinds/index.js'
+import type { ReportSource } from './kinds/types.js'
+import { FORMATS, type Format } from './render/document.js'
+import { RenderError, renderRun } from './render/pipeline.js'
+import { REPORT_RUNS, type ReportRunColumns, type ReportStore } from './store.js'
+
+/** Where a run's file of a format lives in the blob store: one key per run and format, whichever worker writes it. */
+export function fileKey(runId: string, format: Format): string {
+  return `report-runs/${runId}/report.${FORMATS[format].extension}`
+}
+
+/** The costs a report reads, through the costs store's queries. */
+export function reportSource(db: Kysely<Database>): ReportSource {
+  const series = createSeriesQueries(db)
+  return {
+    resourceCosts: (tenancyId, period) => resourceCostBatches(db, tenancyId, period.from, period.to),
+    async dailyTotals(tenancyIds, period) {
+      const all = await Promise.all(
+        tenancyIds.map((id) => series.daily(id, { kind: 'tenant' }, period.from, period.to, null)),
+      )
+      return all.flat().map((p) => ({ date: p.date, currency: p.currency, cost: p.cost }))
+    },
+  }
+}
+
+/**
+ * The report run kind: reads the definition, renders the three files in one pass (render/pipeline.ts), stores
+ * them under keys derived from the run id (a run taken over after its worker died overwrites, never adds), and
+ * records the row count and preview with the success. A renderer's failure fails the run at once with a message
+ * naming the format (the same rows would fail again); anything else (database, blob store) is retried with backoff.
+ */
+export function reportRunKind(deps: {
+  store: ReportStore
+  blobs: BlobStore
+  source: ReportSource
+  clock: Clock
+}): RunKind {
+  const { store, blobs, source, clock } = deps
+  return defineRunKind<ReportRunColumns>({
+    ...REPORT_RUNS,
+    async handle(claimed, ctx) {
+      const run = await store.runById(claimed.id)
+      const report = run ? await store.byId(run.reportId) : null
+      if (!run || !report) return // deleted meanwhile: nothing to render
+      const kind = REPORT_KINDS[report.kind]
+      if (!kind) throw new RenderError('csv', new Error(`unknown report kind ${report.kind}`))
+      const parsed = kind.parse(report.parameters)
+      if (!parsed.ok) throw new RenderError('csv', new Error('the report parameters are no longer valid'))
+      // As of the day the run was requested, so a retry covers the same days.
+      const period = kind.period(parsed.value, toDay(new Date(run.requestedAt)))
+      const tenancies = report.tenancyIds
+        ? await store.tenancyNames(report.tenancyIds)
+        : await store.organisationTenancies(report.organisationId)
+      const tenancyIds = tenancies.map((t) => t.id)
+      const scope = report.tenancyIds
+        ? tenancies.map((t) => t.name).join(', ')
+        : `Whole organisation (${tenancies.length} ${tenancies.length === 1 ? 'tenancy' : 'tenancies'})`
+      const dir = await mkdtemp(join(tmpdir(), 'costwatch-report-'))
+      try {
+        const rendered = await renderRun({
+          data: kind.produce(parsed.value, { tenancyIds, period, source }),
+          heading: {
+            title: report.name,
+            subtitle: kind.subtitle(parsed.value),
+            description: report.description,
+            period,
+            scope,
+            generatedAt: clock.now(),
+          },
+          series: await source.dailyTotals(tenancyIds, period),
+          dir,
+          onRows: (n) => ctx.progress(`${n} rows rendered`),
+        })
+        ctx.signal.throwIfAborted()
+        for (const format of Object.keys(FORMATS) as Format[])
+          await blobs.putFile(fileKey(claimed.id, format), rendered.files[format], FORMATS[format].contentType)
+        await ctx.succeed(async () => ({
+          periodStart: period.from,
+          periodEnd: period.to,
+          rowCount: rendered.rowCount,
+          preview: JSON.stringify(rendered.preview),
+          files: JSON.stringify(Object.keys(FORMATS)),
+        }))
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
+    },
+    failure(err) {
+      if (err instanceof RenderError) return { code: 'render_failed', message: err.message, retry: false }
+      return { code: 'run_failed', message: 'The run failed unexpectedly; the error was logged.', retry: true }
+    },
+  }) as unknown as RunKind
+}

@@ -1,0 +1,354 @@
+import type { Insertable, Kysely } from 'kysely'
+import type { Visibility } from '../../platform/auth/principal.js'
+import type { Database } from '../../platform/db/index.js'
+import type { ReportRunsTable } from '../../platform/db/schema.js'
+import { offsetOf, type Paging } from '../../platform/http/schemas.js'
+import type { RunColumns, RunStore, RunTable } from '../../platform/runs/store.js'
+import { isUniqueViolation } from '../snapshots/store.js'
+import type { Format } from './render/document.js'
+import type { ReportRecord, ReportRunRecord, ReportSchedule, RunStatus } from './schemas.js'
+
+/** Report runs: the kind's name in run events and metrics, and its table. */
+export const REPORT_RUNS: RunTable = { name: 'report', table: 'report_runs' }
+
+/** The report run kind's own columns, beside every run table's (RunColumns). */
+export type ReportRunColumns = Omit<Insertable<ReportRunsTable>, keyof RunColumns>
+
+/** A definition as stored, before its last run is added. */
+export type ReportDefinition = Omit<ReportRecord, 'lastRun'> & { organisationId: string }
+
+/** A run's first rows, kept with it for the API (at most 10,000). */
+export interface RunPreview {
+  columns: string[]
+  rows: (string | number | null)[][]
+  truncated: boolean
+}
+
+type ReportRow = Database['reports']
+type RunRow = {
+  [K in keyof ReportRunsTable]: ReportRunsTable[K] extends import('kysely').Generated<infer U> ? U : ReportRunsTable[K]
+}
+
+function toRunRecord(r: RunRow): ReportRunRecord {
+  return {
+    id: r.id,
+    reportId: r.reportId,
+    status: r.status as RunStatus,
+    requestedAt: r.requestedAt,
+    startedAt: r.startedAt,
+    completedAt: r.completedAt,
+    periodStart: r.periodStart,
+    periodEnd: r.periodEnd,
+    rowCount: r.rowCount,
+    error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,
+  }
+}
+
+const RUN_COLUMNS = [
+  'id',
+  'reportId',
+  'status',
+  'requestedAt',
+  'startedAt',
+  'completedAt',
+  'periodStart',
+  'periodEnd',
+  'rowCount',
+  'errorCode',
+  'errorMessage',
+] as const
+
+export function createReportStore(db: Kysely<Database>, runs: RunStore<ReportRunColumns>) {
+  async function tenanciesOf(reportIds: string[]): Promise<Map<string, string[]>> {
+    const byReport = new Map<string, string[]>()
+    if (reportIds.length === 0) return byReport
+    const rows = await db
+      .selectFrom('reportTenancies')
+      .select(['reportId', 'tenancyId'])
+      .where('reportId', 'in', reportIds)
+      .orderBy('tenancyId')
+      .execute()
+    for (const r of rows) byReport.set(r.reportId, [...(byReport.get(r.reportId) ?? []), r.tenancyId])
+    return byReport
+  }
+
+  async function toDefinitions(rows: ReportRow[]): Promise<ReportDefinition[]> {
+    const tenancies = await tenanciesOf(rows.filter((r) => r.organisationWide === 0).map((r) => r.id))
+    return rows.map((r) => ({
+      id: r.id,
+      organisationId: r.organisationId,
+      name: r.name,
+      description: r.description,
+      kind: r.kind,
+      parameters: JSON.parse(r.parameters) as Record<string, unknown>,
+      tenancyIds: r.organisationWide ? null : (tenancies.get(r.id) ?? []),
+      schedule: r.schedule ? (JSON.parse(r.schedule) as ReportSchedule) : null,
+      createdAt: r.createdAt,
+    }))
+  }
+
+  /** The organisation's reports the visibility covers: an organisation-wide one for 'all' only (owners). */
+  function visible(organisationId: string, visibility: Visibility) {
+    return db
+      .selectFrom('reports as r')
+      .where('r.organisationId', '=', organisationId)
+      .$if(visibility !== 'all', (qb) =>
+        qb.where('r.organisationWide', '=', 0).where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('reportTenancies as rt')
+                .select('rt.tenancyId')
+                .whereRef('rt.reportId', '=', 'r.id')
+                .where('rt.tenancyId', 'not in', visibility as string[]), // never empty for a scoped key
+            ),
+          ),
+        ),
+      )
+  }
+
+  async function writeTenancies(trx: Kysely<Database>, reportId: string, tenancyIds: string[] | null) {
+    await trx.deleteFrom('reportTenancies').where('reportId', '=', reportId).execute()
+    if (tenancyIds?.length)
+      await trx
+        .insertInto('reportTenancies')
+        .values(tenancyIds.map((tenancyId) => ({ reportId, tenancyId })))
+        .execute()
+  }
+
+  return {
+    runs,
+
+    async insert(report: ReportDefinition, trx: Kysely<Database> = db): Promise<void> {
+      const write = async (tx: Kysely<Database>) => {
+        await tx
+          .insertInto('reports')
+          .values({
+            id: report.id,
+            organisationId: report.organisationId,
+            name: report.name,
+            description: report.description,
+            kind: report.kind,
+            parameters: JSON.stringify(report.parameters),
+            organisationWide: report.tenancyIds === null ? 1 : 0,
+            schedule: report.schedule ? JSON.stringify(report.schedule) : null,
+            createdAt: report.createdAt,
+            updatedAt: report.createdAt,
+          })
+          .execute()
+        await writeTenancies(tx, report.id, report.tenancyIds)
+      }
+      // Inside the caller's transaction when given one (a new organisation's default reports), else in its own.
+      if (trx !== db) await write(trx)
+      else await db.transaction().execute(write)
+    },
+
+    async update(report: ReportDefinition, updatedAt: string): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable('reports')
+          .set({
+            name: report.name,
+            description: report.description,
+            parameters: JSON.stringify(report.parameters),
+            organisationWide: report.tenancyIds === null ? 1 : 0,
+            schedule: report.schedule ? JSON.stringify(report.schedule) : null,
+            updatedAt,
+          })
+          .where('id', '=', report.id)
+          .execute()
+        await writeTenancies(tx, report.id, report.tenancyIds)
+      })
+    },
+
+    /** Removes the definition with its runs; returns the ids of the runs, whose files the caller removes. */
+    async delete(reportId: string): Promise<string[]> {
+      return db.transaction().execute(async (tx) => {
+        const runIds = await tx.selectFrom('reportRuns').select('id').where('reportId', '=', reportId).execute()
+        await tx.deleteFrom('reportRuns').where('reportId', '=', reportId).execute()
+        await tx.deleteFrom('reportTenancies').where('reportId', '=', reportId).execute()
+        await tx.deleteFrom('reports').where('id', '=', reportId).execute()
+        return runIds.map((r) => r.id)
+      })
+    },
+
+    /** A definition, whoever may see it (the run handler and the permission check). */
+    async byId(reportId: string): Promise<ReportDefinition | null> {
+      const row = await db.selectFrom('reports').selectAll().where('id', '=', reportId).executeTakeFirst()
+      return row ? (await toDefinitions([row]))[0]! : null
+    },
+
+    /** What the permission check needs: the organisation and the tenancies covered. */
+    async coverage(reportId: string) {
+      const report = await this.byId(reportId)
+      if (!report) return null
+      return { organisationId: report.organisationId, tenancyIds: report.tenancyIds ?? ('all' as const) }
+    },
+
+    /** Ordered by name, id last, so pages never overlap. An organisation keeps tens of reports: counting is cheap. */
+    async list(organisationId: string, visibility: Visibility, paging: Paging) {
+      const matching = visible(organisationId, visibility)
+      const [rows, total] = await Promise.all([
+        matching
+          .selectAll('r')
+          .orderBy('r.name')
+          .orderBy('r.id')
+          .limit(paging.pageSize)
+          .offset(offsetOf(paging))
+          .execute(),
+        matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ])
+      return { items: await toDefinitions(rows), totalCount: Number(total.n) }
+    },
+
+    /** The tenancies of an organisation, for an organisation-wide run. */
+    async organisationTenancies(organisationId: string): Promise<{ id: string; name: string }[]> {
+      return db
+        .selectFrom('tenants')
+        .select(['id', 'name'])
+        .where('organisationId', '=', organisationId)
+        .orderBy('name')
+        .orderBy('id')
+        .execute()
+    },
+
+    async tenancyNames(ids: string[]): Promise<{ id: string; name: string }[]> {
+      if (ids.length === 0) return []
+      return db.selectFrom('tenants').select(['id', 'name']).where('id', 'in', ids).orderBy('name').execute()
+    },
+
+    /** Whether every tenancy belongs to the organisation. */
+    async allInOrganisation(organisationId: string, ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return []
+      const found = await db
+        .selectFrom('tenants')
+        .select('id')
+        .where('organisationId', '=', organisationId)
+        .where('id', 'in', ids)
+        .execute()
+      const known = new Set(found.map((r) => r.id))
+      return ids.filter((id) => !known.has(id))
+    },
+
+    /** Queues a run; false when a scheduled run of that report and period exists already (another worker's). */
+    async queueRun(values: {
+      id: string
+      reportId: string
+      trigger: 'Manual' | 'Scheduled'
+      requestedAt: string
+      requestedBy: string | null
+      scheduledFor?: string | null
+    }): Promise<boolean> {
+      try {
+        await runs.queue({
+          id: values.id,
+          tenantId: null,
+          reportId: values.reportId,
+          trigger: values.trigger,
+          requestedAt: values.requestedAt,
+          requestedBy: values.requestedBy,
+          scheduledFor: values.scheduledFor ?? null,
+        })
+        return true
+      } catch (err) {
+        if (isUniqueViolation(err)) return false
+        throw err
+      }
+    },
+
+    async run(reportId: string, runId: string): Promise<ReportRunRecord | null> {
+      const row = await db
+        .selectFrom('reportRuns')
+        .select(RUN_COLUMNS)
+        .where('reportId', '=', reportId)
+        .where('id', '=', runId)
+        .executeTakeFirst()
+      return row ? toRunRecord(row as RunRow) : null
+    },
+
+    /** A run with its preview and the formats of its files. */
+    async runDetail(reportId: string, runId: string) {
+      const row = await db
+        .selectFrom('reportRuns')
+        .select([...RUN_COLUMNS, 'preview', 'files'])
+        .where('reportId', '=', reportId)
+        .where('id', '=', runId)
+        .executeTakeFirst()
+      if (!row) return null
+      return {
+        run: toRunRecord(row as RunRow),
+        preview: row.preview ? (JSON.parse(row.preview) as RunPreview) : null,
+        files: row.files ? (JSON.parse(row.files) as Format[]) : [],
+      }
+    },
+
+    async runById(runId: string) {
+      return (await db.selectFrom('reportRuns').selectAll().where('id', '=', runId).executeTakeFirst()) ?? null
+    },
+
+    /** Newest first, id last. A report has a run or a few a day: counting them is cheap. */
+    async listRuns(reportId: string, paging: Paging) {
+      const [rows, total] = await Promise.all([
+        db
+          .selectFrom('reportRuns')
+          .select(RUN_COLUMNS)
+          .where('reportId', '=', reportId)
+          .orderBy('requestedAt', 'desc')
+          .orderBy('id', 'desc')
+          .limit(paging.pageSize)
+          .offset(offsetOf(paging))
+          .execute(),
+        db
+          .selectFrom('reportRuns')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('reportId', '=', reportId)
+          .executeTakeFirstOrThrow(),
+      ])
+      return { items: rows.map((r) => toRunRecord(r as RunRow)), totalCount: Number(total.n) }
+    },
+
+    /** The newest run of each report, for the record's `lastRun`. */
+    async latestRuns(reportIds: string[]): Promise<Map<string, ReportRunRecord>> {
+      const latest = new Map<string, ReportRunRecord>()
+      if (reportIds.length === 0) return latest
+      const rows = await db
+        .selectFrom('reportRuns as r')
+        .select(RUN_COLUMNS.map((c) => `r.${c}` as const))
+        .where('r.reportId', 'in', reportIds)
+        .where((eb) =>
+          eb(
+            'r.id',
+            '=',
+            eb
+              .selectFrom('reportRuns as n')
+              .select('n.id')
+              .whereRef('n.reportId', '=', 'r.reportId')
+              .orderBy('n.requestedAt', 'desc')
+              .orderBy('n.id', 'desc')
+              .limit(1),
+          ),
+        )
+        .execute()
+      for (const r of rows) latest.set(r.reportId, toRunRecord(r as RunRow))
+      return latest
+    },
+
+    /** Every scheduled definition (an organisation keeps tens), for the scheduler. */
+    async scheduled(): Promise<{ id: string; schedule: ReportSchedule }[]> {
+      const rows = await db.selectFrom('reports').select(['id', 'schedule']).where('schedule', 'is not', null).execute()
+      return rows.map((r) => ({ id: r.id, schedule: JSON.parse(r.schedule!) as ReportSchedule }))
+    },
+
+    /** Of these reports, those with a run scheduled for `period` already. */
+    async scheduledAlready(reportIds: string[], period: string): Promise<Set<string>> {
+      if (reportIds.length === 0) return new Set()
+      const rows = await db
+        .selectFrom('reportRuns')
+        .select('reportId')
+        .where('reportId', 'in', reportIds)
+        .where('scheduledFor', '=', period)
+        .execute()
+      return new Set(rows.map((r) => r.reportId))
+    },
+  }
+}
+export type ReportStore = ReturnType<typeof createReportStore>

@@ -1,0 +1,14 @@
+/** The part of s3rver (a local S3-compatible server, no types of its own) that the tests use. */
+declare module 's3rver' {
+  export default class S3rver {
+    constructor(options: {
+      port?: number
+      address?: string
+      silent?: boolean
+      directory: string
+      configureBuckets?: { name: string }[]
+    })
+    run(): Promise<{ address: string; port: number }>
+    close(): Promise<void>
+  }
+}
