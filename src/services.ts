@@ -113,7 +113,13 @@ export function createServices(deps: {
       clock,
       ids,
     }),
-    costs: createCostService({ series: createSeriesQueries(db.kysely), inventoryStore, inventory, events, clock }),
+    costs: createCostService({
+      series: createSeriesQueries(db.kysely, db.dialect),
+      inventoryStore,
+      inventory,
+      events,
+      clock,
+    }),
   }
 }
 export type Services = ReturnType<typeof createServices>

@@ -90,7 +90,7 @@ export function createCostService(deps: {
       const days = daysBetween(from, to)
       const groupBy = query.groupBy ?? null
       const tagKey = groupBy?.startsWith('tag:') ? groupBy.slice(4).toLowerCase() : null
-      const grouping = tagKey !== null ? 'resourceKey' : (groupBy as 'service' | 'resourceGroup' | 'resource' | null)
+      const grouping = tagKey !== null ? { tagKey } : (groupBy as 'service' | 'resourceGroup' | 'resource' | null)
       const allRows = await series.daily(tenantId, filter, from, to, grouping)
       // One currency per chart: that of its latest day; rows in another one are left out, never added in.
       const currency =
@@ -126,20 +126,12 @@ export function createCostService(deps: {
         const names = await inventoryStore.groupNames(tenantId)
         labelOf = (key) => (key.endsWith('/') ? '(no resource group)' : (names.get(key) ?? key.split('/').pop()!))
         keyed = rows.map((r) => ({ ...r, key: r.key.endsWith('/') ? '' : r.key }))
-      } else if (groupBy === 'resource' || tagKey !== null) {
+      } else if (groupBy === 'resource') {
         const resources = await inventoryStore.resourcesByKey(tenantId)
-        if (tagKey === null) {
-          labelOf = (key) =>
-            key === '' ? '(subscription charges)' : (resources.get(key)?.name ?? key.split('/').pop()!)
-        } else {
-          // Azure tag names are case-insensitive: any spelling of the key groups together.
-          const tagValueOf = (key: string) => {
-            const tags = resources.get(key)?.tags ?? {}
-            return Object.entries(tags).find(([k]) => k.toLowerCase() === tagKey)?.[1] ?? ''
-          }
-          keyed = rows.map((r) => ({ ...r, key: tagValueOf(r.key) }))
-          labelOf = (key) => (key === '' ? `(no ${groupBy.slice(4)} tag)` : key)
-        }
+        labelOf = (key) => (key === '' ? '(subscription charges)' : (resources.get(key)?.name ?? key.split('/').pop()!))
+      } else if (tagKey !== null) {
+        // Rows come keyed by the tag's value (any spelling of the key: Azure tag names are case-insensitive).
+        labelOf = (key) => (key === '' ? `(no ${groupBy.slice(4)} tag)` : key)
       }
       result.groups = groupSeries(keyed, days, MAX_GROUPS).map((g) => ({
         key: g.key,
