@@ -178,6 +178,38 @@ export async function rebuildSeries(trx: Kysely<Database>, tenantId: string, fro
     select tenant_id, 'tenant', date, '', charge_category, currency, sum(cost)
     from cost_series where level = 'subscription' and ${range}
     group by tenant_id, date, charge_category, currency`.execute(trx)
+  await rebuildRunningCosts(trx, tenantId, from)
+}
+
+/**
+ * Rewrites the running totals of every resource with cost on or after `from` (a changed day shifts every later
+ * running total, so they are rewritten up to the last day, not just to the run's end): each starts again from its
+ * last running total before `from`, then adds its days from the resource series.
+ */
+async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from: string) {
+  const touched = sql`select distinct resource_key, currency from resource_cost_series
+    where tenant_id = ${tenantId} and date >= ${from}`
+  await sql`
+    delete from resource_running_costs
+    where tenant_id = ${tenantId} and (resource_key, currency) in (${touched}) and date >= ${from}`.execute(trx)
+  await sql`
+    insert into resource_running_costs (tenant_id, resource_key, currency, date, running_cost)
+    select ${tenantId}, d.resource_key, d.currency, d.date,
+      coalesce(b.base, 0) + sum(d.cost) over (partition by d.resource_key, d.currency order by d.date)
+    from (
+      select resource_key, currency, date, sum(cost) as cost from resource_cost_series
+      where tenant_id = ${tenantId} and date >= ${from}
+      group by resource_key, currency, date
+    ) d
+    left join (
+      select k.resource_key, k.currency, (
+        select r.running_cost from resource_running_costs r
+        where r.tenant_id = ${tenantId} and r.resource_key = k.resource_key and r.currency = k.currency
+          and r.date < ${from}
+        order by r.date desc limit 1
+      ) as base
+      from (${touched}) k
+    ) b on b.resource_key = d.resource_key and b.currency = d.currency`.execute(trx)
 }
 
 export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
@@ -558,6 +590,46 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
       const key =
         grouping === 'service' ? sql<string>`service_name` : sql<string>`subscription_id || '/' || resource_group_key`
       return sums(sql`group_cost_series`, key, sql`${tenantRange} and ${narrowed}`)
+    },
+
+    /**
+     * Each resource's cost in `currency` over [from, to] (every category; '' for charges of a subscription itself),
+     * for the resources with cost in the range: from the running totals, three index lookups per resource (the
+     * running total at the range's end, its day, and the running total before its start). The tenant's resource
+     * keys are found by skipping through the running totals' key (a recursive query, one seek per resource).
+     */
+    async resourceTotals(tenantId: string, currency: string, from: string, to: string) {
+      const running = (bound: RawBuilder<unknown>, column: RawBuilder<unknown>) => sql`(
+        select ${column} from resource_running_costs r
+        where r.tenant_id = ${tenantId} and r.resource_key = k.resource_key and r.currency = ${currency} and ${bound}
+        order by r.date desc limit 1)`
+      const result = await sql<{ key: string; upTo: number | null; lastDate: string | null; before: number | null }>`
+        with recursive keys (resource_key) as (
+          select min(resource_key) from resource_running_costs where tenant_id = ${tenantId}
+          union all
+          select (select min(resource_key) from resource_running_costs
+            where tenant_id = ${tenantId} and resource_key > keys.resource_key)
+          from keys where keys.resource_key is not null
+        )
+        select k.resource_key as key,
+          ${running(sql`r.date <= ${to}`, sql`r.running_cost`)} as "upTo",
+          ${running(sql`r.date <= ${to}`, sql`r.date`)} as "lastDate",
+          ${running(sql`r.date < ${from}`, sql`r.running_cost`)} as "before"
+        from keys k where k.resource_key is not null`.execute(db)
+      return result.rows
+        .filter((r) => r.lastDate !== null && r.lastDate >= from)
+        .map((r) => ({ key: r.key, cost: Number(r.upTo) - Number(r.before ?? 0) }))
+    },
+
+    /** The daily cost of a few resources in `currency`: one seek per resource on daily_costs' key. */
+    async resourceDaily(tenantId: string, keys: string[], currency: string, from: string, to: string) {
+      if (keys.length === 0) return []
+      return sums(
+        sql`daily_costs`,
+        sql<string>`resource_key`,
+        sql`tenant_id = ${tenantId} and resource_key in (${sql.join(keys)}) and ${between(from, to)}
+          and currency = ${currency}`,
+      )
     },
 
     /** The tenant's billing currency (see billingCurrencies): what a chart with no cost row is shown in. */

@@ -24,6 +24,7 @@ export interface Database {
   resourceCostSeries: ResourceCostSeriesTable
   groupCostSeries: GroupCostSeriesTable
   costSeries: CostSeriesTable
+  resourceRunningCosts: ResourceRunningCostsTable
   cpuMetrics: CpuMetricsTable
 }
 
@@ -245,6 +246,15 @@ export interface CostSeriesTable {
   chargeCategory: string
   currency: string
   cost: number
+}
+
+/** A resource's cost (every category) in one currency up to and including `date`, on each day it has cost. */
+export interface ResourceRunningCostsTable {
+  tenantId: string
+  resourceKey: string
+  currency: string
+  date: string
+  runningCost: number
 }
 
 export interface CpuMetricsTable {

@@ -12,7 +12,8 @@ import { type CreateTableBuilder, type Kysely, SqliteAdapter, sql } from 'kysely
  * transaction as the costs they sum (see mergeStaged in src/features/costs/store.ts):
  * - resource_cost_series: daily_costs summed over meters, per resource, service, charge category and currency;
  * - group_cost_series: per subscription, resource group and service (what a narrowed chart groups by);
- * - cost_series: per tenant, subscription, resource group or service (`level`), for the common charts.
+ * - cost_series: per tenant, subscription, resource group or service (`level`), for the common charts;
+ * - resource_running_costs: running totals per resource, to rank resources over any range.
  * Each is keyed by date first, so a run's window is one range of the key for deleting and rewriting it. On SQLite
  * they are WITHOUT ROWID tables: the key is the table, one B-tree to write instead of a table and its key index
  * (the resource series is nearly as large as daily_costs; its rewrite took 7.4 s instead of 7.8 s for 1.2 million
@@ -129,6 +130,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .$call(keyIsTable)
     .execute()
 
+  // Per resource and currency, the cost of every category up to and including each day it has cost: the total of
+  // any range is two lookups per resource (the running total at its end, less that before its start), so a chart
+  // ranks 20,000 resources over 400 days without summing their 8 million daily rows.
+  await db.schema
+    .createTable('resource_running_costs')
+    .addColumn('tenant_id', 'text', (c) => c.notNull())
+    .addColumn('resource_key', 'text', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('date', 'text', (c) => c.notNull())
+    .addColumn('running_cost', 'double precision', (c) => c.notNull())
+    .addPrimaryKeyConstraint('resource_running_costs_key', ['tenant_id', 'resource_key', 'currency', 'date'])
+    .$call(keyIsTable)
+    .execute()
+
   // The series of the rows stored before, so charts keep showing them.
   const tenants = await sql<{ tenantId: string; first: string; last: string }>`
     select tenant_id as "tenantId", min(date) as first, max(date) as last from daily_costs group by tenant_id`.execute(
@@ -174,5 +189,10 @@ function seriesRebuildStatements(tenantId: string, from: string, to: string) {
       select tenant_id, 'tenant', date, '', charge_category, currency, sum(cost)
       from cost_series where level = 'subscription' and ${range}
       group by tenant_id, date, charge_category, currency`,
+    sql`insert into resource_running_costs (tenant_id, resource_key, currency, date, running_cost)
+      select tenant_id, resource_key, currency, date,
+        sum(sum(cost)) over (partition by resource_key, currency order by date)
+      from resource_cost_series where ${range}
+      group by tenant_id, resource_key, currency, date`,
   ]
 }
