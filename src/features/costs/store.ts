@@ -192,24 +192,29 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
   await sql`
     delete from resource_running_costs
     where tenant_id = ${tenantId} and (resource_key, currency) in (${touched}) and date >= ${from}`.execute(trx)
+  // Each touched resource's running total before `from` goes in as a row dated '' (sorting before every day), so
+  // one window sum over its partition adds it to the days that follow; a join of the bases to the days made SQLite
+  // rescan the bases for every day row.
   await sql`
     insert into resource_running_costs (tenant_id, resource_key, currency, date, running_cost)
-    select ${tenantId}, d.resource_key, d.currency, d.date,
-      coalesce(b.base, 0) + sum(d.cost) over (partition by d.resource_key, d.currency order by d.date)
-    from (
-      select resource_key, currency, date, sum(cost) as cost from resource_cost_series
-      where tenant_id = ${tenantId} and date >= ${from}
-      group by resource_key, currency, date
-    ) d
-    left join (
-      select k.resource_key, k.currency, (
-        select r.running_cost from resource_running_costs r
-        where r.tenant_id = ${tenantId} and r.resource_key = k.resource_key and r.currency = k.currency
-          and r.date < ${from}
-        order by r.date desc limit 1
-      ) as base
-      from (${touched}) k
-    ) b on b.resource_key = d.resource_key and b.currency = d.currency`.execute(trx)
+    select ${tenantId}, resource_key, currency, date, running from (
+      select resource_key, currency, date,
+        sum(cost) over (partition by resource_key, currency order by date) as running
+      from (
+        select resource_key, currency, date, sum(cost) as cost from resource_cost_series
+        where tenant_id = ${tenantId} and date >= ${from}
+        group by resource_key, currency, date
+        union all
+        select k.resource_key, k.currency, '' as date, coalesce((
+          select r.running_cost from resource_running_costs r
+          where r.tenant_id = ${tenantId} and r.resource_key = k.resource_key and r.currency = k.currency
+            and r.date < ${from}
+          order by r.date desc limit 1
+        ), 0) as cost
+        from (${touched}) k
+      ) days
+    ) running_days
+    where date <> ''`.execute(trx)
 }
 
 export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
