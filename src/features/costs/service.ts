@@ -169,9 +169,14 @@ export function createCostService(deps: {
 
       let labelOf: (key: string) => string = (key) => key
       if (groupBy === 'resource' && filter.kind === 'tenant') {
-        labelOf = await resourceLabels(tenantId)
         const groups = await largestResources(tenantId, currency, from, to, days, totalByDay)
-        result.groups = groups.map((g) => ({ ...g, label: g.key === OTHER ? OTHER : labelOf(g.key) }))
+        const names = await series.resourceNames(
+          tenantId,
+          groups.map((g) => g.key),
+        )
+        const label = (key: string) =>
+          key === '' ? '(subscription charges)' : (names.get(key) ?? key.split('/').pop()!)
+        result.groups = groups.map((g) => ({ ...g, label: g.key === OTHER ? OTHER : label(g.key) }))
         return result
       }
       const rows = (await series.daily(tenantId, filter, from, to, grouping)).filter((r) => r.currency === currency)

@@ -637,6 +637,18 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
       )
     },
 
+    /** The inventory names of a few resources, by key (those of the groups a chart shows, not the tenant's all). */
+    async resourceNames(tenantId: string, keys: string[]): Promise<Map<string, string>> {
+      if (keys.length === 0) return new Map()
+      const rows = await db
+        .selectFrom('resources')
+        .select(['armIdLower', 'name'])
+        .where('tenantId', '=', tenantId)
+        .where('armIdLower', 'in', keys)
+        .execute()
+      return new Map(rows.map((r) => [r.armIdLower, r.name]))
+    },
+
     /** The tenant's billing currency (see billingCurrencies): what a chart with no cost row is shown in. */
     async billingCurrency(tenantId: string): Promise<string> {
       return (await billingCurrencies(db, [tenantId])).get(tenantId) ?? DEFAULT_CURRENCY
