@@ -190,7 +190,7 @@ for (const dialect of testDialects()) {
         ).rows.map((r) => [r.key, r.date, r.category, Number(r.cost)])
       const close = (a: unknown[][], b: unknown[][]) => {
         expect(a.map((r) => r.slice(0, 3))).toEqual(b.map((r) => r.slice(0, 3)))
-        a.forEach((r, i) => expect(r[3]).toBeCloseTo(b[i]![3] as number, 9))
+        for (const [i, r] of a.entries()) expect(r[3]).toBeCloseTo(b[i]![3] as number, 9)
       }
       close(await series('resource_cost_series', 'resource_key'), await level('resource_key'))
       close(await series('group_cost_series', 'service_name'), await level('service_name'))
