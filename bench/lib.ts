@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import type { Kysely } from 'kysely'
+import type { Insertable, Kysely } from 'kysely'
 import { type Config, loadConfig } from '../src/config.js'
 import { systemClock, uuidV7Ids } from '../src/platform/clock.js'
 import { type Database, type Db, type DialectName, migrateToLatest, openDatabase } from '../src/platform/db/index.js'
@@ -190,10 +190,10 @@ export async function insertInBatches<T extends keyof Database & string>(
   db: Kysely<Database>,
   table: T,
   count: number,
-  row: (i: number) => Database[T],
+  row: (i: number) => Insertable<Database[T]>,
 ): Promise<number> {
   for (let start = 0; start < count; start += INSERT_BATCH) {
-    const rows: Database[T][] = []
+    const rows: Insertable<Database[T]>[] = []
     for (let i = start; i < Math.min(count, start + INSERT_BATCH); i++) rows.push(row(i))
     // Kysely cannot relate a generic table's row type to its insert type; the row type is checked above.
     await db

@@ -16,7 +16,7 @@ const { reportSource } = await load('features/reports/run.js')
 const { openDatabase } = await load('platform/db/index.js')
 
 const db = openDatabase(databaseUrl)
-const source = reportSource(db.kysely)
+const source = reportSource(db.kysely, db.dialect)
 const parsed = costByDimension.parse({ dimension: 'Resource', period: 'Last30Days' })
 const period = costByDimension.period(parsed.value, '2026-03-10')
 const baselineMb = process.memoryUsage().rss / 1024 / 1024

@@ -122,7 +122,7 @@ export const reportsBenchmark: Benchmark = {
       const data = costByDimension.produce(parsed.value, {
         tenancyIds: [tenantId],
         period,
-        source: reportSource(db.kysely),
+        source: reportSource(db.kysely, db.dialect),
       })
       started = performance.now()
       let n = 0

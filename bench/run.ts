@@ -9,6 +9,7 @@
  */
 
 import { analysisBenchmark } from './analysis.js'
+import { chartsBenchmark } from './charts.js'
 import { detectBenchmark } from './detect.js'
 import { eventsBenchmark } from './events.js'
 import { focusImportBenchmark } from './focus-import.js'
@@ -26,6 +27,7 @@ BENCHMARKS.push(analysisBenchmark)
 BENCHMARKS.push(insightsBenchmark)
 BENCHMARKS.push(focusImportBenchmark)
 BENCHMARKS.push(reportsBenchmark)
+BENCHMARKS.push(chartsBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))

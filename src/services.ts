@@ -104,7 +104,7 @@ export function createServices(deps: {
   })
   const inventoryStore = createInventoryStore(db.kysely)
   const eventStore = createEventStore(db.kysely, db.dialect)
-  const anomalyStore = createAnomalyStore(db.kysely)
+  const anomalyStore = createAnomalyStore(db.kysely, costStore)
   const insightStore = createInsightStore(db.kysely, { ids })
   /** The analysers an analysis run calls in turn, in this order. */
   const analysers: Analyser[] = [
@@ -208,7 +208,13 @@ export function createServices(deps: {
     anomalies: createAnomalyService({ store: anomalyStore, events: eventStore, inventory: inventoryStore, clock }),
     insightStore,
     insights: createInsightService({ store: insightStore, clock }),
-    costs: createCostService({ series: createSeriesQueries(db.kysely), inventoryStore, inventory, events, clock }),
+    costs: createCostService({
+      series: createSeriesQueries(db.kysely, db.dialect),
+      inventoryStore,
+      inventory,
+      events,
+      clock,
+    }),
   }
 }
 export type Services = ReturnType<typeof createServices>

@@ -63,7 +63,12 @@ export function createCollectionWorker(deps: {
       secrets: services.secrets,
       transport: mailTransportOf(config, (message) => deps.log?.('info', message)),
     }),
-    reportRunKind({ store: services.reportStore, blobs: services.blobs, source: reportSource(db.kysely), clock }),
+    reportRunKind({
+      store: services.reportStore,
+      blobs: services.blobs,
+      source: reportSource(db.kysely, db.dialect),
+      clock,
+    }),
     ...(deps.moreKinds ?? []),
   ]
   return createWorker({

@@ -63,7 +63,17 @@ export interface InventorySnapshot {
   resources: ResourceItem[]
 }
 
-/** One amortised cost (FOCUS EffectiveCost) of one resource (or subscription) and meter on one UTC day. */
+/** FOCUS 1.0 ChargeCategory: what kind of charge a cost row is. */
+export const ChargeCategories = ['Usage', 'Purchase', 'Tax', 'Credit', 'Adjustment'] as const
+export type ChargeCategory = (typeof ChargeCategories)[number]
+
+/** FOCUS 1.0 ChargeClass: 'Correction' marks a charge that corrects one of an earlier billing period. */
+export type ChargeClass = 'Correction'
+
+/**
+ * One amortised cost (FOCUS EffectiveCost) of one resource (or subscription), meter and kind of charge on one
+ * UTC day.
+ */
 export interface DailyCostRow {
   /** `YYYY-MM-DD`, UTC day of the charge period start. */
   date: string
@@ -71,9 +81,16 @@ export interface DailyCostRow {
   /** The resource's ARM id; null for charges without a resource (purchases, taxes), which belong to the subscription. */
   resourceArmId: string | null
   resourceGroupName: string | null
-  /** Identifies the meter: together with resource and date it is the natural key of a cost row. */
+  /** Identifies the meter: with resource, date, charge category and class it is the natural key of a cost row. */
   meterId: string
   meterName: string | null
+  /**
+   * Usage, Purchase, Tax, Credit or Adjustment. Part of the key with the class: a purchase, a tax or a refund of one
+   * meter and day is a row of its own, not added to its usage (anomaly detection reads usage alone).
+   */
+  chargeCategory: ChargeCategory
+  /** 'Correction' for a charge correcting an earlier period, else null. */
+  chargeClass: ChargeClass | null
   /** The service (e.g. `Virtual Machines`, `Storage`), for cost breakdowns. */
   serviceName: string
   cost: number

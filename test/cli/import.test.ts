@@ -37,7 +37,7 @@ for (const dialect of testDialects()) {
         status: 'Succeeded',
         periodStart: '2025-10-15',
         periodEnd: '2025-10-17',
-        stats: { subscriptions: 2, resourceGroups: 4, resources: 6, costRows: 26 },
+        stats: { subscriptions: 2, resourceGroups: 4, resources: 6, costRows: 27 },
       })
       const expected = [
         { date: '2025-10-15', cost: 8.24 },

@@ -437,6 +437,55 @@ describe('azure connector: costs', () => {
     ).toBe(true)
   })
 
+  it('keeps charge types apart: one query per type, filtered, when the window has several', async () => {
+    const vmUsage = estate.usage.find((u) => u.resourceId === IDS.webVm && u.date === '2023-11-03')!
+    const METER_OF_VM = { meterId: vmUsage.meterId, meter: vmUsage.meter, serviceName: vmUsage.serviceName }
+    const extra = [
+      { chargeType: 'Purchase', meterId: '', meter: '', serviceName: 'Marketplace', resourceId: '', cost: 40 },
+      { chargeType: 'Tax', meterId: '', meter: '', serviceName: 'Marketplace', resourceId: '', cost: 7.6 },
+      { chargeType: 'Refund', meterId: '', meter: '', serviceName: 'Marketplace', resourceId: '', cost: -10 },
+      { chargeType: 'UnusedReservation', ...METER_OF_VM, resourceId: IDS.webVm, cost: 0.25 },
+    ].map((u) => ({ ...u, date: '2023-11-03', subscriptionId: SUB_PROD }))
+    estate.usage.push(...extra)
+    try {
+      const rows = (await collect(connector().dailyCosts(secretTenant, WEEK, ctx))).flat()
+      const charges = rows
+        .filter((r) => r.subscriptionId === SUB_PROD && r.date === '2023-11-03' && r.resourceArmId === null)
+        .filter((r) => r.meterId === 'unmetered')
+        .map((r) => [r.chargeCategory, r.chargeClass, r.cost])
+        .sort()
+      expect(charges).toEqual([
+        ['Purchase', null, 40],
+        ['Purchase', 'Correction', -10],
+        ['Tax', null, 7.6],
+      ])
+      // Unused reservation hours are usage: the same key as the VM's own usage that day, summed at merge.
+      const vm = rows.filter((r) => r.resourceArmId === IDS.webVm.toLowerCase() && r.date === '2023-11-03')
+      expect(vm.map((r) => r.chargeCategory)).toEqual(['Usage', 'Usage'])
+      expect(vm.reduce((a, r) => a + r.cost, 0)).toBeCloseTo(vmUsage.cost + 0.25, 9)
+      expect(rows.filter((r) => r.subscriptionId === SUB_DEV).every((r) => r.chargeCategory === 'Usage')).toBe(true)
+
+      const bodies = fake.requests
+        .filter((r) => r.kind === 'cost' && r.url.includes(SUB_PROD) && !r.url.includes('$skiptoken'))
+        .map((r) => r.body as { dataset: { granularity: string; grouping: { name: string }[]; filter?: unknown } })
+      expect(bodies.filter((b) => b.dataset.grouping.map((g) => g.name).join() === 'ChargeType')).toHaveLength(1)
+      expect(bodies.filter((b) => b.dataset.granularity === 'Daily').map((b) => b.dataset.filter)).toEqual(
+        ['Purchase', 'Refund', 'Tax', 'UnusedReservation', 'Usage'].map((type) => ({
+          dimensions: { name: 'ChargeType', operator: 'In', values: [type] },
+        })),
+      )
+      // With one type only (the other subscription), the daily query goes out unfiltered, as before.
+      const dev = fake.requests
+        .filter((r) => r.kind === 'cost' && r.url.includes(SUB_DEV))
+        .map((r) => r.body as { dataset: { granularity: string; filter?: unknown } })
+      expect(dev.filter((b) => b.dataset.granularity === 'Daily').every((b) => b.dataset.filter === undefined)).toBe(
+        true,
+      )
+    } finally {
+      estate.usage.splice(estate.usage.length - extra.length, extra.length)
+    }
+  })
+
   it('waits as long as the longest retry-after header of a 429, then succeeds', async () => {
     fake.throttleCostQueries(2, {
       'x-ms-ratelimit-microsoft.costmanagement-qpu-retry-after': '7',

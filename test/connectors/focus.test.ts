@@ -151,8 +151,8 @@ describe('FOCUS import of the small Azure fixture', async () => {
     expect(sum(r.costs)).toBeCloseTo(45.23298734978959, 12) // BilledCost would give 696.48
   })
 
-  it('sums rows of the same resource, day and meter, and keeps amortised figures', () => {
-    expect(r.costs).toHaveLength(26) // 28 rows, two pairs summed
+  it('sums rows of the same resource, day, meter and charge category, and keeps amortised figures', () => {
+    expect(r.costs).toHaveLength(27) // 28 rows, the VM's pair summed; usage and an adjustment kept apart
     const vm = r.costs.filter((c) => lastSegment(c) === 'vm-prod-1')
     // Reserved usage billed 0 but amortised 1.9178...; on 16 October an on-demand row of the same meter adds 0.45.
     expect(vm.map((c) => [c.date, c.cost])).toEqual([
@@ -160,8 +160,12 @@ describe('FOCUS import of the small Azure fixture', async () => {
       ['2025-10-16', 2.367808219178082],
       ['2025-10-17', 1.917808219178082],
     ])
-    const storage = r.costs.find((c) => lastSegment(c) === 'stdev01' && c.date === '2025-10-15')
-    expect(storage?.cost).toBe(0.6412) // 0.7412 usage and a -0.1 adjustment
+    // 0.7412 usage and a -0.1 adjustment of the same meter and day: two rows, one per charge category.
+    const storage = r.costs.filter((c) => lastSegment(c) === 'stdev01' && c.date === '2025-10-15')
+    expect(storage.map((c) => [c.meterId, c.chargeCategory, c.chargeClass, c.cost])).toEqual([
+      [storage[0]!.meterId, 'Usage', null, 0.7412],
+      [storage[0]!.meterId, 'Adjustment', null, -0.1],
+    ])
   })
 
   it('keeps meters apart that share a SkuId', () => {
@@ -191,6 +195,7 @@ describe('FOCUS import of the small Azure fixture', async () => {
       [SUB_B, '2025-10-17', 'Credit|Azure Credit', 'Azure Credit', -10],
     ])
     expect(unattached.every((c) => c.resourceGroupName === null)).toBe(true)
+    expect(unattached.map((c) => c.chargeCategory)).toEqual(['Purchase', 'Purchase', 'Tax', 'Credit'])
   })
 
   it('lists both subscriptions once, whatever the case of the GUID', () => {
@@ -245,6 +250,8 @@ describe('FOCUS import of the small Azure fixture', async () => {
       resourceGroupName: 'Data-RG',
       meterId: 'd4f6a8b0-0000-4000-8000-000000000006',
       meterName: 'LRS Write Operations',
+      chargeCategory: 'Usage',
+      chargeClass: null,
       serviceName: 'Storage',
       cost: 0.0043,
       currency: 'EUR',
@@ -286,7 +293,7 @@ describe('FOCUS import of gzip files', () => {
   it('sums the files of one import', async () => {
     const r = await parseFocusFiles([SMALL, tempFile('part2.csv', gzipSync(plain))])
     expect(r.rowsRead).toBe(56)
-    expect(r.costs).toHaveLength(26)
+    expect(r.costs).toHaveLength(27)
     expect(sum(r.costs)).toBeCloseTo(2 * 45.23298734978959, 12)
   })
 

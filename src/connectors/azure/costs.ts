@@ -1,4 +1,4 @@
-import { ConnectorError, type DailyCostRow, type DayWindow } from '../types.js'
+import { type ChargeCategory, type ChargeClass, ConnectorError, type DailyCostRow, type DayWindow } from '../types.js'
 import type { ArmClient } from './http.js'
 import { list, num, obj, page, parseArmId, str } from './json.js'
 
@@ -6,11 +6,13 @@ export const COST_MANAGEMENT_API = '2023-11-01'
 
 /**
  * Amortised cost (FOCUS EffectiveCost: reservations and savings plans spread over the days that use them) per UTC
- * day, resource and meter. The Query API takes at most two groupings, so the daily query groups by ResourceId and
- * MeterId (the natural key of a cost row); the resource group comes from the ResourceId, and service and meter
- * names from two small undated queries that group MeterId with ServiceName and with Meter.
+ * day, resource, meter and charge type. The Query API takes at most two groupings, so the daily query groups by
+ * ResourceId and MeterId; the charge type comes from an undated query grouped by ChargeType: with one type in the
+ * window (the usual case) the daily query needs no more, with several it runs once per type, filtered to it. The
+ * resource group comes from the ResourceId, and service and meter names from two small undated queries that group
+ * MeterId with ServiceName and with Meter.
  */
-export function costQuery(window: DayWindow, granularity: 'Daily' | 'None', grouping: string[]) {
+export function costQuery(window: DayWindow, granularity: 'Daily' | 'None', grouping: string[], chargeType?: string) {
   return {
     type: 'AmortizedCost',
     timeframe: 'Custom',
@@ -19,7 +21,34 @@ export function costQuery(window: DayWindow, granularity: 'Daily' | 'None', grou
       granularity,
       aggregation: { totalCost: { name: 'Cost', function: 'Sum' } },
       grouping: grouping.map((name) => ({ type: 'Dimension', name })),
+      ...(chargeType === undefined
+        ? {}
+        : { filter: { dimensions: { name: 'ChargeType', operator: 'In', values: [chargeType] } } }),
     },
+  }
+}
+
+/**
+ * Cost Management's ChargeType as FOCUS ChargeCategory and ChargeClass, as Microsoft's FOCUS export maps them:
+ * unused reservations and savings plans are usage (amortised), a refund is a correction of a purchase, a rounding
+ * adjustment an adjustment. A type this list does not know is kept out of usage, as an adjustment.
+ */
+export function chargeOfType(chargeType: string): { chargeCategory: ChargeCategory; chargeClass: ChargeClass | null } {
+  switch (chargeType.toLowerCase()) {
+    case 'usage':
+    case 'unusedreservation':
+    case 'unusedsavingsplan':
+      return { chargeCategory: 'Usage', chargeClass: null }
+    case 'purchase':
+      return { chargeCategory: 'Purchase', chargeClass: null }
+    case 'refund':
+      return { chargeCategory: 'Purchase', chargeClass: 'Correction' }
+    case 'tax':
+      return { chargeCategory: 'Tax', chargeClass: null }
+    case 'credit':
+      return { chargeCategory: 'Credit', chargeClass: null }
+    default:
+      return { chargeCategory: 'Adjustment', chargeClass: null }
   }
 }
 
@@ -94,6 +123,25 @@ async function meterLabels(
 // resource and day because the query groups by MeterId.
 const NO_METER = 'unmetered'
 
+/** The charge types with cost in the window, from one undated query grouped by ChargeType. */
+async function chargeTypes(
+  arm: ArmClient,
+  subscriptionId: string,
+  window: DayWindow,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const what = `the Cost Management query of charge types for subscription ${subscriptionId}`
+  const types = new Set<string>()
+  for await (const p of queryPages(arm, subscriptionId, costQuery(window, 'None', ['ChargeType']), what, signal)) {
+    const type = columnOf(p, ['ChargeType'], what)
+    for (const row of p.rows) {
+      const name = str(row[type])
+      if (name) types.add(name)
+    }
+  }
+  return [...types].sort()
+}
+
 export async function* subscriptionDailyCosts(
   arm: ArmClient,
   subscriptionId: string,
@@ -102,38 +150,45 @@ export async function* subscriptionDailyCosts(
 ): AsyncGenerator<DailyCostRow[]> {
   const services = await meterLabels(arm, subscriptionId, window, 'ServiceName', signal)
   const meterNames = await meterLabels(arm, subscriptionId, window, 'Meter', signal)
-  const what = `the Cost Management query for subscription ${subscriptionId}`
-  const body = costQuery(window, 'Daily', ['ResourceId', 'MeterId'])
-  for await (const p of queryPages(arm, subscriptionId, body, what, signal)) {
-    const col = {
-      cost: columnOf(p, COST_COLUMNS, what),
-      date: columnOf(p, ['UsageDate'], what),
-      resource: columnOf(p, ['ResourceId'], what),
-      meter: columnOf(p, ['MeterId'], what),
-      currency: columnOf(p, ['Currency', 'BillingCurrency'], what),
+  const types = await chargeTypes(arm, subscriptionId, window, signal)
+  // One type (or none): the unfiltered query holds only its rows. Several: one filtered query per type.
+  const queries = types.length > 1 ? types : [types[0] ?? 'Usage']
+  for (const chargeType of queries) {
+    const charge = chargeOfType(chargeType)
+    const what = `the Cost Management query for subscription ${subscriptionId}`
+    const body = costQuery(window, 'Daily', ['ResourceId', 'MeterId'], types.length > 1 ? chargeType : undefined)
+    for await (const p of queryPages(arm, subscriptionId, body, what, signal)) {
+      const col = {
+        cost: columnOf(p, COST_COLUMNS, what),
+        date: columnOf(p, ['UsageDate'], what),
+        resource: columnOf(p, ['ResourceId'], what),
+        meter: columnOf(p, ['MeterId'], what),
+        currency: columnOf(p, ['Currency', 'BillingCurrency'], what),
+      }
+      const rows: DailyCostRow[] = []
+      for (const row of p.rows) {
+        const date = usageDate(row[col.date])
+        const cost = num(row[col.cost])
+        const currency = str(row[col.currency])
+        if (!date || date < window.from || date > window.to || cost === null || !currency) continue
+        const resourceArmId = str(row[col.resource])
+        const reportedMeter = str(row[col.meter])
+        const labelKey = (reportedMeter ?? '').toLowerCase()
+        rows.push({
+          date,
+          subscriptionId,
+          resourceArmId,
+          resourceGroupName: resourceArmId ? parseArmId(resourceArmId).resourceGroupName : null,
+          meterId: reportedMeter ?? NO_METER,
+          meterName: meterNames.get(labelKey) ?? null,
+          ...charge,
+          serviceName: services.get(labelKey) ?? 'Unknown',
+          cost,
+          currency,
+        })
+      }
+      if (rows.length > 0) yield rows
     }
-    const rows: DailyCostRow[] = []
-    for (const row of p.rows) {
-      const date = usageDate(row[col.date])
-      const cost = num(row[col.cost])
-      const currency = str(row[col.currency])
-      if (!date || date < window.from || date > window.to || cost === null || !currency) continue
-      const resourceArmId = str(row[col.resource])
-      const reportedMeter = str(row[col.meter])
-      const labelKey = (reportedMeter ?? '').toLowerCase()
-      rows.push({
-        date,
-        subscriptionId,
-        resourceArmId,
-        resourceGroupName: resourceArmId ? parseArmId(resourceArmId).resourceGroupName : null,
-        meterId: reportedMeter ?? NO_METER,
-        meterName: meterNames.get(labelKey) ?? null,
-        serviceName: services.get(labelKey) ?? 'Unknown',
-        cost,
-        currency,
-      })
-    }
-    if (rows.length > 0) yield rows
   }
 }
 

@@ -4,6 +4,7 @@
  */
 
 import { utcMillis } from '../../platform/time.js'
+import { ChargeCategories, type ChargeCategory, type ChargeClass } from '../types.js'
 
 /** Decimal places kept when money is summed: Azure writes up to 28 significant digits, a double keeps 17. */
 export const MONEY_SCALE = 20
@@ -167,6 +168,22 @@ export function meterIdOf(c: MeterColumns): string | null {
   if (c.SkuId) return c.ChargeDescription ? `${c.SkuId}|${c.ChargeDescription}` : c.SkuId
   if (c.ChargeCategory || c.ChargeDescription) return `${c.ChargeCategory ?? ''}|${c.ChargeDescription ?? ''}`
   return null
+}
+
+/**
+ * A row's FOCUS ChargeCategory in its canonical spelling (matched ignoring case): Usage when the cell is empty
+ * (files written before the column was mandatory), null when the text is none of the five categories.
+ */
+export function chargeCategoryOf(text: string | null): ChargeCategory | null {
+  if (text === null) return 'Usage'
+  const wanted = text.trim().toLowerCase()
+  return ChargeCategories.find((c) => c.toLowerCase() === wanted) ?? null
+}
+
+/** A row's FOCUS ChargeClass: 'Correction', or null for none; undefined when the text is something else. */
+export function chargeClassOf(text: string | null): ChargeClass | null | undefined {
+  if (text === null) return null
+  return text.trim().toLowerCase() === 'correction' ? 'Correction' : undefined
 }
 
 /** ISO 4217 code in upper case, or null when the text is not one. */

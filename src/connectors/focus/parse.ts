@@ -2,10 +2,19 @@ import { createReadStream } from 'node:fs'
 import { pipeline, Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
 import { toDay } from '../../platform/time.js'
-import type { DailyCostRow, ResourceGroupItem, ResourceItem, SubscriptionItem } from '../types.js'
+import type {
+  ChargeCategory,
+  ChargeClass,
+  DailyCostRow,
+  ResourceGroupItem,
+  ResourceItem,
+  SubscriptionItem,
+} from '../types.js'
 import { createCsvReader } from './csv.js'
 import {
   armTypeOfArmId,
+  chargeCategoryOf,
+  chargeClassOf,
   isArmId,
   lastSegmentOf,
   meterIdOf,
@@ -51,7 +60,7 @@ export interface FocusParseOptions {
 }
 
 export interface FocusParseResult {
-  /** Summed by (subscription, resource, UTC day, meter, currency). */
+  /** Summed by (subscription, resource, UTC day, meter, charge category and class, currency). */
   costs: DailyCostRow[]
   subscriptions: SubscriptionItem[]
   /** One per (subscription, lower-cased name), in the first spelling seen. */
@@ -82,6 +91,7 @@ const COLUMNS = [
   'BillingCurrency',
   'ChargePeriodStart',
   'ChargeCategory',
+  'ChargeClass',
   'ChargeDescription',
   'SubAccountId',
   'SubAccountName',
@@ -212,7 +222,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     const group = row.groupName ? groupOf(subscriptionId, row.groupName) : null
     const resourceKey =
       row.resourceId === null ? '' : isArmId(row.resourceId) ? row.resourceId.toLowerCase() : row.resourceId
-    const key = `${subscriptionId}\n${resourceKey}\n${row.day}\n${row.meterId}\n${row.currency}`
+    const key = `${subscriptionId}\n${resourceKey}\n${row.day}\n${row.meterId}\n${row.chargeCategory}\n${row.chargeClass}\n${row.currency}`
     const entry = costs.get(key)
     if (entry) entry.units += row.units
     else {
@@ -223,6 +233,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         resourceGroupName: group?.name ?? null,
         meterId: row.meterId,
         meterName: row.meterName,
+        chargeCategory: row.chargeCategory,
+        chargeClass: row.chargeClass,
         serviceName: row.serviceName,
         units: row.units,
         currency: row.currency,
@@ -410,6 +422,8 @@ interface FocusRow {
   location: string | null
   meterId: string
   meterName: string | null
+  chargeCategory: ChargeCategory
+  chargeClass: ChargeClass | null
   serviceName: string
   tags: Tags | null
 }
@@ -476,7 +490,24 @@ function readRow(record: string[], at: ColumnIndex): { row: FocusRow } | { probl
   if (meterId === null)
     problems.push('no column identifies the meter (x_SkuMeterId, SkuPriceId, SkuId, ChargeDescription)')
 
-  if (problems.length > 0 || ms === null || currency === null || units == null || !subscriptionId || meterId === null) {
+  const chargeCategory = chargeCategoryOf(cell('ChargeCategory'))
+  if (chargeCategory === null)
+    problems.push(
+      `ChargeCategory ${JSON.stringify(cell('ChargeCategory'))} is not Usage, Purchase, Tax, Credit or Adjustment`,
+    )
+  const chargeClass = chargeClassOf(cell('ChargeClass'))
+  if (chargeClass === undefined) problems.push(`ChargeClass ${JSON.stringify(cell('ChargeClass'))} is not Correction`)
+
+  if (
+    problems.length > 0 ||
+    ms === null ||
+    currency === null ||
+    units == null ||
+    !subscriptionId ||
+    meterId === null ||
+    chargeCategory === null ||
+    chargeClass === undefined
+  ) {
     return { problems }
   }
   const xType = cell('x_ResourceType')
@@ -496,6 +527,8 @@ function readRow(record: string[], at: ColumnIndex): { row: FocusRow } | { probl
       location: cell('RegionId') ?? cell('RegionName'),
       meterId,
       meterName: cell('x_SkuMeterName') ?? cell('ChargeDescription'),
+      chargeCategory,
+      chargeClass,
       serviceName: cell('ServiceName') ?? cell('ServiceCategory') ?? 'Other',
       tags: parseTags(cell('Tags')),
     },

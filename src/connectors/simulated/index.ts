@@ -23,6 +23,10 @@ export function simulatedDailyCost(resource: SimulatedResource, date: string): n
   return resource.dailyCost * seasonal * growth * jitter * burst
 }
 
+/** The monthly support plan every simulated tenant buys, and the sales tax charged on it. */
+const SUPPORT_PLAN_COST = 100
+const SALES_TAX_RATE = 0.08
+
 function round(value: number): number {
   return Math.round(value * 1e6) / 1e6
 }
@@ -74,25 +78,38 @@ export function createSimulatedConnector(options: SimulatedOptions = {}): Connec
               resourceGroupName: resource.resourceGroupName,
               meterId: meter.id,
               meterName: meter.name,
+              chargeCategory: 'Usage',
+              chargeClass: null,
               serviceName: resource.serviceName,
               cost: round(cost * meter.share),
               currency,
             })
           }
         }
-        // A monthly support charge with no resource: it belongs to its subscription.
+        // A monthly support plan bought on the 1st, with no resource (it belongs to its subscription), and the
+        // tax on it: purchases and taxes as a real bill has them, apart from usage in charts and detection.
         if (date.endsWith('-01')) {
           const sub = estate.subscriptions[0]!
+          const subscriptionCharge = { date, subscriptionId: sub.subscriptionId, resourceArmId: null, currency }
           batch.push({
-            date,
-            subscriptionId: sub.subscriptionId,
-            resourceArmId: null,
+            ...subscriptionCharge,
             resourceGroupName: null,
             meterId: stableGuid('meter', 'support'),
             meterName: 'Standard Support',
+            chargeCategory: 'Purchase',
+            chargeClass: null,
             serviceName: 'Support',
-            cost: 100,
-            currency,
+            cost: SUPPORT_PLAN_COST,
+          })
+          batch.push({
+            ...subscriptionCharge,
+            resourceGroupName: null,
+            meterId: stableGuid('meter', 'support', 'tax'),
+            meterName: 'Sales tax on Standard Support',
+            chargeCategory: 'Tax',
+            chargeClass: null,
+            serviceName: 'Support',
+            cost: round(SUPPORT_PLAN_COST * SALES_TAX_RATE),
           })
         }
         yield batch

@@ -1,11 +1,10 @@
-import { type Kysely, type Selectable, sql } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import type { Visibility } from '../../platform/auth/principal.js'
 import type { Database } from '../../platform/db/index.js'
 import type { AnomaliesTable } from '../../platform/db/schema.js'
 import type { ActorRef, Paging } from '../../platform/http/schemas.js'
 import { offsetOf } from '../../platform/http/schemas.js'
-import { daysBetween } from '../../platform/time.js'
-import { billingCurrencies } from '../costs/store.js'
+import { billingCurrencies, type CostStore } from '../costs/store.js'
 import type { AnomalyDriver, AnomalyScopeKind, AnomalySeverity, AnomalyStatus } from './schemas.js'
 
 export type AnomalyRow = Selectable<AnomaliesTable>
@@ -59,29 +58,14 @@ export interface AnomalyFilter {
 /** Rows per upsert statement: 22 parameters a row stays well under SQLite's 32,766. */
 const UPSERT_ROWS = 200
 
-export function createAnomalyStore(db: Kysely<Database>) {
-  const SERIES_KEY: Record<ScopeLevel, ReturnType<typeof sql<string>>> = {
-    tenant: sql<string>`''`,
-    subscription: sql<string>`subscription_id`,
-    resourceGroup: sql<string>`subscription_id || '/' || resource_group_key`,
-    service: sql<string>`service_name`,
-    resource: sql<string>`resource_key`,
-  }
-  const SERIES_PARENT: Record<ScopeLevel, ReturnType<typeof sql<string | null>>> = {
-    tenant: sql<null>`null`,
-    subscription: sql<string>`''`,
-    resourceGroup: sql<string>`max(subscription_id)`,
-    service: sql<null>`null`,
-    resource: sql<string>`max(subscription_id || '/' || resource_group_key)`,
-  }
-
+export function createAnomalyStore(db: Kysely<Database>, costs: Pick<CostStore, 'usageSeries'>) {
   return {
     /**
      * THE ONE READ OF COST SERIES for anomaly detection: the tenant's daily usage cost per scope of `level`, from
      * `from` to `to` (UTC days, both included), in its billing currency (rows in another currency are left out),
      * with the currency. Scopes without a key at that level (subscription charges at the group or resource level)
-     * are left out. Today a GROUP BY over daily_costs; the per-scope series tables replace this body, not its
-     * contract.
+     * are left out. Read from the costs' daily series (CostStore.usageSeries: Usage charges only), never from the
+     * raw cost rows.
      */
     async usageSeries(
       tenantId: string,
@@ -90,37 +74,13 @@ export function createAnomalyStore(db: Kysely<Database>) {
       to: string,
     ): Promise<{ currency: string; series: UsageSeries[] }> {
       const currency = (await billingCurrencies(db, [tenantId])).get(tenantId)!
-      const key = SERIES_KEY[level]
-      const rows = await db
-        .selectFrom('dailyCosts')
-        .select((eb) => [
-          key.as('key'),
-          SERIES_PARENT[level].as('parent'),
-          'date',
-          eb.fn.sum<number>('cost').as('cost'),
-        ])
-        .where('tenantId', '=', tenantId)
-        .where('currency', '=', currency)
-        .where('date', '>=', from)
-        .where('date', '<=', to)
-        .$if(level === 'resourceGroup', (qb) => qb.where('resourceGroupKey', '<>', ''))
-        .$if(level === 'resource', (qb) => qb.where('resourceKey', '<>', ''))
-        // PostgreSQL refuses a constant in GROUP BY: the tenant's series groups by date alone.
-        .$if(level === 'tenant', (qb) => qb.groupBy('date'))
-        .$if(level !== 'tenant', (qb) => qb.groupBy([key, 'date']))
-        .execute()
-      const days = daysBetween(from, to)
-      const indexOf = new Map(days.map((d, i) => [d, i]))
-      const byKey = new Map<string, UsageSeries>()
-      for (const r of rows) {
-        let s = byKey.get(r.key)
-        if (!s) {
-          s = { key: r.key, parent: r.parent, values: new Float64Array(days.length) }
-          byKey.set(r.key, s)
-        }
-        s.values[indexOf.get(r.date)!]! += Number(r.cost)
-      }
-      return { currency, series: [...byKey.values()] }
+      const found = await costs.usageSeries(tenantId, level, from, to)
+      // A scope without a key at its level (a subscription's own charges, at the group or resource level) is none.
+      const keyless = level === 'resourceGroup' || level === 'resource'
+      const series = found
+        .filter((s) => s.currency === currency && !(keyless && (s.scopeKey === '' || s.scopeKey.endsWith('/'))))
+        .map((s) => ({ key: s.scopeKey, parent: s.parent, values: s.costs }))
+      return { currency, series }
     },
 
     /** Writes detected anomalies; a row already there for (tenant, scope, day) gets the new numbers only. */

@@ -25,7 +25,11 @@ export const CostSeries = Type.Object(
     ),
     markers: Type.Array(ref(EventRecord), { description: 'The event markers visible on this chart, oldest first.' }),
   },
-  { $id: 'CostSeries', description: 'Daily amortised cost of one chart scope, with the event markers drawn on it.' },
+  {
+    $id: 'CostSeries',
+    description:
+      'Daily amortised cost of one chart scope, with the event markers drawn on it. Every charge category counts (usage, purchases, taxes, credits, adjustments and corrections), as on the bill.',
+  },
 )
 export type CostSeries = Static<typeof CostSeries>
 

@@ -71,6 +71,52 @@ export function createCostService(deps: {
     }
   }
 
+  /** A resource's name by its key; '' is the subscriptions' own charges. */
+  async function resourceLabels(tenantId: string): Promise<(key: string) => string> {
+    const resources = await inventoryStore.resourcesByKey(tenantId)
+    return (key) => (key === '' ? '(subscription charges)' : (resources.get(key)?.name ?? key.split('/').pop()!))
+  }
+
+  /**
+   * A tenant's chart by resource without reading every resource's days: the resources ranked by their totals over
+   * the range (from the running totals), the daily rows of the largest MAX_GROUPS alone, and "(other)" as the
+   * tenant's daily total less theirs.
+   */
+  async function largestResources(
+    tenantId: string,
+    currency: string,
+    from: string,
+    to: string,
+    days: readonly string[],
+    totalByDay: ReadonlyMap<string, number>,
+  ) {
+    const ranked = (await series.resourceTotals(tenantId, currency, from, to)).sort(
+      (a, b) => b.cost - a.cost || (a.key < b.key ? -1 : 1),
+    )
+    const kept = ranked.slice(0, MAX_GROUPS)
+    const rest = ranked.slice(MAX_GROUPS)
+    const rows = await series.resourceDaily(
+      tenantId,
+      kept.map((r) => r.key),
+      currency,
+      from,
+      to,
+    )
+    const groups = groupSeries(rows, days, MAX_GROUPS)
+    if (rest.length === 0) return groups
+    const keptByDay = new Map<string, number>()
+    for (const r of rows) keptByDay.set(r.date, (keptByDay.get(r.date) ?? 0) + r.cost)
+    groups.push({
+      key: OTHER,
+      cost: roundMoney(rest.reduce((a, r) => a + r.cost, 0)),
+      points: days.map((date) => ({
+        date,
+        cost: roundMoney((totalByDay.get(date) ?? 0) - (keptByDay.get(date) ?? 0)),
+      })),
+    })
+    return groups
+  }
+
   return {
     /** Daily cost of one chart with its groups and the markers drawn on it. */
     async daily(
@@ -90,15 +136,16 @@ export function createCostService(deps: {
       const days = daysBetween(from, to)
       const groupBy = query.groupBy ?? null
       const tagKey = groupBy?.startsWith('tag:') ? groupBy.slice(4).toLowerCase() : null
-      const grouping = tagKey !== null ? 'resourceKey' : (groupBy as 'service' | 'resourceGroup' | 'resource' | null)
-      const allRows = await series.daily(tenantId, filter, from, to, grouping)
+      const grouping = tagKey !== null ? { tagKey } : (groupBy as 'service' | 'resourceGroup' | 'resource' | null)
+      const totalRows = await series.daily(tenantId, filter, from, to, null)
       // One currency per chart: that of its latest day; rows in another one are left out, never added in.
       const currency =
-        currencyOfLatest(allRows.map((r) => ({ currency: r.currency, lastDate: r.date }))) ??
+        currencyOfLatest(totalRows.map((r) => ({ currency: r.currency, lastDate: r.date }))) ??
         (await series.billingCurrency(tenantId))
-      const rows = allRows.filter((r) => r.currency === currency)
+      const totalByDay = new Map<string, number>()
+      for (const r of totalRows) if (r.currency === currency) totalByDay.set(r.date, r.cost)
       const [total] = groupSeries(
-        rows.map((r) => ({ ...r, key: '' })),
+        [...totalByDay].map(([date, cost]) => ({ date, key: '', cost })),
         days,
         1,
       )
@@ -121,25 +168,28 @@ export function createCostService(deps: {
       if (groupBy === null) return result
 
       let labelOf: (key: string) => string = (key) => key
+      if (groupBy === 'resource' && filter.kind === 'tenant') {
+        const groups = await largestResources(tenantId, currency, from, to, days, totalByDay)
+        const names = await series.resourceNames(
+          tenantId,
+          groups.map((g) => g.key),
+        )
+        const label = (key: string) =>
+          key === '' ? '(subscription charges)' : (names.get(key) ?? key.split('/').pop()!)
+        result.groups = groups.map((g) => ({ ...g, label: g.key === OTHER ? OTHER : label(g.key) }))
+        return result
+      }
+      const rows = (await series.daily(tenantId, filter, from, to, grouping)).filter((r) => r.currency === currency)
       let keyed = rows
       if (groupBy === 'resourceGroup') {
         const names = await inventoryStore.groupNames(tenantId)
         labelOf = (key) => (key.endsWith('/') ? '(no resource group)' : (names.get(key) ?? key.split('/').pop()!))
         keyed = rows.map((r) => ({ ...r, key: r.key.endsWith('/') ? '' : r.key }))
-      } else if (groupBy === 'resource' || tagKey !== null) {
-        const resources = await inventoryStore.resourcesByKey(tenantId)
-        if (tagKey === null) {
-          labelOf = (key) =>
-            key === '' ? '(subscription charges)' : (resources.get(key)?.name ?? key.split('/').pop()!)
-        } else {
-          // Azure tag names are case-insensitive: any spelling of the key groups together.
-          const tagValueOf = (key: string) => {
-            const tags = resources.get(key)?.tags ?? {}
-            return Object.entries(tags).find(([k]) => k.toLowerCase() === tagKey)?.[1] ?? ''
-          }
-          keyed = rows.map((r) => ({ ...r, key: tagValueOf(r.key) }))
-          labelOf = (key) => (key === '' ? `(no ${groupBy.slice(4)} tag)` : key)
-        }
+      } else if (groupBy === 'resource') {
+        labelOf = await resourceLabels(tenantId)
+      } else if (tagKey !== null) {
+        // Rows come keyed by the tag's value (any spelling of the key: Azure tag names are case-insensitive).
+        labelOf = (key) => (key === '' ? `(no ${groupBy.slice(4)} tag)` : key)
       }
       result.groups = groupSeries(keyed, days, MAX_GROUPS).map((g) => ({
         key: g.key,

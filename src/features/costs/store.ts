@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
 import type { DailyCostRow } from '../../connectors/types.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
-import { addDays, monthStart, previousMonthStart } from '../../platform/time.js'
+import { addDays, dayCount, dayDiff, monthStart, previousMonthStart } from '../../platform/time.js'
 
 /** The storage key of a cost row's resource: its lower-cased ARM id, or '' for the subscription's own charges. */
 export function resourceKeyOf(armId: string | null): string {
@@ -21,6 +21,8 @@ const STAGING_COLUMNS = [
   'resource_key',
   'date',
   'meter_id',
+  'charge_category',
+  'charge_class',
   'subscription_id',
   'resource_group_key',
   'meter_name',
@@ -29,7 +31,7 @@ const STAGING_COLUMNS = [
   'currency',
 ] as const
 /**
- * Rows per staging INSERT. On SQLite 100 rows x 11 parameters: the statement's text (~2.5 KB) stays small enough
+ * Rows per staging INSERT. On SQLite 100 rows x 13 parameters: the statement's text (~2.5 KB) stays small enough
  * for the statement cache, so it is compiled once, and the per-statement cost is spread over 100 rows. On
  * PostgreSQL 500, as before: each statement is a round trip.
  */
@@ -114,6 +116,112 @@ export function currencyOfLatest(groups: readonly { currency: string; lastDate: 
   return best?.currency
 }
 
+/** One scope's daily usage cost: see usageSeries. */
+export interface UsageSeries {
+  scopeKey: string
+  /**
+   * The scope one level up, for drivers: '' (the tenant) for a subscription, the subscription of a resource group,
+   * the `{subscriptionId}/{group}` of a resource; null for the tenant and for services.
+   */
+  parent: string | null
+  currency: string
+  /** `costs[i]` is the usage cost of day `from + i`. */
+  costs: Float64Array
+}
+
+/** Levels of cost_series; resources and (group, service) pairs have tables of their own. */
+export type SeriesLevel = 'tenant' | 'subscription' | 'resourceGroup' | 'service'
+
+/**
+ * Rewrites every daily series of one tenant over [from, to] from daily_costs: deletes the days, then sums them
+ * again, finest first (resources from the cost rows, (group, service) pairs from resources, the rest from those
+ * pairs, the tenant from its subscriptions). Run inside the transaction that wrote the cost rows, so a series
+ * always equals the sum of its rows: a re-collected day replaces its series, never adds to them.
+ *
+ * A recompute of the run's days rather than deltas applied to the old values: it needs no read of the rows being
+ * replaced, and no error can accumulate over repeated runs (a delta of floating-point sums drifts). Its price is
+ * one pass over the window's cost rows, which the merge has just brought into cache (bench/ingest.ts times it).
+ */
+export async function rebuildSeries(trx: Kysely<Database>, tenantId: string, from: string, to: string) {
+  const range = sql`tenant_id = ${tenantId} and date >= ${from} and date <= ${to}`
+  await sql`delete from resource_cost_series where ${range}`.execute(trx)
+  await sql`delete from group_cost_series where ${range}`.execute(trx)
+  await sql`delete from cost_series where level in ('tenant', 'subscription', 'resourceGroup', 'service') and ${range}`.execute(
+    trx,
+  )
+  await sql`
+    insert into resource_cost_series (tenant_id, date, resource_key, service_name, charge_category, currency,
+      subscription_id, resource_group_key, cost)
+    select tenant_id, date, resource_key, service_name, charge_category, currency, max(subscription_id),
+      max(resource_group_key), sum(cost)
+    from daily_costs where ${range}
+    group by tenant_id, date, resource_key, service_name, charge_category, currency`.execute(trx)
+  await sql`
+    insert into group_cost_series (tenant_id, date, subscription_id, resource_group_key, service_name,
+      charge_category, currency, cost)
+    select tenant_id, date, subscription_id, resource_group_key, service_name, charge_category, currency, sum(cost)
+    from resource_cost_series where ${range}
+    group by tenant_id, date, subscription_id, resource_group_key, service_name, charge_category, currency`.execute(trx)
+  await sql`
+    insert into cost_series (tenant_id, level, date, scope_key, charge_category, currency, cost)
+    select tenant_id, 'resourceGroup', date, subscription_id || '/' || resource_group_key, charge_category,
+      currency, sum(cost)
+    from group_cost_series where ${range}
+    group by tenant_id, date, subscription_id, resource_group_key, charge_category, currency`.execute(trx)
+  await sql`
+    insert into cost_series (tenant_id, level, date, scope_key, charge_category, currency, cost)
+    select tenant_id, 'service', date, service_name, charge_category, currency, sum(cost)
+    from group_cost_series where ${range}
+    group by tenant_id, date, service_name, charge_category, currency`.execute(trx)
+  await sql`
+    insert into cost_series (tenant_id, level, date, scope_key, charge_category, currency, cost)
+    select tenant_id, 'subscription', date, subscription_id, charge_category, currency, sum(cost)
+    from group_cost_series where ${range}
+    group by tenant_id, date, subscription_id, charge_category, currency`.execute(trx)
+  await sql`
+    insert into cost_series (tenant_id, level, date, scope_key, charge_category, currency, cost)
+    select tenant_id, 'tenant', date, '', charge_category, currency, sum(cost)
+    from cost_series where level = 'subscription' and ${range}
+    group by tenant_id, date, charge_category, currency`.execute(trx)
+  await rebuildRunningCosts(trx, tenantId, from)
+}
+
+/**
+ * Rewrites the running totals of every resource with cost on or after `from` (a changed day shifts every later
+ * running total, so they are rewritten up to the last day, not just to the run's end): each starts again from its
+ * last running total before `from`, then adds its days from the resource series.
+ */
+async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from: string) {
+  const touched = sql`select distinct resource_key, currency from resource_cost_series
+    where tenant_id = ${tenantId} and date >= ${from}`
+  await sql`
+    delete from resource_running_costs
+    where tenant_id = ${tenantId} and (resource_key, currency) in (${touched}) and date >= ${from}`.execute(trx)
+  // Each touched resource's running total before `from` goes in as a row dated '' (sorting before every day), so
+  // one window sum over its partition adds it to the days that follow; a join of the bases to the days made SQLite
+  // rescan the bases for every day row.
+  await sql`
+    insert into resource_running_costs (tenant_id, resource_key, currency, date, running_cost)
+    select ${tenantId}, resource_key, currency, date, running from (
+      select resource_key, currency, date,
+        sum(cost) over (partition by resource_key, currency order by date) as running
+      from (
+        select resource_key, currency, date, sum(cost) as cost from resource_cost_series
+        where tenant_id = ${tenantId} and date >= ${from}
+        group by resource_key, currency, date
+        union all
+        select k.resource_key, k.currency, '' as date, coalesce((
+          select r.running_cost from resource_running_costs r
+          where r.tenant_id = ${tenantId} and r.resource_key = k.resource_key and r.currency = k.currency
+            and r.date < ${from}
+          order by r.date desc limit 1
+        ), 0) as cost
+        from (${touched}) k
+      ) days
+    ) running_days
+    where date <> ''`.execute(trx)
+}
+
 export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
   /**
    * The three cost totals of each key (a tenant, subscription, group or resource) over its recent days, in the
@@ -191,6 +299,8 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
         parameters[p++] = resourceKeyOf(r.resourceArmId)
         parameters[p++] = r.date
         parameters[p++] = r.meterId
+        parameters[p++] = r.chargeCategory
+        parameters[p++] = r.chargeClass ?? ''
         parameters[p++] = r.subscriptionId
         parameters[p++] = (r.resourceGroupName ?? '').toLowerCase()
         parameters[p++] = r.meterName
@@ -262,8 +372,12 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
 
     /**
      * Moves one attempt's staged rows into daily_costs in one statement: rows of the same key are summed
-     * first, then replace what was stored for that (resource, date, meter), so a re-run never double counts.
-     * Returns how many cost rows were written.
+     * first, then replace what was stored for that (resource, date, meter, charge category and class), so a re-run
+     * never double counts. Then rewrites the daily series of the days it covered (see rebuildSeries), in the same
+     * transaction. Returns how many cost rows were written.
+     *
+     * `covered` is the tenant and the days the staged rows may fall on (a run's window), when the caller knows it;
+     * without it they are read from the staged rows.
      *
      * One statement over the whole run, not one per day: the GROUP BY sorts the rows into daily_costs' key order
      * (resource, date, meter), so they go in as appends to its primary key. Day after day, each day's rows land on
@@ -271,19 +385,76 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
      * 22,600 rows/s (bench/ingest.ts, BENCH_INGEST_RAW_ORDER=connector), slower than this whole path, and an upsert
      * of similar rows in key order at ~135,000; the gap grows with the table.
      */
-    async mergeStaged(trx: Kysely<Database>, stagingKey: string): Promise<number> {
+    async mergeStaged(
+      trx: Kysely<Database>,
+      stagingKey: string,
+      covered?: { tenantId: string; from: string; to: string },
+    ): Promise<number> {
       const result = await sql`
-        insert into daily_costs (tenant_id, resource_key, date, meter_id, subscription_id, resource_group_key,
-          meter_name, service_name, cost, currency)
-        select tenant_id, resource_key, date, meter_id, max(subscription_id), max(resource_group_key),
-          max(meter_name), max(service_name), sum(cost), max(currency)
+        insert into daily_costs (tenant_id, resource_key, date, meter_id, charge_category, charge_class,
+          subscription_id, resource_group_key, meter_name, service_name, cost, currency)
+        select tenant_id, resource_key, date, meter_id, charge_category, charge_class, max(subscription_id),
+          max(resource_group_key), max(meter_name), max(service_name), sum(cost), max(currency)
         from cost_staging where run_id = ${stagingKey}
-        group by tenant_id, resource_key, date, meter_id
-        on conflict (tenant_id, resource_key, date, meter_id) do update set
+        group by tenant_id, resource_key, date, meter_id, charge_category, charge_class
+        on conflict (tenant_id, resource_key, date, meter_id, charge_category, charge_class) do update set
           subscription_id = excluded.subscription_id, resource_group_key = excluded.resource_group_key,
           meter_name = excluded.meter_name, service_name = excluded.service_name,
           cost = excluded.cost, currency = excluded.currency`.execute(trx)
+      const ranges = covered
+        ? [covered]
+        : (
+            await sql<{ tenantId: string; from: string; to: string }>`
+              select tenant_id as "tenantId", min(date) as "from", max(date) as "to" from cost_staging
+              where run_id = ${stagingKey} group by tenant_id`.execute(trx)
+          ).rows
+      for (const range of ranges) await rebuildSeries(trx, range.tenantId, range.from, range.to)
       return Number(result.numAffectedRows ?? 0n)
+    },
+
+    /**
+     * The daily usage cost (charge category Usage only: purchases, taxes, credits and adjustments left out) of
+     * every scope of one level of a tenant over [from, to], for anomaly detection. One series per scope and
+     * currency; `costs[i]` is the cost of day `from + i`, 0 where nothing was used.
+     *
+     * Read from the daily series kept by mergeStaged (resource_cost_series for `resource`, cost_series for the
+     * others), never from the raw cost rows. Scope keys are those of the series: '' for the tenant, the
+     * subscription id, `{subscriptionId}/{group name lower-cased}`, the service name, or the lower-cased ARM id of
+     * a resource ('' for charges of a subscription itself). Ordered by scope key, then currency.
+     */
+    async usageSeries(
+      tenantId: string,
+      level: SeriesLevel | 'resource',
+      from: string,
+      to: string,
+    ): Promise<UsageSeries[]> {
+      const where = sql`tenant_id = ${tenantId} and date >= ${from} and date <= ${to} and charge_category = 'Usage'`
+      type Row = { scopeKey: string; parent: string | null; date: string; currency: string; cost: number }
+      const rows =
+        level === 'resource'
+          ? await sql<Row>`
+              select resource_key as "scopeKey", max(subscription_id || '/' || resource_group_key) as parent, date,
+                currency, sum(cost) as cost from resource_cost_series
+              where ${where} group by resource_key, date, currency`.execute(db)
+          : await sql<Row>`
+              select scope_key as "scopeKey", null as parent, date, currency, cost from cost_series
+              where ${where} and level = ${level}`.execute(db)
+      const parentOf = (r: Row): string | null =>
+        level === 'subscription' ? '' : level === 'resourceGroup' ? r.scopeKey.split('/')[0]! : r.parent
+      const days = dayCount(from, to)
+      const series = new Map<string, UsageSeries>()
+      for (const r of rows.rows) {
+        const id = `${r.scopeKey}\u0000${r.currency}`
+        let s = series.get(id)
+        if (!s) {
+          s = { scopeKey: r.scopeKey, parent: parentOf(r), currency: r.currency, costs: new Float64Array(days) }
+          series.set(id, s)
+        }
+        s.costs[dayDiff(from, r.date)]! += Number(r.cost)
+      }
+      return [...series.values()].sort((a, b) =>
+        a.scopeKey < b.scopeKey ? -1 : a.scopeKey > b.scopeKey ? 1 : a.currency < b.currency ? -1 : 1,
+      )
     },
 
     /** Month to date, previous month and last 30 days of each tenant, in one pass over its recent days. */
@@ -324,47 +495,167 @@ export type SeriesFilter =
 
 export type SeriesGrouping = 'service' | 'resourceGroup' | 'resource' | null
 
-/** Daily sums of a chart scope, optionally split by service, group or resource (tags are split by the caller). */
-export function createSeriesQueries(db: Kysely<Database>) {
+/** A chart's rows: the day, its group's key ('' ungrouped), currency and cost. */
+export interface SeriesRow {
+  date: string
+  key: string
+  cost: number
+  currency: string
+}
+
+/**
+ * Daily sums of a chart scope, optionally split by service, group, resource or the value of one tag, read from the
+ * daily series (every charge category counts), never from the raw cost rows of a tenant. Which series serves which
+ * chart: a tenant, subscription or resource group alone, or a tenant by service or group, come from cost_series; a
+ * subscription or group split by service or group from group_cost_series; a split by resource or tag from
+ * resource_cost_series; one resource from its own cost rows (one range of daily_costs' primary key).
+ */
+export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) {
+  const between = (from: string, to: string) => sql`date >= ${from} and date <= ${to}`
+
+  /**
+   * `select date, key, currency, sum(cost)` of one series table, grouped by date, key and currency; key '' when
+   * null (PostgreSQL refuses a constant in GROUP BY). Never summed across currencies: each is a row of its own.
+   */
+  async function sums(table: RawBuilder<unknown>, key: RawBuilder<string> | null, where: RawBuilder<unknown>) {
+    const result = await sql<SeriesRow>`
+      select date, ${key ?? sql`''`} as key, currency, sum(cost) as cost from ${table} where ${where}
+      group by date, ${key === null ? sql`` : sql`${key}, `}currency`.execute(db)
+    return result.rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
+  }
+
+  /**
+   * The value of tag `tagKey` (compared ignoring case, as Azure does) of each resource that has it, from the
+   * inventory: a subquery of (resource_key, tag_value) rows. A resource that has the key in two spellings counts
+   * under the smaller value.
+   */
+  function taggedResources(tenantId: string, tagKey: string) {
+    return dialect === 'postgres'
+      ? sql`(select r.arm_id_lower as resource_key, min(j.value) as tag_value
+          from resources r cross join lateral jsonb_each_text(r.tags::jsonb) j
+          where r.tenant_id = ${tenantId} and lower(j.key) = ${tagKey} group by r.arm_id_lower)`
+      : sql`(select r.arm_id_lower as resource_key, min(j.value) as tag_value
+          from resources r, json_each(r.tags) j
+          where r.tenant_id = ${tenantId} and lower(j.key) = ${tagKey} group by r.arm_id_lower)`
+  }
+
   return {
     async daily(
       tenantId: string,
       filter: SeriesFilter,
       from: string,
       to: string,
-      grouping: SeriesGrouping | 'resourceKey',
-    ) {
+      grouping: SeriesGrouping | { tagKey: string },
+    ): Promise<SeriesRow[]> {
+      const tenantRange = sql`tenant_id = ${tenantId} and ${between(from, to)}`
+      const narrowed =
+        filter.kind === 'subscription'
+          ? sql`subscription_id = ${filter.subscriptionId}`
+          : filter.kind === 'resourceGroup'
+            ? sql`subscription_id = ${filter.subscriptionId} and resource_group_key = ${filter.groupKey}`
+            : filter.kind === 'resource'
+              ? sql`resource_key = ${filter.resourceKey}`
+              : sql`1 = 1`
+      // One resource: its own rows, a seek on daily_costs' key (tenant, resource, date); the resource series are
+      // keyed by date first, for the tenant-wide charts.
+      const resourceTable = filter.kind === 'resource' ? sql`daily_costs` : sql`resource_cost_series`
+      if (grouping !== null && typeof grouping === 'object') {
+        const result = await sql<SeriesRow>`
+          select s.date, coalesce(t.tag_value, '') as key, s.currency, sum(s.cost) as cost
+          from ${resourceTable} s left join ${taggedResources(tenantId, grouping.tagKey)} t
+            on t.resource_key = s.resource_key
+          where s.tenant_id = ${tenantId} and s.date >= ${from} and s.date <= ${to} and ${narrowed}
+          group by s.date, coalesce(t.tag_value, ''), s.currency`.execute(db)
+        return result.rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
+      }
+      if (filter.kind === 'resource') {
+        const key =
+          grouping === 'service'
+            ? sql<string>`service_name`
+            : grouping === 'resourceGroup'
+              ? sql<string>`subscription_id || '/' || resource_group_key`
+              : grouping === 'resource'
+                ? sql<string>`resource_key`
+                : null
+        return sums(resourceTable, key, sql`${tenantRange} and ${narrowed}`)
+      }
+      if (grouping === 'resource') {
+        return sums(sql`resource_cost_series`, sql<string>`resource_key`, sql`${tenantRange} and ${narrowed}`)
+      }
+      if (filter.kind === 'tenant' || grouping === null) {
+        const level: SeriesLevel =
+          grouping === 'service' || grouping === 'resourceGroup'
+            ? grouping
+            : filter.kind === 'tenant'
+              ? 'tenant'
+              : filter.kind
+        const scopeKey =
+          filter.kind === 'subscription'
+            ? filter.subscriptionId
+            : filter.kind === 'resourceGroup'
+              ? `${filter.subscriptionId}/${filter.groupKey}`
+              : null
+        const where =
+          grouping === null && scopeKey !== null
+            ? sql`${tenantRange} and level = ${level} and scope_key = ${scopeKey}`
+            : sql`${tenantRange} and level = ${level}`
+        return sums(sql`cost_series`, grouping === null ? null : sql<string>`scope_key`, where)
+      }
       const key =
-        grouping === 'service'
-          ? sql<string>`service_name`
-          : grouping === 'resourceGroup'
-            ? sql<string>`subscription_id || '/' || resource_group_key`
-            : grouping === 'resource' || grouping === 'resourceKey'
-              ? sql<string>`resource_key`
-              : sql<string>`''`
+        grouping === 'service' ? sql<string>`service_name` : sql<string>`subscription_id || '/' || resource_group_key`
+      return sums(sql`group_cost_series`, key, sql`${tenantRange} and ${narrowed}`)
+    },
+
+    /**
+     * Each resource's cost in `currency` over [from, to] (every category; '' for charges of a subscription itself),
+     * for the resources with cost in the range: from the running totals, three index lookups per resource (the
+     * running total at the range's end, its day, and the running total before its start). The tenant's resource
+     * keys are found by skipping through the running totals' key (a recursive query, one seek per resource).
+     */
+    async resourceTotals(tenantId: string, currency: string, from: string, to: string) {
+      const running = (bound: RawBuilder<unknown>, column: RawBuilder<unknown>) => sql`(
+        select ${column} from resource_running_costs r
+        where r.tenant_id = ${tenantId} and r.resource_key = k.resource_key and r.currency = ${currency} and ${bound}
+        order by r.date desc limit 1)`
+      const result = await sql<{ key: string; upTo: number | null; lastDate: string | null; before: number | null }>`
+        with recursive keys (resource_key) as (
+          select min(resource_key) from resource_running_costs where tenant_id = ${tenantId}
+          union all
+          select (select min(resource_key) from resource_running_costs
+            where tenant_id = ${tenantId} and resource_key > keys.resource_key)
+          from keys where keys.resource_key is not null
+        )
+        select k.resource_key as key,
+          ${running(sql`r.date <= ${to}`, sql`r.running_cost`)} as "upTo",
+          ${running(sql`r.date <= ${to}`, sql`r.date`)} as "lastDate",
+          ${running(sql`r.date < ${from}`, sql`r.running_cost`)} as "before"
+        from keys k where k.resource_key is not null`.execute(db)
+      return result.rows
+        .filter((r) => r.lastDate !== null && r.lastDate >= from)
+        .map((r) => ({ key: r.key, cost: Number(r.upTo) - Number(r.before ?? 0) }))
+    },
+
+    /** The daily cost of a few resources in `currency`: one seek per resource on daily_costs' key. */
+    async resourceDaily(tenantId: string, keys: string[], currency: string, from: string, to: string) {
+      if (keys.length === 0) return []
+      return sums(
+        sql`daily_costs`,
+        sql<string>`resource_key`,
+        sql`tenant_id = ${tenantId} and resource_key in (${sql.join(keys)}) and ${between(from, to)}
+          and currency = ${currency}`,
+      )
+    },
+
+    /** The inventory names of a few resources, by key (those of the groups a chart shows, not the tenant's all). */
+    async resourceNames(tenantId: string, keys: string[]): Promise<Map<string, string>> {
+      if (keys.length === 0) return new Map()
       const rows = await db
-        .selectFrom('dailyCosts')
-        .select((eb) => ['date', key.as('key'), 'currency', eb.fn.sum<number>('cost').as('cost')])
+        .selectFrom('resources')
+        .select(['armIdLower', 'name'])
         .where('tenantId', '=', tenantId)
-        .where('date', '>=', from)
-        .where('date', '<=', to)
-        .$if(filter.kind === 'subscription', (qb) =>
-          qb.where('subscriptionId', '=', (filter as { subscriptionId: string }).subscriptionId),
-        )
-        .$if(filter.kind === 'resourceGroup', (qb) =>
-          qb
-            .where('subscriptionId', '=', (filter as { subscriptionId: string }).subscriptionId)
-            .where('resourceGroupKey', '=', (filter as { groupKey: string }).groupKey),
-        )
-        .$if(filter.kind === 'resource', (qb) =>
-          qb.where('resourceKey', '=', (filter as { resourceKey: string }).resourceKey),
-        )
-        // PostgreSQL refuses a constant in GROUP BY, so an ungrouped series groups by date alone. Never summed
-        // across currencies: each currency is a row of its own.
-        .$if(grouping === null, (qb) => qb.groupBy(['date', 'currency']))
-        .$if(grouping !== null, (qb) => qb.groupBy(['date', key, 'currency']))
+        .where('armIdLower', 'in', keys)
         .execute()
-      return rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
+      return new Map(rows.map((r) => [r.armIdLower, r.name]))
     },
 
     /** The tenant's billing currency (see billingCurrencies): what a chart with no cost row is shown in. */

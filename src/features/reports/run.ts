@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Kysely } from 'kysely'
 import type { BlobStore } from '../../platform/blobs/store.js'
 import type { Clock } from '../../platform/clock.js'
-import type { Database } from '../../platform/db/index.js'
+import type { Database, DialectName } from '../../platform/db/index.js'
 import { defineRunKind, type RunKind } from '../../platform/runs/worker.js'
 import { toDay } from '../../platform/time.js'
 import { createSeriesQueries, resourceCostBatches } from '../costs/store.js'
@@ -20,8 +20,8 @@ export function fileKey(runId: string, format: Format): string {
 }
 
 /** The costs a report reads, through the costs store's queries. */
-export function reportSource(db: Kysely<Database>): ReportSource {
-  const series = createSeriesQueries(db)
+export function reportSource(db: Kysely<Database>, dialect: DialectName): ReportSource {
+  const series = createSeriesQueries(db, dialect)
   return {
     resourceCosts: (tenancyId, period) => resourceCostBatches(db, tenancyId, period.from, period.to),
     async dailyTotals(tenancyIds, period) {

@@ -92,7 +92,7 @@ export function snapshotRunKind(deps: {
       progress('saving')
       await succeed(async (trx) => {
         const counts = await syncInventory(trx, run.tenantId, inventory, clock.now().toISOString(), deps.ids)
-        const costRows = await deps.costs.mergeStaged(trx, stagingKey)
+        const costRows = await deps.costs.mergeStaged(trx, stagingKey, { tenantId: run.tenantId, ...window })
         await saveCpuSamples(trx, run.tenantId, cpu)
         await deps.costs.clearStaged(run.id, trx)
         return {

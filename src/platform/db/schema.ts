@@ -21,6 +21,10 @@ export interface Database {
   snapshotRuns: SnapshotRunsTable
   dailyCosts: DailyCostsTable
   costStaging: CostStagingTable
+  resourceCostSeries: ResourceCostSeriesTable
+  groupCostSeries: GroupCostSeriesTable
+  costSeries: CostSeriesTable
+  resourceRunningCosts: ResourceRunningCostsTable
   cpuMetrics: CpuMetricsTable
   analysisRuns: AnalysisRunsTable
   sessions: SessionsTable
@@ -210,6 +214,10 @@ export interface DailyCostsTable {
   resourceKey: string
   date: string
   meterId: string
+  /** FOCUS ChargeCategory: Usage, Purchase, Tax, Credit or Adjustment (Usage when not given). */
+  chargeCategory: Generated<string>
+  /** FOCUS ChargeClass: 'Correction', or '' for none. */
+  chargeClass: Generated<string>
   subscriptionId: string
   resourceGroupKey: string
   meterName: string | null
@@ -220,6 +228,51 @@ export interface DailyCostsTable {
 
 export interface CostStagingTable extends DailyCostsTable {
   runId: string
+}
+
+/** daily_costs summed over meters: one resource's daily cost per service, charge category and currency. */
+export interface ResourceCostSeriesTable {
+  tenantId: string
+  date: string
+  resourceKey: string
+  serviceName: string
+  chargeCategory: string
+  currency: string
+  subscriptionId: string
+  resourceGroupKey: string
+  cost: number
+}
+
+/** Daily cost per subscription, resource group and service, charge category and currency. */
+export interface GroupCostSeriesTable {
+  tenantId: string
+  date: string
+  subscriptionId: string
+  resourceGroupKey: string
+  serviceName: string
+  chargeCategory: string
+  currency: string
+  cost: number
+}
+
+/** Daily cost of a tenant, subscription, resource group or service (`level`), per charge category and currency. */
+export interface CostSeriesTable {
+  tenantId: string
+  level: string
+  date: string
+  scopeKey: string
+  chargeCategory: string
+  currency: string
+  cost: number
+}
+
+/** A resource's cost (every category) in one currency up to and including `date`, on each day it has cost. */
+export interface ResourceRunningCostsTable {
+  tenantId: string
+  resourceKey: string
+  currency: string
+  date: string
+  runningCost: number
 }
 
 export interface CpuMetricsTable {

@@ -26,6 +26,8 @@ export interface FakeUsage {
   serviceName: string
   /** Amortised cost in the subscription's currency. */
   cost: number
+  /** Cost Management's ChargeType (Usage, Purchase, Refund, Tax, UnusedReservation...); Usage when absent. */
+  chargeType?: string
 }
 
 /** A VM's CPU of one day: its 24 hours, or the day's average and maximum (spread over hours by `hourlyCpu`). */

@@ -433,13 +433,33 @@ export async function startFakeAzure(options: FakeAzureOptions): Promise<FakeAzu
     const dimensions = grouping.map((g) => String(g.name))
     const unknown = dimensions.find((d) => !(d in DIMENSIONS))
     if (unknown) return invalid(`Dimension ${unknown} is not valid for this scope.`)
+    // A QueryFilter of one comparison (`{ dimensions: { name, operator: 'In', values } }`), the form the
+    // connector sends; `and`/`or` of several and tag filters are not served.
+    let keep: (u: FakeUsage) => boolean = () => true
+    if (dataset.filter !== undefined) {
+      const filter = (dataset.filter ?? {}) as Json
+      const comparison = (filter.dimensions ?? null) as Json | null
+      const name = String(comparison?.name)
+      const values = comparison?.values
+      if (
+        !comparison ||
+        Object.keys(filter).length !== 1 ||
+        !(name in DIMENSIONS) ||
+        comparison.operator !== 'In' ||
+        !Array.isArray(values) ||
+        values.length === 0
+      )
+        return invalid('filter must be one dimension comparison with operator In and at least one value')
+      const wanted = new Set(values.map((v) => String(v).toLowerCase()))
+      keep = (u) => wanted.has(DIMENSIONS[name]!(u).toLowerCase())
+    }
 
     const from = period.from.slice(0, 10)
     const to = period.to.slice(0, 10)
     const daily = dataset.granularity === 'Daily'
     const sums = new Map<string, { values: unknown[]; date: number; cost: number }>()
     for (const u of options.estate.usage) {
-      if (u.subscriptionId !== subscriptionId || u.date < from || u.date > to) continue
+      if (u.subscriptionId !== subscriptionId || u.date < from || u.date > to || !keep(u)) continue
       const values = dimensions.map((d) => DIMENSIONS[d]!(u))
       const date = daily ? Number(u.date.replaceAll('-', '')) : 0
       const key = JSON.stringify([date, values])
@@ -604,6 +624,7 @@ const DIMENSIONS: Record<string, (u: FakeUsage) => string> = {
   ServiceName: (u) => u.serviceName,
   MeterCategory: (u) => u.serviceName,
   ResourceGroupName: (u) => u.resourceId.split('/')[4]?.toLowerCase() ?? '',
+  ChargeType: (u) => u.chargeType ?? 'Usage',
 }
 
 function kindOf(method: string, path: string): RequestKind {
