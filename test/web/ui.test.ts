@@ -144,6 +144,7 @@ describe('web interface', () => {
     const alert = page.getByRole('alert')
     await alert.waitFor()
     expect(await alert.textContent()).toMatch(/e-mail address or password/i)
+    await page.screenshot({ path: '/work/ui-signin.png' })
 
     await page.getByLabel('Password').fill(PASSWORD)
     await page.getByRole('button', { name: 'Sign in' }).click()
@@ -159,6 +160,8 @@ describe('web interface', () => {
     const tooltip = page.getByRole('tooltip')
     await tooltip.waitFor()
     expect(await tooltip.textContent()).toContain('service=checkout')
+    await page.keyboard.press('Escape')
+    await tooltip.waitFor({ state: 'detached' })
     await page.screenshot({ path: '/work/ui-1280.png', fullPage: true })
 
     await page.setViewportSize({ width: 390, height: 844 })

@@ -61,6 +61,9 @@ export interface CostSeries {
 const PREFIX = '/api/app'
 let csrfToken: string | null = null
 
+/** Fired when an answer says the session is over (expired, signed out elsewhere): the app shows the sign-in. */
+export const SIGNED_OUT_EVENT = 'costwatch:signed-out'
+
 async function problemOf(res: Response): Promise<Problem> {
   if ((res.headers.get('content-type') ?? '').includes('json')) {
     try {
@@ -88,7 +91,11 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   } catch {
     throw new ApiProblem({ title: 'The server could not be reached.', status: 0, detail: 'Check the connection.' })
   }
-  if (!res.ok) throw new ApiProblem(await problemOf(res))
+  if (!res.ok) {
+    const problem = await problemOf(res)
+    if (problem.status === 401 && path !== '/session') dispatchEvent(new Event(SIGNED_OUT_EVENT))
+    throw new ApiProblem(problem)
+  }
   if (res.status === 204) return undefined as T
   return (await res.json()) as T
 }

@@ -2,7 +2,7 @@ import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import 'uplot/dist/uPlot.min.css'
 import './styles.css'
-import { api, type Session } from './api'
+import { api, type Session, SIGNED_OUT_EVENT } from './api'
 import { Layout } from './components/layout'
 import { ProblemMessage } from './components/problem'
 import { ExplorerPage } from './pages/explorer'
@@ -15,6 +15,12 @@ function App() {
   // undefined while the session is being looked up; null when signed out.
   const [session, setSession] = useState<Session | null | undefined>(undefined)
   const [error, setError] = useState<unknown>(null)
+
+  useEffect(() => {
+    const signedOut = () => setSession(null)
+    addEventListener(SIGNED_OUT_EVENT, signedOut)
+    return () => removeEventListener(SIGNED_OUT_EVENT, signedOut)
+  }, [])
 
   useEffect(() => {
     api.currentSession().then(setSession, (err) => {

@@ -133,6 +133,7 @@ export function CostChart(props: { series: CostSeries; active: string | null; on
             onMouseLeave={() => props.onActivate(null)}
             onFocus={() => props.onActivate(marker.id)}
             onBlur={() => props.onActivate(null)}
+            onKeyDown={(e) => e.key === 'Escape' && props.onActivate(null)}
           />
         ))}
         {active && (
