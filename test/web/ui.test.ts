@@ -146,6 +146,9 @@ describe('web interface', () => {
     expect(await alert.textContent()).toMatch(/e-mail address or password/i)
     await page.screenshot({ path: '/work/ui-signin.png' })
 
+    await page.getByRole('button', { name: 'Forgot password?' }).click()
+    expect(await page.getByRole('status').textContent()).toMatch(/link to set your password is on its way/)
+
     await page.getByLabel('Password').fill(PASSWORD)
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.getByRole('heading', { name: 'Tenants' }).waitFor()
@@ -169,6 +172,12 @@ describe('web interface', () => {
     await page.locator('.u-legend').getByText('Total').waitFor()
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
     await page.screenshot({ path: '/work/ui-390.png', fullPage: true })
+
+    // A tenant without costs says so, and has no markers.
+    await page.getByRole('link', { name: 'Tenants' }).click()
+    await page.getByRole('link', { name: /Staging estate/ }).click()
+    await page.getByText('No costs in this range yet.').waitFor()
+    await page.getByText('No event markers in this range.').waitFor()
 
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('heading', { name: 'Sign in' }).waitFor()
