@@ -83,6 +83,13 @@ describe('web interface', () => {
       tagValue: 'checkout',
     })
     expect(marker.statusCode).toBe(201)
+    // One at the very end of the range too: its line must stay on the chart, and the page no wider.
+    const latest = await t.request('POST', `${API_PREFIX}/tenants/${tenant.id}/events`, org.ownerKey, {
+      occurredAt: new Date().toISOString(),
+      title: 'Database failover',
+      category: 'Incident',
+    })
+    expect(latest.statusCode).toBe(201)
     await t.db.kysely
       .updateTable('users')
       .set({ passwordHash: await hashPassword(PASSWORD) })
@@ -158,14 +165,15 @@ describe('web interface', () => {
     await page.locator('.chart canvas').first().waitFor()
     const markers = page.getByRole('list', { name: 'Event markers' })
     await markers.getByText('Deploy checkout v2.4').waitFor()
+    await markers.getByText('Database failover').waitFor()
     // The marker's handle on the chart shows its details on keyboard focus.
     await page.getByRole('button', { name: 'Deployment marker: Deploy checkout v2.4' }).focus()
     const tooltip = page.getByRole('tooltip')
     await tooltip.waitFor()
     expect(await tooltip.textContent()).toContain('service=checkout')
+    await page.screenshot({ path: '/work/ui-1280.png', fullPage: true })
     await page.keyboard.press('Escape')
     await tooltip.waitFor({ state: 'detached' })
-    await page.screenshot({ path: '/work/ui-1280.png', fullPage: true })
 
     await page.setViewportSize({ width: 390, height: 844 })
     await page.getByRole('combobox', { name: 'Group by' }).selectOption('service')

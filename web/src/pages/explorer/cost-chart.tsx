@@ -49,10 +49,10 @@ export function CostChart(props: { series: CostSeries; active: string | null; on
     const place = (u: uPlot) => {
       setPlotBox({ top: u.over.offsetTop, height: u.over.clientHeight, width: element.clientWidth })
       setPlaced(
-        series.markers.map((marker) => ({
-          marker,
-          left: u.over.offsetLeft + u.valToPos(instantToSeconds(marker.occurredAt), 'x'),
-        })),
+        series.markers
+          .map((marker) => ({ marker, x: u.valToPos(instantToSeconds(marker.occurredAt), 'x') }))
+          .filter(({ x }) => x >= 0 && x <= u.over.clientWidth)
+          .map(({ marker, x }) => ({ marker, left: u.over.offsetLeft + x })),
       )
     }
     const drawMarkers = (u: uPlot) => {
@@ -74,7 +74,8 @@ export function CostChart(props: { series: CostSeries; active: string | null; on
     const options: uPlot.Options = {
       width: element.clientWidth,
       height: HEIGHT,
-      scales: { x: { time: true } },
+      // Each point is a whole UTC day: the last one runs to its end, where today's markers fall.
+      scales: { x: { time: true, range: (_u, min, max) => [min, max + 86_400] } },
       series: [
         { label: 'Day', value: (_u, v) => (v == null ? '–' : new Date(v * 1000).toISOString().slice(0, 10)) },
         ...labels.map((label, i) => ({
