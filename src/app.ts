@@ -23,6 +23,7 @@ import { type Db, ping } from './platform/db/index.js'
 import { answerClientError, SECURITY_HEADERS } from './platform/http/client-errors.js'
 import { ApiError, Problem, toProblem } from './platform/http/errors.js'
 import { registerMetrics } from './platform/http/metrics.js'
+import { registerWebInterface } from './platform/http/web.js'
 import { REDACTED, redactingDestination, redactUrl } from './platform/log.js'
 import type { Services } from './services.js'
 
@@ -41,6 +42,8 @@ export interface AppDeps {
   features?: readonly Feature[]
   /** The registry `/metrics` serves (the caller adds its own metrics, e.g. the runs'); a new one otherwise. */
   metrics?: Registry
+  /** Where the built web interface is (`dist/web` by default). */
+  webDir?: string
 }
 
 /** Bodies are never coerced (`"5"` is not a number there); query and path parameters arrive as text and are. */
@@ -248,6 +251,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routePrefix: '/docs',
     configuration: { url: `${API_PREFIX}/openapi.json`, title: 'Costwatch API' },
   })
+
+  registerWebInterface(app, deps.webDir)
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {

@@ -51,6 +51,8 @@ export async function seedDemo(s: Services): Promise<DemoSeed> {
         `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/insights`,
         '',
         `API reference: ${base}/docs`,
+        `Web interface: ${base}/ (sign in as ${created.owner.email}; first choose "Forgot password?":`,
+        '  without SMTP, the link that sets the password is printed in this log)',
         '',
       ].join('\n'),
   }

@@ -60,7 +60,9 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   const base = httpBase(config.host, port)
-  process.stdout.write(`Costwatch is listening on ${base} (API ${base}/api/public/v1, docs ${base}/docs)\n`)
+  process.stdout.write(
+    `Costwatch is listening on ${base} (web interface ${base}/, API ${base}/api/public/v1, docs ${base}/docs)\n`,
+  )
   if (!opts.worker) process.stdout.write('The worker is off (--no-worker): run `costwatch worker` beside it.\n')
   if (demo) process.stdout.write(demo.banner(base))
   onStop(async () => {

@@ -19,6 +19,8 @@ export interface RuntimeDeps {
   logStream?: NodeJS.WritableStream
   /** What the app serves: every feature unless a test says otherwise. */
   features?: readonly Feature[]
+  /** Where the built web interface is (`dist/web` by default). */
+  webDir?: string
 }
 
 export interface Runtime {
@@ -54,7 +56,16 @@ export async function createRuntime(deps: RuntimeDeps): Promise<Runtime> {
   })
   // One registry per process role: the app's request metrics and the runs' counters, served on `/metrics`.
   const metrics = processRegistry()
-  app = await buildApp({ db, config, ids, logStream: deps.logStream, services, features: deps.features, metrics })
+  app = await buildApp({
+    db,
+    config,
+    ids,
+    logStream: deps.logStream,
+    services,
+    features: deps.features,
+    metrics,
+    webDir: deps.webDir,
+  })
   observeRuns(services.runEvents, { registry: metrics, log: app.log, stores: services.runStores })
   return {
     services,

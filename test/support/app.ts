@@ -89,6 +89,8 @@ export function useTestApp(options: {
   env?: Record<string, string>
   /** What the app serves, when a test adds a feature of its own. */
   features?: readonly Feature[]
+  /** Where the built web interface is, for the browser tests. */
+  webDir?: string
 }): TestApp {
   const t = { logs: [] as string[] } as TestApp
   let drop: () => Promise<void> = async () => {}
@@ -121,6 +123,7 @@ export function useTestApp(options: {
       clock: t.clock,
       logStream,
       features: options.features,
+      webDir: options.webDir,
     })
     t.app = runtime.app
     t.services = runtime.services

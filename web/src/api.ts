@@ -1,0 +1,131 @@
+/** The web interface's API client: `/api/app` with the session cookie, the CSRF token on every change. */
+
+export interface Problem {
+  title: string
+  status: number
+  detail?: string
+  errors?: Record<string, string[]>
+}
+
+/** An answer that was not a success, with the problem's words to show. */
+export class ApiProblem extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail ? `${problem.title} ${problem.detail}` : problem.title)
+  }
+}
+
+export interface SessionUser {
+  id: string
+  email: string
+  displayName: string | null
+  isOwner: boolean
+}
+export interface Session {
+  user: SessionUser
+  csrfToken: string
+  expiresAt: string
+}
+export interface Tenant {
+  id: string
+  name: string
+  cloudTenantId: string
+}
+export interface Page<T> {
+  items: T[]
+  totalCount: number
+}
+export type EventCategory = 'Deployment' | 'Launch' | 'Campaign' | 'Configuration' | 'Incident' | 'Other'
+export interface EventMarker {
+  id: string
+  occurredAt: string
+  title: string
+  category: EventCategory
+  description: string | null
+  tagKey: string | null
+  tagValue: string | null
+}
+export interface Point {
+  date: string
+  cost: number
+}
+export interface CostSeries {
+  from: string
+  to: string
+  currency: string
+  groupBy: string | null
+  points: Point[]
+  groups?: { key: string; label: string; cost: number; points: Point[] }[]
+  markers: EventMarker[]
+}
+
+const PREFIX = '/api/app'
+let csrfToken: string | null = null
+
+/** Fired when an answer says the session is over (expired, signed out elsewhere): the app shows the sign-in. */
+export const SIGNED_OUT_EVENT = 'costwatch:signed-out'
+
+async function problemOf(res: Response): Promise<Problem> {
+  if ((res.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      const body = (await res.json()) as Partial<Problem>
+      if (typeof body.title === 'string') return { ...body, title: body.title, status: res.status }
+    } catch {
+      // Not JSON after all: fall through to the status alone.
+    }
+  }
+  return { title: `The server answered ${res.status}.`, status: res.status }
+}
+
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' }
+  if (body !== undefined) headers['Content-Type'] = 'application/json'
+  if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken
+  let res: Response
+  try {
+    res = await fetch(PREFIX + path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  } catch {
+    throw new ApiProblem({ title: 'The server could not be reached.', status: 0, detail: 'Check the connection.' })
+  }
+  if (!res.ok) {
+    const problem = await problemOf(res)
+    if (problem.status === 401 && path !== '/session') dispatchEvent(new Event(SIGNED_OUT_EVENT))
+    throw new ApiProblem(problem)
+  }
+  if (res.status === 204) return undefined as T
+  return (await res.json()) as T
+}
+
+export const api = {
+  async currentSession(): Promise<Session | null> {
+    try {
+      const session = await call<Session>('GET', '/session')
+      csrfToken = session.csrfToken
+      return session
+    } catch (err) {
+      if (err instanceof ApiProblem && err.problem.status === 401) return null
+      throw err
+    }
+  },
+  async signIn(email: string, password: string): Promise<Session> {
+    const session = await call<Session>('POST', '/session', { email, password })
+    csrfToken = session.csrfToken
+    return session
+  },
+  async signOut(): Promise<void> {
+    await call<void>('DELETE', '/session')
+    csrfToken = null
+  },
+  requestPasswordReset: (email: string) => call<unknown>('POST', '/password-reset', { email }),
+  tenants: () => call<Page<Tenant>>('GET', '/tenants?pageSize=200'),
+  tenant: (id: string) => call<Tenant>('GET', `/tenants/${encodeURIComponent(id)}`),
+  dailyCosts(tenantId: string, query: { from: string; to: string; groupBy: string }) {
+    const params = new URLSearchParams({ from: query.from, to: query.to })
+    if (query.groupBy) params.set('groupBy', query.groupBy)
+    return call<CostSeries>('GET', `/tenants/${encodeURIComponent(tenantId)}/costs/daily?${params}`)
+  },
+}

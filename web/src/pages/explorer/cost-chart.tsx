@@ -1,0 +1,162 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import uPlot from 'uplot'
+import type { CostSeries, EventMarker } from '../../api'
+import { CATEGORY_COLOURS, formatInstant, formatMoney, markerTag } from './markers'
+
+const PALETTE = ['#2563eb', '#0d9488', '#d97706', '#9333ea', '#db2777', '#65a30d', '#0891b2', '#7c3aed']
+/** Lines beyond these groups make the chart unreadable; the rest stay in the totals. */
+const MAX_LINES = 6
+const HEIGHT = 320
+
+const dayToSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000
+const instantToSeconds = (iso: string) => Date.parse(iso) / 1000
+
+function chartData(series: CostSeries): { labels: string[]; data: uPlot.AlignedData } {
+  const xs = series.points.map((p) => dayToSeconds(p.date))
+  const total = series.points.map((p) => p.cost)
+  const groups = (series.groups ?? []).slice(0, MAX_LINES)
+  const labels = ['Total', ...groups.map((g) => g.label || '(none)')]
+  const columns = groups.map((g) => {
+    const byDay = new Map(g.points.map((p) => [p.date, p.cost]))
+    return series.points.map((p) => byDay.get(p.date) ?? 0)
+  })
+  return { labels, data: [xs, total, ...columns] }
+}
+
+interface Placed {
+  marker: EventMarker
+  left: number
+}
+
+/**
+ * Daily costs drawn by uPlot, the event markers as vertical lines in their category's colour on the canvas, and
+ * above each line a focusable handle that shows the marker's title, description and tag on hover and on focus.
+ */
+export function CostChart(props: { series: CostSeries; active: string | null; onActivate(id: string | null): void }) {
+  const host = useRef<HTMLDivElement>(null)
+  const plot = useRef<uPlot | null>(null)
+  const activeRef = useRef(props.active)
+  const [placed, setPlaced] = useState<Placed[]>([])
+  const [plotBox, setPlotBox] = useState({ top: 0, height: 0, width: 0 })
+
+  useEffect(() => {
+    const element = host.current
+    if (!element) return
+    const { series } = props
+    const { labels, data } = chartData(series)
+    const money = (v: number | null) => (v == null ? '–' : formatMoney(v, series.currency))
+
+    const place = (u: uPlot) => {
+      setPlotBox({ top: u.over.offsetTop, height: u.over.clientHeight, width: element.clientWidth })
+      setPlaced(
+        series.markers
+          .map((marker) => ({ marker, x: u.valToPos(instantToSeconds(marker.occurredAt), 'x') }))
+          .filter(({ x }) => x >= 0 && x <= u.over.clientWidth)
+          .map(({ marker, x }) => ({ marker, left: u.over.offsetLeft + x })),
+      )
+    }
+    const drawMarkers = (u: uPlot) => {
+      const { ctx } = u
+      ctx.save()
+      for (const marker of series.markers) {
+        const x = Math.round(u.valToPos(instantToSeconds(marker.occurredAt), 'x', true))
+        ctx.strokeStyle = CATEGORY_COLOURS[marker.category]
+        ctx.lineWidth = (activeRef.current === marker.id ? 3 : 1.5) * devicePixelRatio
+        ctx.setLineDash(activeRef.current === marker.id ? [] : [6 * devicePixelRatio, 4 * devicePixelRatio])
+        ctx.beginPath()
+        ctx.moveTo(x, u.bbox.top)
+        ctx.lineTo(x, u.bbox.top + u.bbox.height)
+        ctx.stroke()
+      }
+      ctx.restore()
+    }
+
+    const options: uPlot.Options = {
+      width: element.clientWidth,
+      height: HEIGHT,
+      // Each point is a whole UTC day: the last one runs to its end, where today's markers fall.
+      scales: { x: { time: true, range: (_u, min, max) => [min, max + 86_400] } },
+      series: [
+        { label: 'Day', value: (_u, v) => (v == null ? '–' : new Date(v * 1000).toISOString().slice(0, 10)) },
+        ...labels.map((label, i) => ({
+          label,
+          stroke: i === 0 ? '#1f2937' : (PALETTE[(i - 1) % PALETTE.length] ?? '#64748b'),
+          width: i === 0 ? 2.5 : 1.5,
+          value: (_u: uPlot, v: number | null) => money(v),
+        })),
+      ],
+      axes: [
+        { stroke: '#475569', grid: { stroke: '#e2e8f0' } },
+        {
+          stroke: '#475569',
+          grid: { stroke: '#e2e8f0' },
+          size: 64,
+          values: (_u, splits) =>
+            splits.map((v) =>
+              new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 }).format(v),
+            ),
+        },
+      ],
+      hooks: { draw: [drawMarkers], ready: [place], setSize: [place] },
+    }
+    const u = new uPlot(options, data, element)
+    plot.current = u
+    const resize = new ResizeObserver(() => {
+      if (element.clientWidth !== u.width) u.setSize({ width: element.clientWidth, height: HEIGHT })
+    })
+    resize.observe(element)
+    return () => {
+      resize.disconnect()
+      u.destroy()
+      plot.current = null
+    }
+  }, [props.series])
+
+  useEffect(() => {
+    activeRef.current = props.active
+    plot.current?.redraw(false)
+  }, [props.active])
+
+  const active = placed.find((p) => p.marker.id === props.active)
+  return (
+    <div class="chart">
+      <div ref={host} class="chart-canvas" role="img" aria-label="Daily cost chart; the markers are listed below it" />
+      <div class="marker-handles" style={{ top: `${plotBox.top}px`, height: `${plotBox.height}px` }}>
+        {placed.map(({ marker, left }) => (
+          <button
+            key={marker.id}
+            type="button"
+            class="marker-handle"
+            style={{ left: `${left}px`, color: CATEGORY_COLOURS[marker.category] }}
+            aria-label={`${marker.category} marker: ${marker.title}`}
+            aria-describedby={props.active === marker.id ? 'marker-tooltip' : undefined}
+            onMouseEnter={() => props.onActivate(marker.id)}
+            onMouseLeave={() => props.onActivate(null)}
+            onFocus={() => props.onActivate(marker.id)}
+            onBlur={() => props.onActivate(null)}
+            onKeyDown={(e) => e.key === 'Escape' && props.onActivate(null)}
+          />
+        ))}
+        {active && (
+          <div
+            id="marker-tooltip"
+            role="tooltip"
+            class="marker-tooltip"
+            style={
+              active.left > plotBox.width / 2
+                ? { right: `${Math.max(0, plotBox.width - active.left + 8)}px` }
+                : { left: `${active.left + 8}px` }
+            }
+          >
+            <strong>{active.marker.title}</strong>
+            <span class="muted">
+              {active.marker.category} · {formatInstant(active.marker.occurredAt)}
+            </span>
+            {active.marker.description && <span>{active.marker.description}</span>}
+            {markerTag(active.marker) && <span class="muted">Tag {markerTag(active.marker)}</span>}
+          </div>
+        )}
+      </div>
+    </div>
+  )
+}

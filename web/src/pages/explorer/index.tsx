@@ -1,0 +1,117 @@
+import { useEffect, useState } from 'preact/hooks'
+import { api, type CostSeries, type Tenant } from '../../api'
+import { ProblemMessage } from '../../components/problem'
+import { onLinkClick } from '../../router'
+import { CostChart } from './cost-chart'
+import { MarkerList } from './marker-list'
+import { formatMoney, utcDay } from './markers'
+
+const GROUPINGS = [
+  { value: '', label: 'Nothing (total)' },
+  { value: 'service', label: 'Service' },
+  { value: 'resourceGroup', label: 'Resource group' },
+  { value: 'resource', label: 'Resource' },
+  { value: 'tag', label: 'Tag' },
+] as const
+
+/** The cost explorer of one tenant: daily costs over a date range, grouped, with the event markers. */
+export function ExplorerPage({ tenantId }: { tenantId: string }) {
+  const [tenant, setTenant] = useState<Tenant | null>(null)
+  const [from, setFrom] = useState(utcDay(29))
+  const [to, setTo] = useState(utcDay(0))
+  const [grouping, setGrouping] = useState('')
+  const [tagKey, setTagKey] = useState('')
+  const [series, setSeries] = useState<CostSeries | null>(null)
+  const [loading, setLoading] = useState(true)
+  const [error, setError] = useState<unknown>(null)
+  const [active, setActive] = useState<string | null>(null)
+
+  useEffect(() => {
+    api.tenant(tenantId).then(setTenant, setError)
+  }, [tenantId])
+
+  const groupBy = grouping === 'tag' ? (tagKey.trim() ? `tag:${tagKey.trim()}` : '') : grouping
+  useEffect(() => {
+    let current = true
+    setLoading(true)
+    setError(null)
+    api
+      .dailyCosts(tenantId, { from, to, groupBy })
+      .then((answer) => current && setSeries(answer))
+      .catch((err) => {
+        if (!current) return
+        setSeries(null)
+        setError(err)
+      })
+      .finally(() => current && setLoading(false))
+    return () => {
+      current = false
+    }
+  }, [tenantId, from, to, groupBy])
+
+  const total = series?.points.reduce((sum, p) => sum + p.cost, 0) ?? 0
+  const empty = series?.points.every((p) => p.cost === 0)
+  return (
+    <section aria-labelledby="explorer-title">
+      <p class="breadcrumb">
+        <a href="/tenants" onClick={onLinkClick}>
+          Tenants
+        </a>
+      </p>
+      <h1 id="explorer-title">{tenant ? tenant.name : 'Cost explorer'}</h1>
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="from">From</label>
+          <input id="from" type="date" value={from} max={to} onChange={(e) => setFrom(e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="to">To</label>
+          <input id="to" type="date" value={to} min={from} onChange={(e) => setTo(e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="group-by">Group by</label>
+          <select id="group-by" value={grouping} onChange={(e) => setGrouping(e.currentTarget.value)}>
+            {GROUPINGS.map((g) => (
+              <option key={g.value} value={g.value}>
+                {g.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {grouping === 'tag' && (
+          <div class="field">
+            <label for="tag-key">Tag key</label>
+            <input
+              id="tag-key"
+              type="text"
+              placeholder="e.g. env"
+              value={tagKey}
+              onChange={(e) => setTagKey(e.currentTarget.value)}
+            />
+          </div>
+        )}
+      </form>
+
+      <ProblemMessage error={error} />
+      {loading && (
+        <p class="status" role="status">
+          Loading costs…
+        </p>
+      )}
+      {series && (
+        <div class="card">
+          <p class="summary">
+            <span class="muted">
+              {series.from} to {series.to}
+            </span>
+            <strong>{formatMoney(total, series.currency)}</strong>
+          </p>
+          {empty && <p class="status">No costs in this range yet.</p>}
+          <CostChart series={series} active={active} onActivate={setActive} />
+          <h2>Event markers</h2>
+          <MarkerList markers={series.markers} active={active} onActivate={setActive} />
+        </div>
+      )}
+    </section>
+  )
+}
