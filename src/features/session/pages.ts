@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PASSWORD_MIN_LENGTH } from '../../platform/auth/password.js'
-import { ApiError, toProblem } from '../../platform/http/errors.js'
+import { ApiError } from '../../platform/http/errors.js'
 import {
   escapeHtml,
   fieldError,
@@ -8,6 +8,8 @@ import {
   PAGE_HEADERS,
   page,
   parseForms,
+  sendPage,
+  sendPageProblem,
   wantsHtml,
 } from '../../platform/http/pages.js'
 import type { SessionService } from './service.js'
@@ -32,23 +34,12 @@ function formPage(email: string, errors: Record<string, string[]> = {}) {
 
 /** HTML for a browser, problem+json for any other client; the token is named in neither. */
 function answerError(req: FastifyRequest, reply: FastifyReply, err: unknown, email?: string) {
-  reply.headers(PAGE_HEADERS)
   if (err instanceof ApiError && wantsHtml(req)) {
-    if (err.status === 400 && email)
-      return reply.code(400).type('text/html; charset=utf-8').send(formPage(email, err.more.errors))
+    if (err.status === 400 && email) return sendPage(reply, 400, formPage(email, err.more.errors))
     if (err.code === 'invalid-link')
-      return reply
-        .code(err.status)
-        .type('text/html; charset=utf-8')
-        .send(page(err.title, `<p>${escapeHtml(err.message)}</p>`))
+      return sendPage(reply, err.status, page(err.title, `<p>${escapeHtml(err.message)}</p>`))
   }
-  const { headers, ...problem } = toProblem(err, INSTANCE, String(req.id))
-  if (problem.status >= 500) req.log.error({ err }, 'request failed')
-  return reply
-    .headers(headers ?? {})
-    .code(problem.status)
-    .type('application/problem+json')
-    .send(problem)
+  return sendPageProblem(req, reply, err, INSTANCE)
 }
 
 /**

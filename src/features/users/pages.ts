@@ -1,7 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PASSWORD_MIN_LENGTH } from '../../platform/auth/password.js'
-import { ApiError, toProblem } from '../../platform/http/errors.js'
-import { escapeHtml, fieldError, PAGE_HEADERS, page, parseForms, wantsHtml } from '../../platform/http/pages.js'
+import { ApiError } from '../../platform/http/errors.js'
+import {
+  escapeHtml,
+  fieldError,
+  PAGE_HEADERS,
+  page,
+  parseForms,
+  sendPage,
+  sendPageProblem,
+  wantsHtml,
+} from '../../platform/http/pages.js'
 import { type AcceptInvitationForm, UserStatuses } from './schemas.js'
 import { type InvitationProblem, InvitationUnusable, type UserService } from './service.js'
 
@@ -59,25 +68,14 @@ function answerError(
   err: unknown,
   invited?: { email: string; displayName: string | null },
 ) {
-  reply.headers(PAGE_HEADERS)
   if (err instanceof InvitationUnusable) {
     const { status, title, text } = UNUSABLE[err.reason]
-    if (wantsHtml(req))
-      return reply
-        .code(status)
-        .type('text/html; charset=utf-8')
-        .send(page(title, `<p>${escapeHtml(text)}</p>`))
+    if (wantsHtml(req)) return sendPage(reply, status, page(title, `<p>${escapeHtml(text)}</p>`))
     err = unusableError(err.reason)
   }
   if (err instanceof ApiError && err.status === 400 && invited && wantsHtml(req))
-    return reply.code(400).type('text/html; charset=utf-8').send(formPage(invited, err.more.errors))
-  const { headers, ...problem } = toProblem(err, INSTANCE, String(req.id))
-  if (problem.status >= 500) req.log.error({ err }, 'request failed')
-  return reply
-    .headers(headers ?? {})
-    .code(problem.status)
-    .type('application/problem+json')
-    .send(problem)
+    return sendPage(reply, 400, formPage(invited, err.more.errors))
+  return sendPageProblem(req, reply, err, INSTANCE)
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { toProblem } from './errors.js'
 
 /**
  * The small server-rendered pages that e-mailed links open (an invitation, a password reset): no script,
@@ -53,4 +54,23 @@ export function parseForms(app: FastifyInstance): void {
 export function formText(body: unknown, name: string): string {
   const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined
   return typeof value === 'string' ? value : ''
+}
+
+/** Answers an HTML page with the pages' headers. */
+export function sendPage(reply: FastifyReply, status: number, html: string) {
+  return reply.headers(PAGE_HEADERS).code(status).type('text/html; charset=utf-8').send(html)
+}
+
+/**
+ * A page's error as problem+json, for a client that does not ask for HTML. `instance` names the page (e.g.
+ * `/invite/{token}`), never its address, which holds the token.
+ */
+export function sendPageProblem(req: FastifyRequest, reply: FastifyReply, err: unknown, instance: string) {
+  const { headers, ...problem } = toProblem(err, instance, String(req.id))
+  if (problem.status >= 500) req.log.error({ err }, 'request failed')
+  return reply
+    .headers({ ...PAGE_HEADERS, ...(headers ?? {}) })
+    .code(problem.status)
+    .type('application/problem+json')
+    .send(problem)
 }
