@@ -2,16 +2,13 @@
 import { Command } from 'commander'
 import { pino } from 'pino'
 import { type Config, ConfigError, type ConnectorName, httpBase, loadConfig } from './config.js'
-import { seedDemo } from './demo.js'
 import { FEATURES } from './features/index.js'
 import { systemClock, uuidV7Ids } from './platform/clock.js'
 import { type Db, migrateToLatest, openDatabase } from './platform/db/index.js'
 import { ApiError } from './platform/http/errors.js'
 import { processRegistry } from './platform/http/metrics.js'
 import { redactingDestination } from './platform/log.js'
-import { createRuntime } from './runtime.js'
 import { createServices, type Services } from './services.js'
-import { createCollectionWorker, observeRuns, serveWorkerMetrics } from './worker.js'
 
 /** Opens the configured database, migrated, with every feature wired; closes it when `work` is done. */
 async function withServices<T>(
@@ -51,11 +48,13 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   const config = loadConfig(process.env, opts.demo ? { defaultConnector: 'simulated' as const } : {})
   const db = openDatabase(config.databaseUrl)
   await migrateToLatest(db)
+  // The HTTP app and the worker are loaded by the commands that run them: the others start without them.
+  const { createRuntime } = await import('./runtime.js')
   const runtime = await createRuntime({ db, config })
   const { app } = runtime
   const worker = opts.worker ? runtime.worker({ log: logTo(app.log) }) : null
   worker?.start()
-  const demo = opts.demo ? await seedDemo(runtime.services) : null
+  const demo = opts.demo ? await (await import('./demo.js')).seedDemo(runtime.services) : null
   await app.listen({ host: config.host, port: config.port })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
@@ -120,6 +119,7 @@ export function program(): Command {
         ids: uuidV7Ids,
         warn: (err, message) => log.warn({ err }, message),
       })
+      const { createCollectionWorker, observeRuns, serveWorkerMetrics } = await import('./worker.js')
       const metrics = processRegistry()
       observeRuns(services.runEvents, { registry: metrics, log, stores: services.runStores })
       const endpoint = await serveWorkerMetrics(metrics, config)

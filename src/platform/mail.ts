@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { Clock, Ids } from './clock.js'
 import type { SecretBox } from './crypto.js'
 import type { Db, Queryable } from './db/index.js'
@@ -35,18 +35,23 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
     .filter((s) => s.length >= 3)
     .sort((a, b) => b.length - a.length)
   const clean = (text: string) => secrets.reduce((out, s) => out.replaceAll(s, '[redacted]'), text)
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    logger: false,
-    debug: false,
-  })
+  // nodemailer is loaded with the first message: most processes of a worker's life send none.
+  let transport: Promise<Transporter> | null = null
+  const transporter = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: smtpUrl,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+        logger: false,
+        debug: false,
+      }),
+    ))
   return {
     async send(mail) {
       try {
-        const info = await transport.sendMail({ ...mail, from })
+        const info = await (await transporter()).sendMail({ ...mail, from })
         return typeof info.messageId === 'string' ? info.messageId : null
       } catch (err) {
         const code = (err as { code?: unknown }).code

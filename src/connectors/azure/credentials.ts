@@ -1,12 +1,7 @@
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import {
-  ClientCertificateCredential,
-  ClientSecretCredential,
-  ManagedIdentityCredential,
-  type TokenCredential,
-} from '@azure/identity'
+import type { TokenCredential } from '@azure/identity'
 import { ConnectorError, type TenantConnection } from '../types.js'
 import { type Fetch, fetchHttpClient, withoutTokens } from './http.js'
 
@@ -58,6 +53,10 @@ function cacheKey(conn: TenantConnection): string {
 }
 
 async function credentialFor(conn: TenantConnection, settings: CredentialSettings): Promise<TokenCredential> {
+  // Loaded by the first Azure collection: the command line and the API never need the identity library.
+  const { ClientCertificateCredential, ClientSecretCredential, ManagedIdentityCredential } = await import(
+    '@azure/identity'
+  )
   const common = {
     authorityHost: settings.authorityHost,
     httpClient: fetchHttpClient(settings.fetch),

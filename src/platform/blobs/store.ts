@@ -3,13 +3,7 @@ import { createReadStream } from 'node:fs'
 import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type { Readable } from 'node:stream'
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3'
+import type * as S3 from '@aws-sdk/client-s3'
 
 /** Where report files are kept: a folder, or an S3-compatible bucket. Keys are `/`-separated relative paths. */
 export interface BlobStore {
@@ -101,28 +95,34 @@ export function folderStore(folder: string): BlobStore {
 }
 
 function s3Store(bucket: string, prefix: string, settings: S3Settings): BlobStore {
-  const client = new S3Client({
-    region: settings.region,
-    // S3-compatible servers: path-style addresses, and checksums only where S3 requires them, as many of these
-    // servers store a streamed body's aws-chunked framing (with its trailing checksum) as if it were the content.
-    ...(settings.endpoint
-      ? {
-          endpoint: settings.endpoint,
-          forcePathStyle: true,
-          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-          responseChecksumValidation: 'WHEN_REQUIRED' as const,
-        }
-      : {}),
-    ...(settings.credentials ? { credentials: settings.credentials } : {}),
-  })
+  // The SDK is loaded when the bucket is first used: a process that never touches it (the command line, an API
+  // process that serves no download) does not carry it.
+  let ready: Promise<{ sdk: typeof S3; client: S3.S3Client }> | null = null
+  const s3 = () => (ready ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: clientOf(sdk) })))
+  const clientOf = (sdk: typeof S3) =>
+    new sdk.S3Client({
+      region: settings.region,
+      // S3-compatible servers: path-style addresses, and checksums only where S3 requires them, as many of these
+      // servers store a streamed body's aws-chunked framing (with its trailing checksum) as if it were the content.
+      ...(settings.endpoint
+        ? {
+            endpoint: settings.endpoint,
+            forcePathStyle: true,
+            requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+            responseChecksumValidation: 'WHEN_REQUIRED' as const,
+          }
+        : {}),
+      ...(settings.credentials ? { credentials: settings.credentials } : {}),
+    })
   const full = (key: string) => (prefix ? `${prefix}/${safeKey(key)}` : safeKey(key))
   return {
     location: `s3://${bucket}/${prefix}`,
     async putFile(key, path, contentType) {
       // A PUT of one object is atomic in S3: readers see the old object or the new one.
       const { size } = await stat(path)
+      const { sdk, client } = await s3()
       await client.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket: bucket,
           Key: full(key),
           Body: createReadStream(path),
@@ -132,8 +132,9 @@ function s3Store(bucket: string, prefix: string, settings: S3Settings): BlobStor
       )
     },
     async get(key) {
+      const { sdk, client } = await s3()
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: full(key) }))
+        const out = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: full(key) }))
         return { body: out.Body as Readable, size: Number(out.ContentLength ?? 0) }
       } catch (err) {
         const e = err as { name?: string; $metadata?: { httpStatusCode?: number } }
@@ -142,11 +143,12 @@ function s3Store(bucket: string, prefix: string, settings: S3Settings): BlobStor
       }
     },
     async list(listPrefix) {
+      const { sdk, client } = await s3()
       const keys: string[] = []
       let token: string | undefined
       do {
         const page = await client.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: full(listPrefix), ContinuationToken: token }),
+          new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: full(listPrefix), ContinuationToken: token }),
         )
         for (const object of page.Contents ?? []) keys.push(object.Key!.slice(prefix ? prefix.length + 1 : 0))
         token = page.IsTruncated ? page.NextContinuationToken : undefined
@@ -155,9 +157,10 @@ function s3Store(bucket: string, prefix: string, settings: S3Settings): BlobStor
     },
     async deletePrefix(listPrefix) {
       const keys = await this.list(listPrefix)
+      const { sdk, client } = await s3()
       for (let i = 0; i < keys.length; i += 1000) {
         await client.send(
-          new DeleteObjectsCommand({
+          new sdk.DeleteObjectsCommand({
             Bucket: bucket,
             Delete: { Objects: keys.slice(i, i + 1000).map((k) => ({ Key: full(k) })) },
           }),

@@ -35,3 +35,6 @@ export interface RendererInput {
   amountColumn: number
   currencyColumn: number
 }
+
+/** A PDF lists at most this many rows (about 35 pages); past it, the largest of them and one line for the rest. */
+export const PDF_MAX_ROWS = 1000

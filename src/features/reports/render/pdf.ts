@@ -1,12 +1,8 @@
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
-import PDFDocument from 'pdfkit'
 import type { Column, Row } from '../kinds/types.js'
 import { readableDay } from '../period.js'
-import type { RendererInput, Totals } from './document.js'
-
-/** A PDF lists at most this many rows (about 35 pages); past it, the largest of them and one line for the rest. */
-export const PDF_MAX_ROWS = 1000
+import { PDF_MAX_ROWS, type RendererInput, type Totals } from './document.js'
 
 export interface PdfContent {
   /** The rows to list, in the order to list them. */
@@ -60,6 +56,7 @@ function niceStep(max: number, ticks: number): number {
  */
 export async function renderPdf(path: string, input: RendererInput, content: PdfContent): Promise<void> {
   const { heading, columns, amountColumn, currencyColumn } = input
+  const { default: PDFDocument } = await import('pdfkit')
   const doc = new PDFDocument({
     size: 'A4',
     layout: 'landscape',

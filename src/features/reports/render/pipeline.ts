@@ -4,9 +4,7 @@ import { largest } from '../kinds/resources.js'
 import type { ReportData, Row } from '../kinds/types.js'
 import type { RunPreview } from '../store.js'
 import { csvRenderer } from './csv.js'
-import { FORMATS, type Format, type ReportHeading, type Totals } from './document.js'
-import { PDF_MAX_ROWS, renderPdf } from './pdf.js'
-import { xlsxRenderer } from './xlsx.js'
+import { FORMATS, type Format, PDF_MAX_ROWS, type ReportHeading, type Totals } from './document.js'
 
 /** Rows a run keeps for the API (GET of a run); past them, `truncated`. */
 export const PREVIEW_ROWS = 10_000
@@ -66,7 +64,10 @@ export async function renderRun(input: {
     currencyColumn: data.currencyColumn,
   }
   const csv = wanted.has('csv') ? csvRenderer(files.csv, rendererInput) : null
-  const xlsx = wanted.has('xlsx') ? await as('xlsx', async () => xlsxRenderer(files.xlsx, rendererInput)) : null
+  // exceljs and pdfkit are loaded by the worker that renders, not by every process that lists reports.
+  const xlsx = wanted.has('xlsx')
+    ? await as('xlsx', async () => (await import('./xlsx.js')).xlsxRenderer(files.xlsx, rendererInput))
+    : null
   if (csv) await as('csv', () => csv.ready)
 
   const amountOf = (row: Row) => Number(row[data.amountColumn] ?? 0)
@@ -104,8 +105,8 @@ export async function renderRun(input: {
   const main = [...totals.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null
   const summarised = rowCount > PDF_MAX_ROWS
   if (wanted.has('pdf'))
-    await as('pdf', () =>
-      renderPdf(files.pdf, rendererInput, {
+    await as('pdf', async () =>
+      (await import('./pdf.js')).renderPdf(files.pdf, rendererInput, {
         rows: summarised ? biggest.result().map((r) => r.row) : first,
         summarisedFrom: summarised ? rowCount : null,
         totals,
