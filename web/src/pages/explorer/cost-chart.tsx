@@ -91,10 +91,7 @@ export function CostChart(props: { series: CostSeries; active: string | null; on
           stroke: '#475569',
           grid: { stroke: '#e2e8f0' },
           size: 64,
-          values: (_u, splits) =>
-            splits.map((v) =>
-              new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 }).format(v),
-            ),
+          values: (_u, splits) => axisLabels(splits),
         },
       ],
       hooks: { draw: [drawMarkers], ready: [place], setSize: [place] },
@@ -159,4 +156,14 @@ export function CostChart(props: { series: CostSeries; active: string | null; on
       </div>
     </div>
   )
+}
+
+/** Compact labels (1.5K) with as many decimals as it takes for neighbouring ticks never to read the same. */
+function axisLabels(splits: number[]): string[] {
+  for (let digits = 1; digits <= 3; digits++) {
+    const format = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: digits })
+    const labels = splits.map((v) => format.format(v))
+    if (new Set(labels).size === labels.length) return labels
+  }
+  return splits.map((v) => new Intl.NumberFormat().format(v))
 }
