@@ -131,6 +131,8 @@ export function useTestApp(options: {
     await t.app.ready()
   })
   afterAll(async () => {
+    // A test that listened (a browser's keep-alive sockets) must not hold the close up: they are the test's own.
+    t.app?.server.closeAllConnections()
     await t.app?.close()
     await t.db?.close()
     await drop()
