@@ -56,7 +56,7 @@ export function resetPages(sessions: SessionService) {
       try {
         const email = await sessions.resetFor(req.params.token)
         if (!wantsHtml(req)) return reply.headers(PAGE_HEADERS).send({ email })
-        return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(formPage(email))
+        return sendPage(reply, 200, formPage(email))
       } catch (err) {
         return answerError(req, reply, err)
       }
@@ -73,10 +73,11 @@ export function resetPages(sessions: SessionService) {
           throw ApiError.invalid({ passwordConfirmation: ['does not match the password'] })
         await sessions.completeReset(req.params.token, password)
         if (!wantsHtml(req)) return reply.headers(PAGE_HEADERS).code(204).send()
-        return reply
-          .headers(PAGE_HEADERS)
-          .type('text/html; charset=utf-8')
-          .send(page('Your password is set', '<p>Sign in to Costwatch with it. You can close this page.</p>'))
+        return sendPage(
+          reply,
+          200,
+          page('Your password is set', '<p>Sign in to Costwatch with it. You can close this page.</p>'),
+        )
       } catch (err) {
         return answerError(req, reply, err, email)
       }

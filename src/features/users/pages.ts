@@ -94,7 +94,7 @@ export function invitationPages(users: UserService) {
       try {
         const invited = await users.invitation(req.params.token)
         if (!wantsHtml(req)) return reply.headers(PAGE_HEADERS).send({ email: invited.email, status: UserStatuses[0] })
-        return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(formPage(invited))
+        return sendPage(reply, 200, formPage(invited))
       } catch (err) {
         return answerError(req, reply, err)
       }
@@ -121,15 +121,14 @@ export function invitationPages(users: UserService) {
           passwordConfirmation: text('passwordConfirmation'),
         })
         if (!wantsHtml(req)) return reply.headers(PAGE_HEADERS).send(user)
-        return reply
-          .headers(PAGE_HEADERS)
-          .type('text/html; charset=utf-8')
-          .send(
-            page(
-              'Welcome to Costwatch',
-              `<p>Your account ${escapeHtml(user.email)} is active. You can close this page.</p>`,
-            ),
-          )
+        return sendPage(
+          reply,
+          200,
+          page(
+            'Welcome to Costwatch',
+            `<p>Your account ${escapeHtml(user.email)} is active. You can close this page.</p>`,
+          ),
+        )
       } catch (err) {
         return answerError(req, reply, err, invited)
       }
