@@ -159,7 +159,10 @@ describe('web interface', () => {
     await page.getByLabel('Password').fill(PASSWORD)
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.getByRole('heading', { name: 'Tenants' }).waitFor()
-    expect(await page.getByRole('link').filter({ hasText: 'estate' }).count()).toBe(2)
+    // The heading shows before the list has loaded: wait for the list, then count it.
+    const tenantLinks = page.getByRole('link').filter({ hasText: 'estate' })
+    await tenantLinks.first().waitFor()
+    expect(await tenantLinks.count()).toBe(2)
     await page.getByRole('link', { name: new RegExp(tenantName) }).click()
 
     await page.locator('.chart canvas').first().waitFor()
