@@ -1,68 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type BrowserContext, chromium, type Page } from 'playwright-core'
-import { build } from 'vite'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX } from '../../src/app.js'
-import { hashPassword } from '../../src/platform/auth/password.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
+import { TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
 
 /**
  * The web interface in a real browser against the real app on a real port. SQLite only: the API under it has its
  * own tests on both databases; this checks the interface.
  */
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-const PASSWORD = 'correct horse battery staple'
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
-
-// The CSRF check compares a change's Origin with the public URL's: the port must be known before the app is built.
-const port = await freePort()
-const base = `http://127.0.0.1:${port}`
-const webDir = mkdtempSync(join(tmpdir(), 'costwatch-web-'))
-const t = useTestApp({
-  dialect: 'sqlite',
-  now: new Date().toISOString(),
-  env: { COSTWATCH_PUBLIC_URL: base },
-  webDir,
-})
+const { t, base, problems, ...browser } = await useBrowserApp()
 
 describe('web interface', () => {
   let org: OrgContext
   let tenantName: string
-  let context: BrowserContext
-  let userDataDir: string
-  const problems: string[] = []
 
   beforeAll(async () => {
-    await build({
-      configFile: join(import.meta.dirname, '../../web/vite.config.ts'),
-      logLevel: 'warn',
-      build: { outDir: webDir, emptyOutDir: true },
-    })
-    await t.app.listen({ host: '127.0.0.1', port })
-
     org = await t.given.organisation('Browser Org')
     const tenant = await t.given.tenant(org, { name: 'Production estate' })
     tenantName = tenant.name
@@ -90,38 +44,8 @@ describe('web interface', () => {
       category: 'Incident',
     })
     expect(latest.statusCode).toBe(201)
-    await t.db.kysely
-      .updateTable('users')
-      .set({ passwordHash: await hashPassword(PASSWORD) })
-      .where('id', '=', org.ownerId)
-      .execute()
-
-    userDataDir = mkdtempSync(join(tmpdir(), 'costwatch-chromium-'))
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-    })
-    context.setDefaultTimeout(15_000)
+    await browser.setPassword(org.ownerId)
   }, 120_000)
-
-  afterAll(async () => {
-    await context?.close()
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true })
-    rmSync(webDir, { recursive: true, force: true })
-  })
-
-  function watch(page: Page) {
-    page.on('response', (response) => {
-      if (response.status() === 404) problems.push(`404: ${response.url()}`)
-    })
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
-    page.on('console', (message) => {
-      // A 401 answer is how the app learns it is signed out; the browser logs it as a failed resource load.
-      if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text())
-    })
-    return page
-  }
 
   it('serves the page with a strict Content-Security-Policy and hashed assets with a long cache', async () => {
     const page = await fetch(`${base}/tenants/some-id`)
@@ -143,7 +67,7 @@ describe('web interface', () => {
   })
 
   it('refuses a wrong password in words, then signs in, picks the tenant and shows the chart and its marker', async () => {
-    const page = watch(await context.newPage())
+    const page = await browser.newPage()
     await page.goto(`${base}/`)
     await page.getByLabel('E-mail address').fill(org.owner.actor.name ?? '')
     await page.getByLabel('Password').fill('not the password at all')
@@ -156,7 +80,7 @@ describe('web interface', () => {
     await page.getByRole('button', { name: 'Forgot password?' }).click()
     expect(await page.getByRole('status').textContent()).toMatch(/link to set your password is on its way/)
 
-    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByLabel('Password').fill(TEST_PASSWORD)
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.getByRole('heading', { name: 'Tenants' }).waitFor()
     // The heading shows before the list has loaded: wait for the list, then count it.

@@ -5,10 +5,9 @@ import './styles.css'
 import { api, type Session, SIGNED_OUT_EVENT } from './api'
 import { Layout } from './components/layout'
 import { ProblemMessage } from './components/problem'
-import { ExplorerPage } from './pages/explorer'
 import { SignInPage } from './pages/sign-in'
-import { TenantsPage } from './pages/tenants'
-import { navigate, usePath } from './router'
+import { navigate, onLinkClick, usePath } from './router'
+import { matchRoute } from './routes'
 
 function App() {
   const path = usePath()
@@ -51,11 +50,27 @@ function App() {
       </Layout>
     )
   }
-  const tenantId = /^\/tenants\/([^/]+)/.exec(path)?.[1]
+  const match = matchRoute(path)
+  let content = match?.route.page({ params: match.params, user: session.user })
+  if (!match) content = <NotFound title="No such page" />
+  else if (match.route.ownersOnly && !session.user.isOwner) content = <NotFound title="For owners only" />
   return (
     <Layout user={session.user} onSignOut={signOut}>
-      {tenantId ? <ExplorerPage tenantId={decodeURIComponent(tenantId)} /> : <TenantsPage />}
+      {content}
     </Layout>
+  )
+}
+
+function NotFound({ title }: { title: string }) {
+  return (
+    <section aria-labelledby="not-found-title">
+      <h1 id="not-found-title">{title}</h1>
+      <p>
+        <a href="/tenants" onClick={onLinkClick}>
+          Back to the tenants
+        </a>
+      </p>
+    </section>
   )
 }
 

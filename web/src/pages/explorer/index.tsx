@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, type CostSeries, type Tenant } from '../../api'
 import { ProblemMessage } from '../../components/problem'
-import { onLinkClick } from '../../router'
+import { TenantTabs } from '../../components/tenant-tabs'
 import { CostChart } from './cost-chart'
 import { MarkerList } from './marker-list'
 import { formatMoney, utcDay } from './markers'
@@ -53,12 +53,8 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
   const empty = series?.points.every((p) => p.cost === 0)
   return (
     <section aria-labelledby="explorer-title">
-      <p class="breadcrumb">
-        <a href="/tenants" onClick={onLinkClick}>
-          Tenants
-        </a>
-      </p>
       <h1 id="explorer-title">{tenant ? tenant.name : 'Cost explorer'}</h1>
+      <TenantTabs tenantId={tenantId} />
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
           <label for="from">From</label>

@@ -1,0 +1,136 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type BrowserContext, chromium, type Page } from 'playwright-core'
+import { build } from 'vite'
+import { afterAll, beforeAll } from 'vitest'
+import { hashPassword } from '../../src/platform/auth/password.js'
+import { type OrgContext, type TestApp, useTestApp } from './app.js'
+
+/**
+ * The web interface in Debian's Chromium against the real app on a real port, on SQLite: the API under the pages
+ * has its own tests on both databases; browser tests check the interface.
+ */
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+export const TEST_PASSWORD = 'correct horse battery staple'
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+export interface BrowserApp {
+  t: TestApp
+  /** `http://127.0.0.1:PORT`, the app's public URL. */
+  base: string
+  context(): BrowserContext
+  /** Everything that went wrong in the watched pages: page errors, console errors, 404 answers. */
+  problems: string[]
+  /** A new page whose errors land in `problems`. */
+  newPage(): Promise<Page>
+  /** Gives the user a password, so the page can sign in with it. */
+  setPassword(userId: string, password?: string): Promise<void>
+  /** Opens the app, signs in as the organisation's owner (password set first) and waits for the tenant list. */
+  signInAsOwner(page: Page, org: OrgContext): Promise<void>
+}
+
+/**
+ * Builds the web interface, starts the app on a free port and Chromium with a fresh profile. Call it at the top of
+ * a test file (it registers the hooks); seed data in the file's own `beforeAll`, which runs after these.
+ */
+export async function useBrowserApp(
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<BrowserApp> {
+  // The CSRF check compares a change's Origin with the public URL's: the port must be known before the app is built.
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const webDir = mkdtempSync(join(tmpdir(), 'costwatch-web-'))
+  const t = useTestApp({
+    dialect: 'sqlite',
+    now: new Date().toISOString(),
+    env: { COSTWATCH_PUBLIC_URL: base },
+    webDir,
+  })
+  let context: BrowserContext | undefined
+  let userDataDir: string | undefined
+  const problems: string[] = []
+
+  beforeAll(async () => {
+    await build({
+      configFile: join(import.meta.dirname, '../../web/vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: webDir, emptyOutDir: true },
+    })
+    await t.app.listen({ host: '127.0.0.1', port })
+    userDataDir = mkdtempSync(join(tmpdir(), 'costwatch-chromium-'))
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+      viewport: options.viewport ?? { width: 1280, height: 900 },
+    })
+    context.setDefaultTimeout(15_000)
+  }, 120_000)
+
+  afterAll(async () => {
+    await context?.close()
+    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true })
+    rmSync(webDir, { recursive: true, force: true })
+  })
+
+  const setPassword = async (userId: string, password = TEST_PASSWORD) => {
+    await t.db.kysely
+      .updateTable('users')
+      .set({ passwordHash: await hashPassword(password) })
+      .where('id', '=', userId)
+      .execute()
+  }
+
+  return {
+    t,
+    base,
+    problems,
+    context: () => {
+      if (!context) throw new Error('the browser starts in beforeAll')
+      return context
+    },
+    async newPage() {
+      if (!context) throw new Error('the browser starts in beforeAll')
+      const page = await context.newPage()
+      page.on('response', (response) => {
+        if (response.status() === 404) problems.push(`404: ${response.url()}`)
+      })
+      page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
+      page.on('console', (message) => {
+        // A 401 answer is how the app learns it is signed out; the browser logs it as a failed resource load.
+        if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text())
+      })
+      return page
+    },
+    setPassword,
+    async signInAsOwner(page, org) {
+      await setPassword(org.ownerId)
+      await page.goto(`${base}/`)
+      await page.getByLabel('E-mail address').fill(org.owner.actor.name ?? '')
+      await page.getByLabel('Password').fill(TEST_PASSWORD)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.getByRole('heading', { name: 'Tenants' }).waitFor()
+    },
+  }
+}

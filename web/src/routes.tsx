@@ -1,0 +1,56 @@
+import type { ComponentChildren } from 'preact'
+import type { SessionUser } from './api'
+import { ExplorerPage } from './pages/explorer'
+import { TenantsPage } from './pages/tenants'
+
+/** What a page gets: the path's named parts (decoded) and the signed-in user. */
+export interface PageProps {
+  params: Record<string, string>
+  user: SessionUser
+}
+
+interface Route {
+  /** A path with `:name` parts, e.g. `/tenants/:tenantId/markers`. */
+  path: string
+  page: (props: PageProps) => ComponentChildren
+  /** Owners only: anyone else gets the "not for you" page. */
+  ownersOnly?: boolean
+}
+
+/** Every page of the app. A new page is one line here (and, when it is a section, one in `NAV` below). */
+export const ROUTES: Route[] = [
+  { path: '/tenants', page: () => <TenantsPage /> },
+  { path: '/tenants/:tenantId', page: ({ params }) => <ExplorerPage tenantId={params.tenantId ?? ''} /> },
+]
+
+/** The sections in the top bar; `prefix` marks the link current for every page under it. */
+export const NAV: { href: string; label: string; prefix: string; ownersOnly?: boolean }[] = [
+  { href: '/tenants', label: 'Tenants', prefix: '/tenants' },
+]
+
+/** The pages of one tenant, as tabs under its name. */
+export const TENANT_TABS: { suffix: string; label: string }[] = [{ suffix: '', label: 'Costs' }]
+
+export function matchRoute(path: string): { route: Route; params: Record<string, string> } | null {
+  const parts = path.replace(/\/+$/, '').split('/')
+  for (const route of ROUTES) {
+    const pattern = route.path.split('/')
+    if (pattern.length !== parts.length) continue
+    const params: Record<string, string> = {}
+    const matches = pattern.every((segment, i) => {
+      const part = parts[i] ?? ''
+      if (segment.startsWith(':')) {
+        if (!part) return false
+        try {
+          params[segment.slice(1)] = decodeURIComponent(part)
+        } catch {
+          return false
+        }
+        return true
+      }
+      return segment === part
+    })
+    if (matches) return { route, params }
+  }
+  return null
+}
