@@ -19,6 +19,19 @@ export interface SessionUser {
   email: string
   displayName: string | null
   isOwner: boolean
+  tenancyRoles: { tenancyId: string; role: TenancyRole }[]
+}
+export type TenancyRole = 'Viewer' | 'Editor' | 'Admin'
+const RANK: Record<TenancyRole, number> = { Viewer: 1, Editor: 2, Admin: 3 }
+
+/**
+ * Whether the user holds at least `role` on the tenancy (owners hold Admin everywhere). The pages use it to offer
+ * only the actions the server would allow; the server still decides.
+ */
+export function hasRole(user: SessionUser, tenancyId: string, role: TenancyRole): boolean {
+  if (user.isOwner) return true
+  const held = user.tenancyRoles.find((r) => r.tenancyId === tenancyId)?.role
+  return held !== undefined && RANK[held] >= RANK[role]
 }
 export interface Session {
   user: SessionUser
