@@ -183,30 +183,39 @@ export interface IdempotencyKeysTable {
   expiresAt: string
 }
 
-export interface SnapshotRunsTable {
+/**
+ * The columns every run table has (snake_case in SQL), whatever its kind adds; `platform/runs` owns their life.
+ * `tenant_id` may be null for a run that belongs to no tenant. A run table also wants an index on
+ * (status, requested_at, id) for the claim.
+ */
+export interface RunColumns {
   id: string
-  tenantId: string
+  tenantId: string | null
   status: string
+  requestedAt: string
+  startedAt: string | null
+  completedAt: string | null
+  attempts: Generated<number>
+  leaseUntil: string | null
+  workerId: string | null
+  progress: string | null
+  errorCode: string | null
+  errorMessage: string | null
+  notBefore: string | null
+}
+
+export interface SnapshotRunsTable extends RunColumns {
+  tenantId: string
   trigger: string
   scheduledFor: string | null
   deepHistory: number
-  requestedAt: string
   requestedBy: string | null
-  startedAt: string | null
-  completedAt: string | null
   periodStart: string | null
   periodEnd: string | null
   statSubscriptions: Generated<number>
   statResourceGroups: Generated<number>
   statResources: Generated<number>
   statCostRows: Generated<number>
-  progress: string | null
-  errorCode: string | null
-  errorMessage: string | null
-  attempts: Generated<number>
-  leaseUntil: string | null
-  workerId: string | null
-  notBefore: string | null
 }
 
 export interface DailyCostsTable {
@@ -286,23 +295,11 @@ export interface CpuMetricsTable {
 }
 
 /** A tenant's analysis of the days `rangeFrom`..`rangeTo` (anomalies) and of its estate (insights). */
-export interface AnalysisRunsTable {
-  id: string
+export interface AnalysisRunsTable extends RunColumns {
   tenantId: string
-  status: string
   sourceRunId: string | null
   rangeFrom: string
   rangeTo: string
-  requestedAt: string
-  startedAt: string | null
-  completedAt: string | null
-  progress: string | null
-  errorCode: string | null
-  errorMessage: string | null
-  attempts: Generated<number>
-  leaseUntil: string | null
-  workerId: string | null
-  notBefore: string | null
 }
 
 /** A signed-in browser; the cookie holds the id, the table only its SHA-256. */
@@ -398,20 +395,7 @@ export interface InvitationsTable {
 }
 
 /** The mail outbox: each message is a run of the `mail` kind (see platform/mail). */
-export interface MailOutboxTable {
-  id: string
-  tenantId: string | null
-  status: string
-  requestedAt: string
-  startedAt: string | null
-  completedAt: string | null
-  attempts: Generated<number>
-  leaseUntil: string | null
-  workerId: string | null
-  progress: string | null
-  errorCode: string | null
-  errorMessage: string | null
-  notBefore: string | null
+export interface MailOutboxTable extends RunColumns {
   organisationId: string | null
   recipient: string
   subject: string
@@ -456,27 +440,14 @@ export interface ReportTenanciesTable {
   tenancyId: string
 }
 
-export interface ReportRunsTable {
-  id: string
+export interface ReportRunsTable extends RunColumns {
   reportId: string
-  tenantId: string | null
-  status: string
   trigger: string
   scheduledFor: string | null
-  requestedAt: string
   requestedBy: string | null
-  startedAt: string | null
-  completedAt: string | null
   periodStart: string | null
   periodEnd: string | null
   rowCount: number | null
   preview: string | null
   files: string | null
-  progress: string | null
-  errorCode: string | null
-  errorMessage: string | null
-  attempts: Generated<number>
-  leaseUntil: string | null
-  workerId: string | null
-  notBefore: string | null
 }

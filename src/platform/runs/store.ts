@@ -1,27 +1,10 @@
-import { type Generated, type Kysely, sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Db, Queryable } from '../db/index.js'
+import type { RunColumns } from '../db/schema.js'
 import type { RunEvent, RunEvents, RunFailure } from './events.js'
 
-/**
- * The columns every run table has (snake_case in SQL), whatever its kind adds. `tenant_id` may be null for a
- * run that belongs to no tenant. A run table also wants an index on (status, requested_at, id) for the claim.
- */
-export interface RunColumns {
-  id: string
-  tenantId: string | null
-  status: string
-  requestedAt: string
-  startedAt: string | null
-  completedAt: string | null
-  attempts: Generated<number>
-  leaseUntil: string | null
-  workerId: string | null
-  progress: string | null
-  errorCode: string | null
-  errorMessage: string | null
-  notBefore: string | null
-}
+export type { RunColumns }
 
 /** A kind of run and the table of its rows, e.g. `{ name: 'snapshot', table: 'snapshot_runs' }`. */
 export interface RunTable {
