@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { call, type Tenant } from '../../api'
 import { type ChartScope, chartHref, SCOPE_LABELS } from '../../components/chart-scope'
 import { onLinkClick } from '../../router'
+import './scope-heading.css'
 
 interface ScopeName {
   name: string

@@ -298,6 +298,8 @@ function Pager(props: { page: ListPage<unknown>; noun: string; href(page: number
         {label}
       </span>
     )
+  // One page needs no page links, only the count.
+  if (totalPages <= 1) return <p class="pager">{`${totalCount} ${props.noun}`}</p>
   return (
     <nav class="pager" aria-label="Pages">
       {link(page - 1, 'Previous page', 'prev')}

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact'
+import { type ComponentChildren, Fragment } from 'preact'
 import { chartHref } from '../../components/chart-scope'
 import { withSearch } from '../../components/search-params'
 import { onLinkClick } from '../../router'
@@ -47,6 +47,25 @@ function TagList({ tags }: { tags: Tags }) {
         </li>
       ))}
     </ul>
+  )
+}
+
+/** A resource type that breaks, where it must, after a slash rather than inside a word. */
+function ResourceType({ type }: { type: string }) {
+  const parts = type.split('/')
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={`${i}-${part}`}>
+          {part}
+          {i < parts.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </>
   )
 }
 
@@ -180,8 +199,7 @@ export function ResourceTable(props: { tenantId: string; items: Resource[] }) {
       <thead>
         <tr>
           <th scope="col">Resource</th>
-          <th scope="col">Resource group</th>
-          <th scope="col">Location</th>
+          <th scope="col">Group and location</th>
           <th scope="col">SKU and state</th>
           <th scope="col">Tags</th>
           <CostHeadings />
@@ -194,10 +212,14 @@ export function ResourceTable(props: { tenantId: string; items: Resource[] }) {
               <a href={chartHref(tenantId, { kind: 'resource', value: resource.id })} onClick={onLinkClick}>
                 {resource.name}
               </a>
-              <span class="muted">{resource.resourceType}</span>
+              <span class="muted">
+                <ResourceType type={resource.resourceType} />
+              </span>
             </th>
-            <td>{resource.resourceGroupName}</td>
-            <td>{resource.location ?? '–'}</td>
+            <td>
+              {resource.resourceGroupName}
+              <span class="muted">{resource.location ?? 'no location'}</span>
+            </td>
             <td>
               {resource.sku ?? '–'}
               {resource.state && <span class="muted">{resource.state}</span>}
