@@ -70,6 +70,13 @@ describe('inventory page', () => {
     const lists = page.getByRole('navigation', { name: 'Inventory lists' })
     await lists.getByRole('link', { name: 'Resource groups' }).click()
     await page.getByLabel('Subscription').selectOption(tagged.subscriptionId)
+    const groupsOfSubscription = await t.request(
+      'GET',
+      `${API_PREFIX}/tenants/${tenantId}/resource-groups?subscriptionId=${tagged.subscriptionId}`,
+      org.ownerKey,
+    )
+    // The filtered list has loaded once its count is the API's for the same filter.
+    await page.getByText(`${groupsOfSubscription.json().totalCount} resource groups`, { exact: true }).waitFor()
     await page
       .getByRole('region', { name: 'Resource groups' })
       .getByRole('link', { name: tagged.resourceGroupName, exact: true })
@@ -146,5 +153,16 @@ describe('inventory page', () => {
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
     await page.screenshot({ path: '/work/shots/inventory-chart-390.png' })
     expect(problems).toEqual([])
+
+    // A scope the API refuses is said in words, with the field at fault.
+    await page.goto(`${base}/tenants/${tenantId}?scope=resource:not-a-resource`)
+    const alert = page.getByRole('alert')
+    await alert.waitFor()
+    expect(await alert.textContent()).toMatch(/scope: must be tenant/)
+    await page.screenshot({ path: '/work/shots/inventory-bad-scope-390.png' })
+    await page.getByRole('link', { name: 'Back to the whole tenant' }).waitFor()
+    // The browser logs the refused requests as failed loads; nothing else went wrong.
+    expect(problems.length).toBeGreaterThan(0)
+    expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([])
   })
 })

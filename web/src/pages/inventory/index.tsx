@@ -160,7 +160,7 @@ export function InventoryPage({ tenantId }: { tenantId: string }) {
         </p>
       )}
       {shown && shown.page.items.length > 0 && (
-        <div class={loading ? 'stale' : undefined}>
+        <div class={loading ? 'stale' : undefined} aria-busy={loading}>
           {shown.view === 'subscriptions' && <SubscriptionTable tenantId={tenantId} items={shown.page.items} />}
           {shown.view === 'groups' && (
             <ResourceGroupTable tenantId={tenantId} items={shown.page.items} subscriptionName={subscriptionName} />
