@@ -77,6 +77,7 @@ describe('inventory page', () => {
     )
     // The filtered list has loaded once its count is the API's for the same filter.
     await page.getByText(`${groupsOfSubscription.json().totalCount} resource groups`, { exact: true }).waitFor()
+    await page.screenshot({ path: '/work/shots/inventory-groups-1280.png', fullPage: true })
     await page
       .getByRole('region', { name: 'Resource groups' })
       .getByRole('link', { name: tagged.resourceGroupName, exact: true })

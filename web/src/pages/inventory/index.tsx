@@ -78,10 +78,14 @@ export function InventoryPage({ tenantId }: { tenantId: string }) {
 
   useEffect(() => {
     if (view !== 'resources') return
+    let current = true
     inventoryApi.allResourceGroups(tenantId, filter.subscriptionId).then(
-      (answer) => setGroups(answer.items),
+      (answer) => current && setGroups(answer.items),
       () => undefined,
     )
+    return () => {
+      current = false
+    }
   }, [tenantId, view, filter.subscriptionId])
 
   const key = search.toString()
