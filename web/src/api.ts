@@ -136,9 +136,15 @@ export const api = {
   requestPasswordReset: (email: string) => call<unknown>('POST', '/password-reset', { email }),
   tenants: () => call<Page<Tenant>>('GET', '/tenants?pageSize=200'),
   tenant: (id: string) => call<Tenant>('GET', `/tenants/${encodeURIComponent(id)}`),
-  dailyCosts(tenantId: string, query: { from: string; to: string; groupBy: string }) {
+  dailyCosts(
+    tenantId: string,
+    query: { from: string; to: string; groupBy: string; scope?: string; subscriptionId?: string | null },
+  ) {
     const params = new URLSearchParams({ from: query.from, to: query.to })
     if (query.groupBy) params.set('groupBy', query.groupBy)
+    // The chart of one subscription, group or resource; without a scope, the whole tenant's.
+    if (query.scope) params.set('scope', query.scope)
+    if (query.subscriptionId) params.set('subscriptionId', query.subscriptionId)
     return call<CostSeries>('GET', `/tenants/${encodeURIComponent(tenantId)}/costs/daily?${params}`)
   },
 }

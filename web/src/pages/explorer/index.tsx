@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, type CostSeries, type Tenant } from '../../api'
+import { chartScopeOf } from '../../components/chart-scope'
 import { ProblemMessage } from '../../components/problem'
+import { useSearchParams } from '../../components/search-params'
 import { TenantTabs } from '../../components/tenant-tabs'
 import { CostChart } from './cost-chart'
 import { MarkerList } from './marker-list'
 import { formatMoney, utcDay } from './markers'
+import { ScopeHeading } from './scope-heading'
 
 const GROUPINGS = [
   { value: '', label: 'Nothing (total)' },
@@ -14,8 +17,12 @@ const GROUPINGS = [
   { value: 'tag', label: 'Tag' },
 ] as const
 
-/** The cost explorer of one tenant: daily costs over a date range, grouped, with the event markers. */
+/**
+ * The cost explorer of one tenant, or of one subscription, group or resource of it (`?scope=` in the address):
+ * daily costs over a date range, grouped, with the event markers the server puts on that chart.
+ */
 export function ExplorerPage({ tenantId }: { tenantId: string }) {
+  const scope = chartScopeOf(useSearchParams())
   const [tenant, setTenant] = useState<Tenant | null>(null)
   const [from, setFrom] = useState(utcDay(29))
   const [to, setTo] = useState(utcDay(0))
@@ -36,7 +43,7 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
     setLoading(true)
     setError(null)
     api
-      .dailyCosts(tenantId, { from, to, groupBy })
+      .dailyCosts(tenantId, { from, to, groupBy, scope: scope.text, subscriptionId: scope.subscriptionId })
       .then((answer) => current && setSeries(answer))
       .catch((err) => {
         if (!current) return
@@ -47,13 +54,13 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
     return () => {
       current = false
     }
-  }, [tenantId, from, to, groupBy])
+  }, [tenantId, from, to, groupBy, scope.text, scope.subscriptionId])
 
   const total = series?.points.reduce((sum, p) => sum + p.cost, 0) ?? 0
   const empty = series?.points.every((p) => p.cost === 0)
   return (
     <section aria-labelledby="explorer-title">
-      <h1 id="explorer-title">{tenant ? tenant.name : 'Cost explorer'}</h1>
+      <ScopeHeading tenantId={tenantId} tenant={tenant} scope={scope} />
       <TenantTabs tenantId={tenantId} />
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <div class="field">

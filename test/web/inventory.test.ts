@@ -1,0 +1,169 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { API_PREFIX } from '../../src/app.js'
+import type { OrgContext } from '../support/app.js'
+import { useBrowserApp } from '../support/browser.js'
+
+/**
+ * The Inventory tab and the charts of single resources in a real browser against the real app (SQLite: the API
+ * under the page has its own tests on both databases).
+ */
+
+const { t, base, problems, ...browser } = await useBrowserApp()
+
+const VM = 'Microsoft.Compute/virtualMachines'
+
+interface ResourceRow {
+  id: string
+  name: string
+  resourceGroupId: string
+  resourceGroupName: string
+  subscriptionId: string
+  tags: Record<string, string>
+}
+
+describe('inventory page', () => {
+  let org: OrgContext
+  let tenantId: string
+  let tagged: ResourceRow
+  let untagged: ResourceRow
+  const workloadOf = (r: ResourceRow) => Object.entries(r.tags).find(([key]) => key.toLowerCase() === 'workload')?.[1]
+
+  beforeAll(async () => {
+    org = await t.given.organisation('Inventory Org')
+    const tenant = await t.given.tenant(org, { name: 'Production estate' })
+    tenantId = tenant.id
+    const queued = await t.request('POST', `${API_PREFIX}/tenants/${tenantId}/snapshots?deepHistory=true`, org.ownerKey)
+    expect(queued.statusCode).toBe(202)
+    expect(await t.worker().runOnce()).toBeTruthy()
+
+    // Two virtual machines of different workloads: a marker for the first one's workload is on its chart only.
+    const vms = await t.request(
+      'GET',
+      `${API_PREFIX}/tenants/${tenantId}/resources?resourceType=${VM}&pageSize=200`,
+      org.ownerKey,
+    )
+    const items = vms.json().items as ResourceRow[]
+    tagged = items.find((r) => workloadOf(r))!
+    untagged = items.find((r) => workloadOf(r) && workloadOf(r) !== workloadOf(tagged))!
+    expect(untagged).toBeDefined()
+    const marker = await t.request('POST', `${API_PREFIX}/tenants/${tenantId}/events`, org.ownerKey, {
+      occurredAt: new Date(Date.now() - 5 * 86_400_000).toISOString(),
+      title: 'Deploy workload release',
+      category: 'Deployment',
+      tagKey: 'workload',
+      tagValue: workloadOf(tagged),
+    })
+    expect(marker.statusCode).toBe(201)
+  }, 120_000)
+
+  it('filters the resources, opens their charts with the tag-scoped marker only where the tags match, and fits a phone', async () => {
+    const page = await browser.newPage()
+    await browser.signInAsOwner(page, org)
+    await page.getByRole('link', { name: /Production estate/ }).click()
+    await page.getByRole('link', { name: 'Inventory' }).click()
+    const subscriptions = page.getByRole('region', { name: 'Subscriptions' })
+    await subscriptions.getByRole('link', { name: 'Production', exact: true }).waitFor()
+    expect(await subscriptions.getByRole('row').count()).toBe(1 + 4)
+    await page.screenshot({ path: '/work/shots/inventory-subscriptions-1280.png', fullPage: true })
+
+    // A group's chart (its tags hold the marker's): the group is named by name, and by subscription in the address.
+    const lists = page.getByRole('navigation', { name: 'Inventory lists' })
+    await lists.getByRole('link', { name: 'Resource groups' }).click()
+    await page.getByLabel('Subscription').selectOption(tagged.subscriptionId)
+    const groupsOfSubscription = await t.request(
+      'GET',
+      `${API_PREFIX}/tenants/${tenantId}/resource-groups?subscriptionId=${tagged.subscriptionId}`,
+      org.ownerKey,
+    )
+    // The filtered list has loaded once its count is the API's for the same filter.
+    await page.getByText(`${groupsOfSubscription.json().totalCount} resource groups`, { exact: true }).waitFor()
+    await page.screenshot({ path: '/work/shots/inventory-groups-1280.png', fullPage: true })
+    await page
+      .getByRole('region', { name: 'Resource groups' })
+      .getByRole('link', { name: tagged.resourceGroupName, exact: true })
+      .click()
+    await page.getByRole('heading', { name: `Resource group ${tagged.resourceGroupName}` }).waitFor()
+    await page.getByRole('list', { name: 'Event markers' }).getByText('Deploy workload release').waitFor()
+    await page.getByRole('link', { name: 'Inventory' }).click()
+
+    // Resources of one group and type: the pager counts what the API holds for the same filters.
+    await lists.getByRole('link', { name: 'Resources' }).click()
+    await page.getByRole('region', { name: 'Resources' }).waitFor()
+    await page.getByLabel('Resource group').selectOption(tagged.resourceGroupId)
+    await page.getByLabel('Resource type').fill(VM)
+    await page.getByLabel('Resource type').press('Enter')
+    const expected = await t.request(
+      'GET',
+      `${API_PREFIX}/tenants/${tenantId}/resources?resourceGroupId=${tagged.resourceGroupId}&resourceType=${VM}`,
+      org.ownerKey,
+    )
+    const count = expected.json().totalCount as number
+    await page.getByText(`${count} resources`, { exact: true }).waitFor()
+    const resources = page.getByRole('region', { name: 'Resources' })
+    expect(await resources.getByRole('row').count()).toBe(1 + count)
+    expect(await resources.getByText(VM).count()).toBe(count)
+    await page.screenshot({ path: '/work/shots/inventory-1280.png', fullPage: true })
+
+    // The matching resource's chart has the marker, and keeps its scope through a reload.
+    await resources.getByRole('link', { name: tagged.name, exact: true }).click()
+    await page.getByRole('heading', { name: `Resource ${tagged.name}` }).waitFor()
+    expect(page.url()).toContain(`scope=resource%3A${tagged.id}`)
+    const markers = page.getByRole('list', { name: 'Event markers' })
+    await markers.getByText('Deploy workload release').waitFor()
+    await page.getByRole('button', { name: 'Deployment marker: Deploy workload release' }).waitFor()
+    await page.reload()
+    await page.getByRole('heading', { name: `Resource ${tagged.name}` }).waitFor()
+    await markers.getByText('Deploy workload release').waitFor()
+    await page.screenshot({ path: '/work/shots/inventory-chart-1280.png', fullPage: true })
+
+    // Back to the filtered list; a resource of another workload has no such marker.
+    await page.goBack()
+    await page.getByLabel('Resource group').selectOption(untagged.resourceGroupId)
+    await page
+      .getByRole('region', { name: 'Resources' })
+      .getByRole('link', { name: untagged.name, exact: true })
+      .click()
+    await page.getByRole('heading', { name: `Resource ${untagged.name}` }).waitFor()
+    await page.locator('.chart canvas').first().waitFor()
+    await page.getByText('No event markers in this range.').waitFor()
+    expect(await page.getByText('Deploy workload release').count()).toBe(0)
+
+    // The whole tenant's chart is broad: the scoped marker is on it.
+    await page.getByRole('link', { name: 'Back to the whole tenant' }).click()
+    await page.getByRole('heading', { name: 'Production estate' }).waitFor()
+    await markers.getByText('Deploy workload release').waitFor()
+
+    // A phone: the wide table scrolls inside its own frame, the page does not.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto(`${base}/tenants/${tenantId}/inventory?view=resources&name=no-such-resource`)
+    await page.getByText('No resources match these filters.').waitFor()
+    await page.getByRole('button', { name: 'Clear filters' }).click()
+    const frame = page.getByRole('region', { name: 'Resources' })
+    await frame.waitFor()
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+    expect(await frame.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true)
+    const all = (await t.request('GET', `${API_PREFIX}/tenants/${tenantId}/resources`, org.ownerKey)).json()
+    const pages = page.getByRole('navigation', { name: 'Pages' })
+    await pages.getByText(`Page 1 of ${all.totalPages} · ${all.totalCount} resources`).waitFor()
+    await pages.getByRole('link', { name: 'Next page' }).click()
+    await pages.getByText(`Page 2 of ${all.totalPages}`).waitFor()
+    expect(page.url()).toContain('page=2')
+    await page.screenshot({ path: '/work/shots/inventory-390.png' })
+    await page.goto(`${base}/tenants/${tenantId}?scope=resource:${tagged.id}`)
+    await markers.getByText('Deploy workload release').waitFor()
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+    await page.screenshot({ path: '/work/shots/inventory-chart-390.png' })
+    expect(problems).toEqual([])
+
+    // A scope the API refuses is said in words, with the field at fault.
+    await page.goto(`${base}/tenants/${tenantId}?scope=resource:not-a-resource`)
+    const alert = page.getByRole('alert')
+    await alert.waitFor()
+    expect(await alert.textContent()).toMatch(/scope: must be tenant/)
+    await page.screenshot({ path: '/work/shots/inventory-bad-scope-390.png' })
+    await page.getByRole('link', { name: 'Back to the whole tenant' }).waitFor()
+    // The browser logs the refused requests as failed loads; nothing else went wrong.
+    expect(problems.length).toBeGreaterThan(0)
+    expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([])
+  })
+})

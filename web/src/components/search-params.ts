@@ -1,0 +1,31 @@
+import { useEffect, useMemo, useState } from 'preact/hooks'
+import { navigate } from '../router'
+
+/**
+ * The page URL's query string, kept current as links and history change it (`usePath` sees only the path), so a
+ * page can keep its filters and scope in the address: a link or a reload shows the same thing.
+ */
+export function useSearchParams(): URLSearchParams {
+  const [search, setSearch] = useState(location.search)
+  useEffect(() => {
+    const update = () => setSearch(location.search)
+    addEventListener('popstate', update)
+    return () => removeEventListener('popstate', update)
+  }, [])
+  return useMemo(() => new URLSearchParams(search), [search])
+}
+
+/** The current path with `params` as its query string; empty values are left out. */
+export function withSearch(path: string, params: Record<string, string | number | null | undefined>): string {
+  const query = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== null && value !== undefined && value !== '') query.set(name, String(value))
+  }
+  const text = query.toString()
+  return text ? `${path}?${text}` : path
+}
+
+/** Changes the query string in place (a filter, not a new page: the back button skips it). */
+export function replaceSearch(params: Record<string, string | number | null | undefined>) {
+  navigate(withSearch(location.pathname, params), { replace: true })
+}

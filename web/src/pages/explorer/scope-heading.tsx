@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'preact/hooks'
+import { call, type Tenant } from '../../api'
+import { type ChartScope, chartHref, SCOPE_LABELS } from '../../components/chart-scope'
+import { onLinkClick } from '../../router'
+import './scope-heading.css'
+
+interface ScopeName {
+  name: string
+  /** Where it sits: the resource's type and group, the group's subscription… */
+  detail: string | null
+}
+
+/** The name of what a scoped chart shows, from its single-item route; null while unknown. */
+async function scopeName(tenantId: string, scope: ChartScope): Promise<ScopeName | null> {
+  const tenant = `/tenants/${encodeURIComponent(tenantId)}`
+  const value = encodeURIComponent(scope.value)
+  switch (scope.kind) {
+    case 'tenant':
+      return null
+    case 'subscription': {
+      const sub = await call<{ displayName: string; subscriptionId: string }>('GET', `${tenant}/subscriptions/${value}`)
+      return { name: sub.displayName, detail: sub.subscriptionId }
+    }
+    case 'resourceGroup': {
+      const query = scope.subscriptionId ? `?subscriptionId=${encodeURIComponent(scope.subscriptionId)}` : ''
+      const group = await call<{ name: string; location: string | null }>(
+        'GET',
+        `${tenant}/resource-groups/${value}${query}`,
+      )
+      return { name: group.name, detail: group.location }
+    }
+    case 'resource': {
+      const resource = await call<{ name: string; resourceType: string; resourceGroupName: string }>(
+        'GET',
+        `${tenant}/resources/${value}`,
+      )
+      return { name: resource.name, detail: `${resource.resourceType} in ${resource.resourceGroupName}` }
+    }
+  }
+}
+
+/**
+ * The explorer's heading: the tenant's name, or, on the chart of one subscription, group or resource, its kind
+ * and name with the tenant above it and a link back to the whole tenant's chart.
+ */
+export function ScopeHeading(props: { tenantId: string; tenant: Tenant | null; scope: ChartScope }) {
+  const { tenantId, tenant, scope } = props
+  const [named, setNamed] = useState<ScopeName | null>(null)
+
+  useEffect(() => {
+    let current = true
+    setNamed(null)
+    // A failed lookup leaves the raw value in the heading: the chart's own request shows the problem in words.
+    scopeName(tenantId, scope).then(
+      (answer) => current && setNamed(answer),
+      () => undefined,
+    )
+    return () => {
+      current = false
+    }
+  }, [tenantId, scope.text, scope.subscriptionId])
+
+  if (scope.kind === 'tenant') return <h1 id="explorer-title">{tenant ? tenant.name : 'Cost explorer'}</h1>
+  return (
+    <div class="scope-heading">
+      <p class="breadcrumb muted">{tenant ? tenant.name : 'Tenant'}</p>
+      <h1 id="explorer-title">
+        <span class="scope-kind">{SCOPE_LABELS[scope.kind]}</span> {named?.name ?? scope.value}
+      </h1>
+      <p class="scope-detail">
+        {named?.detail && <span class="muted">{named.detail}</span>}
+        <a href={chartHref(tenantId)} onClick={onLinkClick}>
+          Back to the whole tenant
+        </a>
+      </p>
+    </div>
+  )
+}

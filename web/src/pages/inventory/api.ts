@@ -1,0 +1,80 @@
+import { call, type Page } from '../../api'
+
+/** The inventory records as `/api/app/tenants/{id}/subscriptions`, `/resource-groups` and `/resources` return them. */
+
+export interface CostSummary {
+  currency: string
+  monthToDate: number
+  previousMonth: number
+  last30Days: number
+}
+export type Tags = Record<string, string>
+
+export interface Subscription {
+  subscriptionId: string
+  displayName: string
+  state: string
+  currency: string
+  resourceGroupCount: number
+  resourceCount: number
+  costs: CostSummary
+}
+export interface ResourceGroup {
+  id: string
+  armId: string
+  name: string
+  subscriptionId: string
+  location: string | null
+  tags: Tags
+  resourceCount: number
+  costs: CostSummary
+}
+export interface Resource {
+  id: string
+  armId: string
+  name: string
+  resourceType: string
+  location: string | null
+  subscriptionId: string
+  resourceGroupName: string
+  resourceGroupId: string
+  tags: Tags
+  sku: string | null
+  state: string | null
+  costs: CostSummary
+}
+export interface ListPage<T> extends Page<T> {
+  page: number
+  pageSize: number
+  totalPages: number
+}
+export interface ResourceFilter {
+  subscriptionId?: string
+  resourceGroupId?: string
+  armResourceName?: string
+  resourceType?: string
+}
+
+export const PAGE_SIZE = 50
+/** The most a list answers at once: enough for the filter choices of any real estate. */
+const ALL = 200
+
+function listPath(tenantId: string, list: string, query: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams()
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(name, `${value}`)
+  return `/tenants/${encodeURIComponent(tenantId)}/${list}?${params}`
+}
+
+export const inventoryApi = {
+  subscriptions: (tenantId: string, page = 1, pageSize = PAGE_SIZE) =>
+    call<ListPage<Subscription>>('GET', listPath(tenantId, 'subscriptions', { page, pageSize })),
+  resourceGroups: (tenantId: string, subscriptionId: string | undefined, page = 1, pageSize = PAGE_SIZE) =>
+    call<ListPage<ResourceGroup>>('GET', listPath(tenantId, 'resource-groups', { subscriptionId, page, pageSize })),
+  resources: (tenantId: string, filter: ResourceFilter, page = 1) =>
+    call<ListPage<Resource>>('GET', listPath(tenantId, 'resources', { ...filter, page, pageSize: PAGE_SIZE })),
+  /** Choices for the filters: every subscription, and every group (of one subscription when given). */
+  allSubscriptions: (tenantId: string) => inventoryApi.subscriptions(tenantId, 1, ALL),
+  allResourceGroups: (tenantId: string, subscriptionId?: string) =>
+    inventoryApi.resourceGroups(tenantId, subscriptionId, 1, ALL),
+}

@@ -1,0 +1,236 @@
+import { type ComponentChildren, Fragment } from 'preact'
+import { chartHref } from '../../components/chart-scope'
+import { withSearch } from '../../components/search-params'
+import { onLinkClick } from '../../router'
+import { formatMoney } from '../explorer/markers'
+import type { CostSummary, Resource, ResourceGroup, Subscription, Tags } from './api'
+
+/** The inventory's three lists as tables, each row's name a link to its own cost chart. */
+
+const inventoryHref = (tenantId: string, params: Record<string, string>) =>
+  withSearch(`/tenants/${encodeURIComponent(tenantId)}/inventory`, params)
+
+function CostHeadings() {
+  return (
+    <>
+      <th scope="col" class="money">
+        Month to date
+      </th>
+      <th scope="col" class="money">
+        Last 30 days
+      </th>
+      <th scope="col" class="money">
+        Previous month
+      </th>
+    </>
+  )
+}
+
+function CostCells({ costs }: { costs: CostSummary }) {
+  return (
+    <>
+      <td class="money">{formatMoney(costs.monthToDate, costs.currency)}</td>
+      <td class="money">{formatMoney(costs.last30Days, costs.currency)}</td>
+      <td class="money">{formatMoney(costs.previousMonth, costs.currency)}</td>
+    </>
+  )
+}
+
+function TagList({ tags }: { tags: Tags }) {
+  const entries = Object.entries(tags)
+  if (entries.length === 0) return <span class="muted">none</span>
+  return (
+    <ul class="tag-list">
+      {entries.map(([key, value]) => (
+        <li key={key}>
+          {key}={value}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** A resource type that breaks, where it must, after a slash rather than inside a word. */
+function ResourceType({ type }: { type: string }) {
+  const parts = type.split('/')
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={`${i}-${part}`}>
+          {part}
+          {i < parts.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </>
+  )
+}
+
+/** The table in its own horizontal scroller, focusable so that a keyboard can scroll it too. */
+function TableFrame(props: { label: string; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
+    <section class="table-scroll" aria-label={props.label} tabIndex={0}>
+      <table class="inventory-table">{props.children}</table>
+    </section>
+  )
+}
+
+export function SubscriptionTable(props: { tenantId: string; items: Subscription[] }) {
+  const { tenantId } = props
+  return (
+    <TableFrame label="Subscriptions">
+      <thead>
+        <tr>
+          <th scope="col">Subscription</th>
+          <th scope="col">State</th>
+          <th scope="col" class="count">
+            Groups
+          </th>
+          <th scope="col" class="count">
+            Resources
+          </th>
+          <CostHeadings />
+        </tr>
+      </thead>
+      <tbody>
+        {props.items.map((sub) => (
+          <tr key={sub.subscriptionId}>
+            <th scope="row">
+              <a href={chartHref(tenantId, { kind: 'subscription', value: sub.subscriptionId })} onClick={onLinkClick}>
+                {sub.displayName}
+              </a>
+              <span class="muted id">{sub.subscriptionId}</span>
+            </th>
+            <td>{sub.state}</td>
+            <td class="count">
+              <a
+                href={inventoryHref(tenantId, { view: 'groups', subscriptionId: sub.subscriptionId })}
+                onClick={onLinkClick}
+                aria-label={`${sub.resourceGroupCount} resource groups of ${sub.displayName}`}
+              >
+                {sub.resourceGroupCount}
+              </a>
+            </td>
+            <td class="count">
+              <a
+                href={inventoryHref(tenantId, { view: 'resources', subscriptionId: sub.subscriptionId })}
+                onClick={onLinkClick}
+                aria-label={`${sub.resourceCount} resources of ${sub.displayName}`}
+              >
+                {sub.resourceCount}
+              </a>
+            </td>
+            <CostCells costs={sub.costs} />
+          </tr>
+        ))}
+      </tbody>
+    </TableFrame>
+  )
+}
+
+export function ResourceGroupTable(props: {
+  tenantId: string
+  items: ResourceGroup[]
+  subscriptionName(id: string): string
+}) {
+  const { tenantId } = props
+  return (
+    <TableFrame label="Resource groups">
+      <thead>
+        <tr>
+          <th scope="col">Resource group</th>
+          <th scope="col">Location</th>
+          <th scope="col">Tags</th>
+          <th scope="col" class="count">
+            Resources
+          </th>
+          <CostHeadings />
+        </tr>
+      </thead>
+      <tbody>
+        {props.items.map((group) => (
+          <tr key={group.id}>
+            <th scope="row">
+              <a
+                href={chartHref(tenantId, {
+                  kind: 'resourceGroup',
+                  value: group.name,
+                  subscriptionId: group.subscriptionId,
+                })}
+                onClick={onLinkClick}
+              >
+                {group.name}
+              </a>
+              <span class="muted">{props.subscriptionName(group.subscriptionId)}</span>
+            </th>
+            <td>{group.location ?? '–'}</td>
+            <td>
+              <TagList tags={group.tags} />
+            </td>
+            <td class="count">
+              <a
+                href={inventoryHref(tenantId, {
+                  view: 'resources',
+                  subscriptionId: group.subscriptionId,
+                  resourceGroupId: group.id,
+                })}
+                onClick={onLinkClick}
+                aria-label={`${group.resourceCount} resources of ${group.name}`}
+              >
+                {group.resourceCount}
+              </a>
+            </td>
+            <CostCells costs={group.costs} />
+          </tr>
+        ))}
+      </tbody>
+    </TableFrame>
+  )
+}
+
+export function ResourceTable(props: { tenantId: string; items: Resource[] }) {
+  const { tenantId } = props
+  return (
+    <TableFrame label="Resources">
+      <thead>
+        <tr>
+          <th scope="col">Resource</th>
+          <th scope="col">Group and location</th>
+          <th scope="col">SKU and state</th>
+          <th scope="col">Tags</th>
+          <CostHeadings />
+        </tr>
+      </thead>
+      <tbody>
+        {props.items.map((resource) => (
+          <tr key={resource.id}>
+            <th scope="row">
+              <a href={chartHref(tenantId, { kind: 'resource', value: resource.id })} onClick={onLinkClick}>
+                {resource.name}
+              </a>
+              <span class="muted">
+                <ResourceType type={resource.resourceType} />
+              </span>
+            </th>
+            <td>
+              {resource.resourceGroupName}
+              <span class="muted">{resource.location ?? 'no location'}</span>
+            </td>
+            <td>
+              {resource.sku ?? '–'}
+              {resource.state && <span class="muted">{resource.state}</span>}
+            </td>
+            <td>
+              <TagList tags={resource.tags} />
+            </td>
+            <CostCells costs={resource.costs} />
+          </tr>
+        ))}
+      </tbody>
+    </TableFrame>
+  )
+}
