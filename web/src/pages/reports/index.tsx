@@ -7,7 +7,7 @@ import { type Report, reportsApi } from './api'
 import { ReportForm } from './form'
 import './reports.css'
 import { RunStatusBadge } from './run-status'
-import { kindLabel, parametersInWords, scheduleInWords, scopeInWords } from './words'
+import { parametersInWords, scheduleInWords, scopeInWords } from './words'
 
 export { ReportPage } from './report'
 
@@ -89,7 +89,6 @@ export function ReportsPage({ user }: { user: SessionUser }) {
               </div>
               {report.description && <p class="report-description">{report.description}</p>}
               <p class="report-facts muted">
-                <span>{kindLabel(report.kind)}</span>
                 <span>{parametersInWords(report)}</span>
                 <span>{scopeInWords(report.tenancyIds, tenants)}</span>
                 <span>{scheduleInWords(report.schedule)}</span>

@@ -68,14 +68,14 @@ export function readableDay(day: string): string {
 }
 
 export function runPeriod(run: ReportRun): string {
-  return run.periodStart && run.periodEnd ? `${readableDay(run.periodStart)} to ${readableDay(run.periodEnd)}` : '–'
+  return run.periodStart && run.periodEnd ? `${readableDay(run.periodStart)} to ${readableDay(run.periodEnd)}` : ''
 }
 
 export const STATUS_WORDS: Record<ReportRun['status'], string> = {
-  Queued: 'Queued: waiting for a worker',
-  Running: 'Running',
-  Succeeded: 'Succeeded',
-  Failed: 'Failed',
+  Queued: 'waiting for a worker',
+  Running: 'reading the costs and writing the files',
+  Succeeded: 'done',
+  Failed: 'failed',
 }
 
 export function isFinished(run: ReportRun): boolean {
