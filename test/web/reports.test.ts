@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX } from '../../src/app.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import type { OrgContext } from '../support/app.js'
-import { useBrowserApp } from '../support/browser.js'
+import { TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
 
 /**
  * The Reports pages in a real browser against the real app: an owner defines a report, runs it and downloads its
@@ -35,7 +36,7 @@ describe('web interface: reports', () => {
     while (await worker.runOnce()) {}
   }, 120_000)
 
-  it('lets an owner define a report, run it, follow its progress, download its files and delete it', async () => {
+  it('lets an owner define a report, run it, follow its progress, download its files, edit and delete it', async () => {
     const page = await browser.newPage()
     await browser.signInAsOwner(page, org)
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Reports' }).click()
@@ -117,8 +118,21 @@ describe('web interface: reports', () => {
     await page.setViewportSize({ width: 1280, height: 900 })
     await page.screenshot({ path: '/work/shots/reports-list-1280.png', fullPage: true })
 
-    // Delete from the keyboard: Escape keeps it, Tab and Enter confirm.
+    // Edit: the form starts from the definition; the kind stays.
     await definitions.getByRole('link', { name: 'Cost by environment' }).click()
+    await page.getByRole('button', { name: 'Edit' }).click()
+    const edit = page.getByRole('form', { name: 'Edit report' })
+    expect(await edit.getByLabel('Tag key').inputValue()).toBe('environment')
+    expect(await edit.getByLabel('Kind').isDisabled()).toBe(true)
+    await edit.getByLabel('Runs').selectOption('')
+    await edit.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText('Not scheduled: runs when asked').waitFor()
+    expect((await t.request('GET', `${API_PREFIX}/reports/${reportId}`, org.ownerKey)).json()).toMatchObject({
+      parameters: { dimension: 'Tag', tagKey: 'environment', top: 5 },
+      schedule: null,
+    })
+
+    // Delete from the keyboard: Escape keeps it, Tab and Enter confirm.
     const remove = page.getByRole('button', { name: 'Delete', exact: true })
     await remove.focus()
     await page.keyboard.press('Enter')
@@ -137,6 +151,84 @@ describe('web interface: reports', () => {
     expect(await definitions.getByRole('link', { name: 'Cost by environment' }).count()).toBe(0)
     expect((await t.request('GET', `${API_PREFIX}/reports/${reportId}`, org.ownerKey)).statusCode).toBe(404)
     // The browser logs the one answer that refused the form on purpose; nothing else went wrong.
+    expect(problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)'])
+  })
+
+  it("shows a Viewer their tenancy's reports read-only, and a failed run's error in words", async () => {
+    const created = await t.request('POST', `${API_PREFIX}/reports`, org.ownerKey, {
+      name: 'Production by service',
+      kind: 'CostByDimension',
+      parameters: { dimension: 'Service', period: 'LastMonth' },
+      tenancyIds: [tenant.id],
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const reportId = created.json().id
+    // A run as a worker leaves it when rendering failed.
+    const now = new Date().toISOString()
+    await t.db.kysely
+      .insertInto('reportRuns')
+      .values({
+        id: randomUUID(),
+        reportId,
+        tenantId: null,
+        status: 'Failed',
+        trigger: 'Manual',
+        scheduledFor: null,
+        requestedAt: now,
+        requestedBy: org.ownerId,
+        startedAt: now,
+        completedAt: now,
+        periodStart: null,
+        periodEnd: null,
+        rowCount: null,
+        preview: null,
+        files: null,
+        progress: null,
+        errorCode: 'render_failed',
+        errorMessage: 'The PDF could not be written: the disk is full.',
+        leaseUntil: null,
+        workerId: null,
+        notBefore: null,
+      })
+      .execute()
+    // A member with Viewer on the tenancy, signed up as accepting the invitation leaves them.
+    const email = 'viewer@reports.test'
+    const invited = await t.request('POST', `${API_PREFIX}/users`, org.ownerKey, { email })
+    expect(invited.statusCode, invited.body).toBe(202)
+    const viewerId = invited.json().id
+    await browser.setPassword(viewerId)
+    await t.db.kysely.updateTable('users').set({ status: 'Active' }).where('id', '=', viewerId).execute()
+    const granted = await t.request('PUT', `${API_PREFIX}/tenancies/${tenant.id}/users/${viewerId}`, org.ownerKey, {
+      role: 'Viewer',
+    })
+    expect(granted.statusCode, granted.body).toBe(200)
+
+    await browser.context().clearCookies()
+    const page = await browser.newPage()
+    await page.goto(`${base}/reports`)
+    await page.getByLabel('E-mail address').fill(email)
+    await page.getByLabel('Password').fill(TEST_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Tenants' }).waitFor()
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Reports' }).click()
+    const definitions = page.getByRole('list', { name: 'Report definitions' })
+    await definitions.getByRole('link', { name: 'Production by service' }).click()
+    // Organisation-wide reports are for owners; the Viewer neither runs, edits nor deletes.
+    await page.getByRole('heading', { name: 'Production by service', level: 1 }).waitFor()
+    const failure = page.getByRole('alert')
+    await failure.getByText('The run failed.').waitFor()
+    expect(await failure.textContent()).toContain('The PDF could not be written: the disk is full.')
+    for (const name of ['Run now', 'Edit', 'Delete'])
+      expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0)
+    expect(await page.getByRole('link', { name: /^Download/ }).count()).toBe(0)
+    await page.screenshot({ path: '/work/shots/reports-failed-1280.png', fullPage: true })
+    await page.getByRole('link', { name: 'Reports' }).first().click()
+    await definitions.getByRole('link', { name: 'Production by service' }).waitFor()
+    expect(await definitions.getByRole('listitem').count()).toBe(1)
+    expect(await page.getByRole('button', { name: 'New report' }).count()).toBe(0)
+    await page.setViewportSize({ width: 390, height: 844 })
+    await noHorizontalScroll(page)
+    await page.screenshot({ path: '/work/shots/reports-viewer-390.png', fullPage: true })
     expect(problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)'])
   })
 })
