@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, type SessionUser, type Tenant } from '../../api'
 import { ProblemMessage } from '../../components/problem'
 import { navigate, onLinkClick } from '../../router'
@@ -32,6 +32,13 @@ export function ReportsPage({ user }: { user: SessionUser }) {
       current = false
     }
   }, [page])
+  // Back from the form, the keyboard is where it left: on "New report".
+  const newButton = useRef<HTMLButtonElement>(null)
+  const wasCreating = useRef(false)
+  useEffect(() => {
+    if (wasCreating.current && !creating) newButton.current?.focus()
+    wasCreating.current = creating
+  }, [creating])
   useEffect(() => {
     api.tenants().then((answer) => setTenants(answer.items), setError)
   }, [])
@@ -41,7 +48,7 @@ export function ReportsPage({ user }: { user: SessionUser }) {
       <div class="page-head">
         <h1 id="reports-title">Reports</h1>
         {user.isOwner && !creating && (
-          <button type="button" onClick={() => setCreating(true)}>
+          <button type="button" ref={newButton} onClick={() => setCreating(true)}>
             New report
           </button>
         )}

@@ -67,15 +67,18 @@ export function ReportPage({ reportId, user }: { reportId: string; user: Session
     api.tenants().then((answer) => setTenants(answer.items), setError)
   }, [reportId, loadRuns])
 
-  /** What the run's poll learnt: the history shows the same status; once it ended, the definition's last run too. */
-  const onRunChanged = useCallback(
-    (run: ReportRunDetail) => {
-      const record = recordOf(run)
-      setRuns((current) => current?.map((r) => (r.id === record.id ? record : r)) ?? current)
-      if (isFinished(run)) reportsApi.get(reportId).then(setReport, setError)
-    },
-    [reportId],
-  )
+  /** What the run's poll learnt: the history shows the same status. */
+  const onRunChanged = useCallback((run: ReportRunDetail) => {
+    const record = recordOf(run)
+    setRuns((current) => current?.map((r) => (r.id === record.id ? record : r)) ?? current)
+  }, [])
+
+  // Back from the form, the keyboard is where it left: on Edit.
+  const wasEditing = useRef(false)
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButton.current?.focus()
+    wasEditing.current = editing
+  }, [editing])
 
   const runNow = async () => {
     setStarting(true)
