@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact'
 import type { SessionUser } from './api'
 import { ExplorerPage } from './pages/explorer'
 import { InventoryPage } from './pages/inventory'
+import { ReportPage, ReportsPage } from './pages/reports'
 import { TenantsPage } from './pages/tenants'
 
 /** What a page gets: the path's named parts (decoded) and the signed-in user. */
@@ -23,11 +24,17 @@ export const ROUTES: Route[] = [
   { path: '/tenants', page: () => <TenantsPage /> },
   { path: '/tenants/:tenantId', page: ({ params }) => <ExplorerPage tenantId={params.tenantId ?? ''} /> },
   { path: '/tenants/:tenantId/inventory', page: ({ params }) => <InventoryPage tenantId={params.tenantId ?? ''} /> },
+  { path: '/reports', page: ({ user }) => <ReportsPage user={user} /> },
+  {
+    path: '/reports/:reportId',
+    page: ({ params, user }) => <ReportPage reportId={params.reportId ?? ''} user={user} />,
+  },
 ]
 
 /** The sections in the top bar; `prefix` marks the link current for every page under it. */
 export const NAV: { href: string; label: string; prefix: string; ownersOnly?: boolean }[] = [
   { href: '/tenants', label: 'Tenants', prefix: '/tenants' },
+  { href: '/reports', label: 'Reports', prefix: '/reports' },
 ]
 
 /** The pages of one tenant, as tabs under its name. */
