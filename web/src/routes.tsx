@@ -1,6 +1,10 @@
 import type { ComponentChildren } from 'preact'
 import type { SessionUser } from './api'
+import { AnomaliesPage } from './pages/anomalies'
+import { AnomalyPage } from './pages/anomalies/detail'
 import { ExplorerPage } from './pages/explorer'
+import { InsightsPage } from './pages/insights'
+import { InsightPage } from './pages/insights/detail'
 import { TenantsPage } from './pages/tenants'
 
 /** What a page gets: the path's named parts (decoded) and the signed-in user. */
@@ -21,11 +25,23 @@ interface Route {
 export const ROUTES: Route[] = [
   { path: '/tenants', page: () => <TenantsPage /> },
   { path: '/tenants/:tenantId', page: ({ params }) => <ExplorerPage tenantId={params.tenantId ?? ''} /> },
+  { path: '/anomalies', page: () => <AnomaliesPage /> },
+  {
+    path: '/anomalies/:anomalyId',
+    page: ({ params, user }) => <AnomalyPage anomalyId={params.anomalyId ?? ''} user={user} />,
+  },
+  { path: '/insights', page: () => <InsightsPage /> },
+  {
+    path: '/insights/:insightId',
+    page: ({ params, user }) => <InsightPage insightId={params.insightId ?? ''} user={user} />,
+  },
 ]
 
 /** The sections in the top bar; `prefix` marks the link current for every page under it. */
 export const NAV: { href: string; label: string; prefix: string; ownersOnly?: boolean }[] = [
   { href: '/tenants', label: 'Tenants', prefix: '/tenants' },
+  { href: '/anomalies', label: 'Anomalies', prefix: '/anomalies' },
+  { href: '/insights', label: 'Insights', prefix: '/insights' },
 ]
 
 /** The pages of one tenant, as tabs under its name. */
