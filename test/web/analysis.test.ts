@@ -5,7 +5,7 @@ import type { AnomalyRecord } from '../../src/features/anomalies/schemas.js'
 import type { InsightRecord } from '../../src/features/insights/schemas.js'
 import { addDays } from '../../src/platform/time.js'
 import type { OrgContext } from '../support/app.js'
-import { useBrowserApp } from '../support/browser.js'
+import { TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
 import { plantedEstate, writeFocusFiles } from '../support/focus-estate.js'
 
 /**
@@ -18,6 +18,7 @@ import { plantedEstate, writeFocusFiles } from '../support/focus-estate.js'
 const { t, base, problems, ...browser } = await useBrowserApp()
 const TODAY = new Date().toISOString().slice(0, 10)
 const SPIKE_DAY = addDays(TODAY, -9)
+const VIEWER = 'vera.viewer@analysis.test'
 
 async function noHorizontalScroll(page: Page) {
   expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
@@ -26,6 +27,7 @@ async function noHorizontalScroll(page: Page) {
 describe('web interface: anomalies and insights', () => {
   let org: OrgContext
   let shopId: string
+  let viewerId: string
   const apiGet = async <T>(path: string) => {
     const res = await t.request('GET', `${API_PREFIX}${path}`, org.ownerKey)
     expect(res.statusCode, res.body).toBe(200)
@@ -46,6 +48,14 @@ describe('web interface: anomalies and insights', () => {
     const estate = plantedEstate()
     const days = estate.days.map((_, d) => addDays(TODAY, d - estate.days.length))
     await t.services.importFocus(shop.id, writeFocusFiles({ ...estate, days }))
+    // The import stands for today's scheduled collection, which would add the simulated estate's last days to it.
+    await t.db.kysely.updateTable('snapshotRuns').set({ scheduledFor: TODAY }).where('tenantId', '=', shop.id).execute()
+    const marker = await t.request('POST', `${API_PREFIX}/tenants/${shop.id}/events`, org.ownerKey, {
+      occurredAt: `${SPIKE_DAY}T08:30:00Z`,
+      title: 'Deploy web v3.1',
+      category: 'Deployment',
+    })
+    expect(marker.statusCode).toBe(201)
     const worker = t.worker()
     while (await worker.runOnce()) {}
     for (const tenant of [contoso, shop]) {
@@ -53,6 +63,20 @@ describe('web interface: anomalies and insights', () => {
       expect(analysis?.status).toBe('Succeeded')
     }
     await browser.setPassword(org.ownerId)
+    // A member who may only look at the simulated estate.
+    const invited = await t.request('POST', `${API_PREFIX}/users`, org.ownerKey, { email: VIEWER })
+    expect(invited.statusCode, invited.body).toBe(202)
+    viewerId = invited.json().id
+    await t.db.kysely
+      .updateTable('users')
+      .set({ status: 'Active', displayName: 'Vera Viewer' })
+      .where('id', '=', viewerId)
+      .execute()
+    await browser.setPassword(viewerId)
+    const granted = await t.request('PUT', `${API_PREFIX}/tenancies/${contoso.id}/users/${viewerId}`, org.ownerKey, {
+      role: 'Viewer',
+    })
+    expect(granted.statusCode, granted.body).toBe(200)
   }, 120_000)
 
   it('filters the anomalies, opens one on its chart, acknowledges it, and finds it on the explorer', async () => {
@@ -86,6 +110,7 @@ describe('web interface: anomalies and insights', () => {
     // The anomaly's own day is marked on its chart, and says what it is on focus.
     await page.getByRole('link', { name: new RegExp(`^High anomaly on ${SPIKE_DAY}`) }).focus()
     expect(await page.getByRole('tooltip').textContent()).toContain(tenantAnomaly.description)
+    await page.getByRole('list', { name: 'Event markers' }).getByText('Deploy web v3.1').waitFor()
     await page.getByText('Nobody has acknowledged or resolved it yet.').waitFor()
 
     await page.getByRole('button', { name: 'Acknowledge' }).click()
@@ -174,6 +199,17 @@ describe('web interface: anomalies and insights', () => {
     await list.getByRole('link', { name: insight.title }).waitFor()
     await noHorizontalScroll(page)
     await page.screenshot({ path: '/work/shots/analysis-insights-390.png', fullPage: true })
+
+    // A Viewer of the tenancy reads the insight and is offered no action on it.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByLabel('E-mail address').fill(VIEWER)
+    await page.getByLabel('Password').fill(TEST_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Tenants' }).waitFor()
+    await page.goto(`${base}/insights/${insight.id}`)
+    await page.getByText('Acting on an insight needs the Editor role on this tenant.').waitFor()
+    expect(await page.getByRole('button', { name: 'Snooze' }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Mark implemented' }).count()).toBe(0)
     await page.close()
     expect(problems).toEqual([])
   })

@@ -235,7 +235,7 @@ function Drivers({ anomaly }: { anomaly: Anomaly }) {
               <th scope="col" class="money">
                 Change
               </th>
-              <th scope="col" class="money optional">
+              <th scope="col" class="money">
                 Share
               </th>
             </tr>
@@ -244,13 +244,19 @@ function Drivers({ anomaly }: { anomaly: Anomaly }) {
             {anomaly.drivers.map((d) => (
               <tr key={d.label}>
                 <th scope="row">{d.label}</th>
-                <td class="money">{money(d.expectedCost)}</td>
-                <td class="money">{money(d.actualCost)}</td>
-                <td class="money">
+                <td class="money" data-label="Expected">
+                  {money(d.expectedCost)}
+                </td>
+                <td class="money" data-label="Actual">
+                  {money(d.actualCost)}
+                </td>
+                <td class="money" data-label="Change">
                   {d.change >= 0 ? '+' : ''}
                   {money(d.change)}
                 </td>
-                <td class="money optional">{Math.round(d.share * 100)}%</td>
+                <td class="money" data-label="Share">
+                  {Math.round(d.share * 100)}%
+                </td>
               </tr>
             ))}
           </tbody>

@@ -13,6 +13,8 @@ const HEIGHT = 320
 
 const dayToSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000
 const instantToSeconds = (iso: string) => Date.parse(iso) / 1000
+/** A day's point sits at its start: its band reaches half a day either side, to the neighbouring points' midpoints. */
+const HALF_DAY = 43_200
 
 function chartData(series: CostSeries): { labels: string[]; data: uPlot.AlignedData } {
   const xs = series.points.map((p) => dayToSeconds(p.date))
@@ -76,8 +78,8 @@ export function CostChart(props: {
       setPlacedDays(
         days
           .map((day) => {
-            const start = Math.max(0, u.valToPos(dayToSeconds(day.date), 'x'))
-            const end = Math.min(u.over.clientWidth, u.valToPos(dayToSeconds(day.date) + 86_400, 'x'))
+            const start = Math.max(0, u.valToPos(dayToSeconds(day.date) - HALF_DAY, 'x'))
+            const end = Math.min(u.over.clientWidth, u.valToPos(dayToSeconds(day.date) + HALF_DAY, 'x'))
             return { day, left: u.over.offsetLeft + start, width: end - start }
           })
           .filter(({ width }) => width > 0),
@@ -88,8 +90,8 @@ export function CostChart(props: {
       const { ctx } = u
       ctx.save()
       for (const day of days) {
-        const start = u.valToPos(dayToSeconds(day.date), 'x', true)
-        const end = u.valToPos(dayToSeconds(day.date) + 86_400, 'x', true)
+        const start = Math.max(u.bbox.left, u.valToPos(dayToSeconds(day.date) - HALF_DAY, 'x', true))
+        const end = Math.min(u.bbox.left + u.bbox.width, u.valToPos(dayToSeconds(day.date) + HALF_DAY, 'x', true))
         const band = SEVERITY_BANDS[day.severity]
         ctx.fillStyle = activeRef.current === day.key ? band.active : band.fill
         ctx.fillRect(start, u.bbox.top, end - start, u.bbox.height)
