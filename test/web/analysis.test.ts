@@ -95,6 +95,7 @@ describe('web interface: anomalies and insights', () => {
     await page.getByLabel('Raised on').fill(addDays(SPIKE_DAY, -1))
     await page.getByText('No anomaly matches these filters.').waitFor()
     await page.getByLabel('Raised on').fill(SPIKE_DAY)
+    await page.screenshot({ path: '/work/shots/analysis-anomalies-1280.png', fullPage: true })
     await list.getByRole('link', { name: `Whole tenant on ${SPIKE_DAY}` }).click()
 
     await page.getByRole('heading', { name: `Whole tenant on ${SPIKE_DAY}` }).waitFor()
@@ -172,6 +173,7 @@ describe('web interface: anomalies and insights', () => {
     await page.getByRole('button', { name: 'Snooze' }).click()
     await page.getByText('The number of days must be at least 1.').waitFor()
     expect(await page.getByRole('alert').textContent()).toContain('One or more fields are invalid.')
+    await page.screenshot({ path: '/work/shots/analysis-insight-1280.png', fullPage: true })
     expect((await apiGet<InsightRecord>(`/insights/${insight.id}`)).status).toBe('Active')
     // The refused change is the one failed request Chromium logs; nothing else went wrong so far.
     expect(problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)'])

@@ -126,7 +126,7 @@ export function scopeLabel(scope: AnomalyScope, resource?: string | null): strin
     case 'ResourceGroup':
       return `Resource group ${scope.resourceGroupName}`
     case 'Resource':
-      return resource ? `Resource ${resource}` : `A resource of ${scope.resourceGroupName ?? 'the tenant'}`
+      return resource ? `Resource ${resource}` : `Resource in group ${scope.resourceGroupName ?? '(none)'}`
     case 'Service':
       return `Service ${scope.serviceName}`
     default:

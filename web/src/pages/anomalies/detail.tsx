@@ -31,13 +31,31 @@ export function AnomalyPage({ anomalyId, user }: { anomalyId: string; user: Sess
   const [error, setError] = useState<unknown>(null)
 
   useEffect(() => {
+    let current = true
     setAnomaly(null)
+    setResource(null)
     setError(null)
-    getAnomaly(anomalyId).then((found) => {
-      setAnomaly(found)
-      api.tenant(found.tenancyId).then(setTenant, () => setTenant(null))
-      if (found.scope.resourceId) resourceName(found.tenancyId, found.scope.resourceId).then(setResource, () => {})
-    }, setError)
+    getAnomaly(anomalyId).then(
+      (found) => {
+        if (!current) return
+        setAnomaly(found)
+        // The tenant's and the resource's names only make the page friendlier: without them it still says it all.
+        api.tenant(found.tenancyId).then(
+          (t) => current && setTenant(t),
+          () => {},
+        )
+        if (found.scope.resourceId) {
+          resourceName(found.tenancyId, found.scope.resourceId).then(
+            (name) => current && setResource(name),
+            () => {},
+          )
+        }
+      },
+      (err) => current && setError(err),
+    )
+    return () => {
+      current = false
+    }
   }, [anomalyId])
 
   const label = anomaly ? scopeLabel(anomaly.scope, resource) : 'Anomaly'
@@ -181,8 +199,15 @@ function ScopeChart({ anomaly, label }: { anomaly: Anomaly; label: string }) {
   const to = after < today ? after : today
 
   useEffect(() => {
+    let current = true
     setError(null)
-    scopedDailyCosts(anomaly.tenancyId, { ...chartScopeOf(anomaly.scope), from, to }).then(setSeries, setError)
+    scopedDailyCosts(anomaly.tenancyId, { ...chartScopeOf(anomaly.scope), from, to }).then(
+      (answer) => current && setSeries(answer),
+      (err) => current && setError(err),
+    )
+    return () => {
+      current = false
+    }
   }, [anomaly.id, from, to])
 
   return (

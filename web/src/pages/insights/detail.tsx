@@ -24,12 +24,24 @@ export function InsightPage({ insightId, user }: { insightId: string; user: Sess
   const [error, setError] = useState<unknown>(null)
 
   useEffect(() => {
+    let current = true
     setInsight(null)
     setError(null)
-    getInsight(insightId).then((found) => {
-      setInsight(found)
-      api.tenant(found.tenancyId).then(setTenant, () => setTenant(null))
-    }, setError)
+    getInsight(insightId).then(
+      (found) => {
+        if (!current) return
+        setInsight(found)
+        // The tenant's name links to its costs; without it the page still says it all.
+        api.tenant(found.tenancyId).then(
+          (t) => current && setTenant(t),
+          () => {},
+        )
+      },
+      (err) => current && setError(err),
+    )
+    return () => {
+      current = false
+    }
   }, [insightId])
 
   return (
