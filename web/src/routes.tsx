@@ -1,6 +1,10 @@
 import type { ComponentChildren } from 'preact'
 import type { SessionUser } from './api'
+import { AnomaliesPage } from './pages/anomalies'
+import { AnomalyPage } from './pages/anomalies/detail'
 import { ExplorerPage } from './pages/explorer'
+import { InsightsPage } from './pages/insights'
+import { InsightPage } from './pages/insights/detail'
 import { InventoryPage } from './pages/inventory'
 import { ReportPage, ReportsPage } from './pages/reports'
 import { TenantsPage } from './pages/tenants'
@@ -29,11 +33,23 @@ export const ROUTES: Route[] = [
     path: '/reports/:reportId',
     page: ({ params, user }) => <ReportPage reportId={params.reportId ?? ''} user={user} />,
   },
+  { path: '/anomalies', page: () => <AnomaliesPage /> },
+  {
+    path: '/anomalies/:anomalyId',
+    page: ({ params, user }) => <AnomalyPage anomalyId={params.anomalyId ?? ''} user={user} />,
+  },
+  { path: '/insights', page: () => <InsightsPage /> },
+  {
+    path: '/insights/:insightId',
+    page: ({ params, user }) => <InsightPage insightId={params.insightId ?? ''} user={user} />,
+  },
 ]
 
 /** The sections in the top bar; `prefix` marks the link current for every page under it. */
 export const NAV: { href: string; label: string; prefix: string; ownersOnly?: boolean }[] = [
   { href: '/tenants', label: 'Tenants', prefix: '/tenants' },
+  { href: '/anomalies', label: 'Anomalies', prefix: '/anomalies' },
+  { href: '/insights', label: 'Insights', prefix: '/insights' },
   { href: '/reports', label: 'Reports', prefix: '/reports' },
 ]
 

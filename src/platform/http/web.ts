@@ -10,8 +10,15 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
  */
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url))
 
-/** Paths of the app's own pages, answered with index.html; its router takes over in the browser. */
-export const CLIENT_ROUTES = ['/', '/sign-in', '/tenants', '/tenants/*', '/reports', '/reports/*'] as const
+/**
+ * Paths of the app's own pages (each section of its top bar and everything under it), answered with index.html;
+ * its router takes over in the browser.
+ */
+export const CLIENT_ROUTES = [
+  '/',
+  '/sign-in',
+  ...['tenants', 'anomalies', 'insights', 'reports', 'settings'].flatMap((section) => [`/${section}`, `/${section}/*`]),
+]
 
 /**
  * Scripts and styles come only from here. uPlot and Preact set styles through the CSSOM (`element.style.x = ...`),

@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import uPlot from 'uplot'
 import type { CostSeries, EventMarker } from '../../api'
+import { onLinkClick } from '../../router'
+import type { Anomaly } from '../anomalies/api'
+import { type AnomalyDay, anomalyDays, SEVERITY_BANDS } from './anomaly-bands'
 import { CATEGORY_COLOURS, formatInstant, formatMoney, markerTag } from './markers'
 
 const PALETTE = ['#2563eb', '#0d9488', '#d97706', '#9333ea', '#db2777', '#65a30d', '#0891b2', '#7c3aed']
@@ -10,6 +13,8 @@ const HEIGHT = 320
 
 const dayToSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000
 const instantToSeconds = (iso: string) => Date.parse(iso) / 1000
+/** A day's point sits at its start: its band reaches half a day either side, to the neighbouring points' midpoints. */
+const HALF_DAY = 43_200
 
 function chartData(series: CostSeries): { labels: string[]; data: uPlot.AlignedData } {
   const xs = series.points.map((p) => dayToSeconds(p.date))
@@ -27,16 +32,31 @@ interface Placed {
   marker: EventMarker
   left: number
 }
+interface PlacedDay {
+  day: AnomalyDay
+  left: number
+  width: number
+}
 
 /**
  * Daily costs drawn by uPlot, the event markers as vertical lines in their category's colour on the canvas, and
  * above each line a focusable handle that shows the marker's title, description and tag on hover and on focus.
+ * Days with anomalies are shaded in their severity's colour, with a link at the foot of the day that names them on
+ * hover and focus and leads to the anomaly. `active` is a marker's id or an anomaly day's key.
  */
-export function CostChart(props: { series: CostSeries; active: string | null; onActivate(id: string | null): void }) {
+export function CostChart(props: {
+  series: CostSeries
+  anomalies?: Anomaly[]
+  active: string | null
+  onActivate(id: string | null): void
+}) {
   const host = useRef<HTMLDivElement>(null)
   const plot = useRef<uPlot | null>(null)
   const activeRef = useRef(props.active)
   const [placed, setPlaced] = useState<Placed[]>([])
+  const [placedDays, setPlacedDays] = useState<PlacedDay[]>([])
+  // The chart is rebuilt when the anomalies shown change, not when the same ones arrive in a new array.
+  const anomalyKey = (props.anomalies ?? []).map((a) => `${a.id}@${a.dateRaised}`).join()
   const [plotBox, setPlotBox] = useState({ top: 0, height: 0, width: 0 })
 
   useEffect(() => {
@@ -44,6 +64,7 @@ export function CostChart(props: { series: CostSeries; active: string | null; on
     if (!element) return
     const { series } = props
     const { labels, data } = chartData(series)
+    const days = anomalyDays(props.anomalies ?? [])
     const money = (v: number | null) => (v == null ? '–' : formatMoney(v, series.currency))
 
     const place = (u: uPlot) => {
@@ -54,6 +75,28 @@ export function CostChart(props: { series: CostSeries; active: string | null; on
           .filter(({ x }) => x >= 0 && x <= u.over.clientWidth)
           .map(({ marker, x }) => ({ marker, left: u.over.offsetLeft + x })),
       )
+      setPlacedDays(
+        days
+          .map((day) => {
+            const start = Math.max(0, u.valToPos(dayToSeconds(day.date) - HALF_DAY, 'x'))
+            const end = Math.min(u.over.clientWidth, u.valToPos(dayToSeconds(day.date) + HALF_DAY, 'x'))
+            return { day, left: u.over.offsetLeft + start, width: end - start }
+          })
+          .filter(({ width }) => width > 0),
+      )
+    }
+    // Under the grid and the lines: a band over each anomalous day, stronger while its link is active.
+    const drawBands = (u: uPlot) => {
+      const { ctx } = u
+      ctx.save()
+      for (const day of days) {
+        const start = Math.max(u.bbox.left, u.valToPos(dayToSeconds(day.date) - HALF_DAY, 'x', true))
+        const end = Math.min(u.bbox.left + u.bbox.width, u.valToPos(dayToSeconds(day.date) + HALF_DAY, 'x', true))
+        const band = SEVERITY_BANDS[day.severity]
+        ctx.fillStyle = activeRef.current === day.key ? band.active : band.fill
+        ctx.fillRect(start, u.bbox.top, end - start, u.bbox.height)
+      }
+      ctx.restore()
     }
     const drawMarkers = (u: uPlot) => {
       const { ctx } = u
@@ -94,7 +137,7 @@ export function CostChart(props: { series: CostSeries; active: string | null; on
           values: (_u, splits) => axisLabels(splits),
         },
       ],
-      hooks: { draw: [drawMarkers], ready: [place], setSize: [place] },
+      hooks: { drawClear: [drawBands], draw: [drawMarkers], ready: [place], setSize: [place] },
     }
     const u = new uPlot(options, data, element)
     plot.current = u
@@ -107,7 +150,7 @@ export function CostChart(props: { series: CostSeries; active: string | null; on
       u.destroy()
       plot.current = null
     }
-  }, [props.series])
+  }, [props.series, anomalyKey])
 
   useEffect(() => {
     activeRef.current = props.active
@@ -115,9 +158,11 @@ export function CostChart(props: { series: CostSeries; active: string | null; on
   }, [props.active])
 
   const active = placed.find((p) => p.marker.id === props.active)
+  const activeDay = placedDays.find((p) => p.day.key === props.active)
+  const listed = placedDays.length ? 'the markers and anomalies are' : 'the markers are'
   return (
     <div class="chart">
-      <div ref={host} class="chart-canvas" role="img" aria-label="Daily cost chart; the markers are listed below it" />
+      <div ref={host} class="chart-canvas" role="img" aria-label={`Daily cost chart; ${listed} listed below it`} />
       <div class="marker-handles" style={{ top: `${plotBox.top}px`, height: `${plotBox.height}px` }}>
         {placed.map(({ marker, left }) => (
           <button
@@ -134,6 +179,48 @@ export function CostChart(props: { series: CostSeries; active: string | null; on
             onKeyDown={(e) => e.key === 'Escape' && props.onActivate(null)}
           />
         ))}
+        {placedDays.map(({ day, left, width }) => (
+          <a
+            key={day.key}
+            href={`/anomalies/${day.anomalies[0]!.id}`}
+            onClick={onLinkClick}
+            class={`anomaly-handle severity-${day.severity.toLowerCase()}`}
+            style={{ left: `${left}px`, width: `${width}px` }}
+            aria-describedby={props.active === day.key ? 'anomaly-tooltip' : undefined}
+            onMouseEnter={() => props.onActivate(day.key)}
+            onMouseLeave={() => props.onActivate(null)}
+            onFocus={() => props.onActivate(day.key)}
+            onBlur={() => props.onActivate(null)}
+            onKeyDown={(e) => e.key === 'Escape' && props.onActivate(null)}
+          >
+            <span class="anomaly-handle-text">{day.label}</span>
+          </a>
+        ))}
+        {activeDay && (
+          <div
+            id="anomaly-tooltip"
+            role="tooltip"
+            class="marker-tooltip"
+            style={
+              activeDay.left > plotBox.width / 2
+                ? { right: `${Math.max(0, plotBox.width - activeDay.left + 8)}px` }
+                : { left: `${activeDay.left + activeDay.width + 8}px` }
+            }
+          >
+            <strong>
+              {activeDay.day.anomalies.length === 1 ? 'Anomaly' : `${activeDay.day.anomalies.length} anomalies`} on{' '}
+              {activeDay.day.date}
+            </strong>
+            {activeDay.day.anomalies.slice(0, 3).map((a) => (
+              <span key={a.id}>
+                {a.severity}: {a.description}
+              </span>
+            ))}
+            {activeDay.day.anomalies.length > 3 && (
+              <span class="muted">and {activeDay.day.anomalies.length - 3} more; the link opens the first</span>
+            )}
+          </div>
+        )}
         {active && (
           <div
             id="marker-tooltip"

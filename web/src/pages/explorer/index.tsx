@@ -4,10 +4,12 @@ import { chartScopeOf } from '../../components/chart-scope'
 import { ProblemMessage } from '../../components/problem'
 import { useSearchParams } from '../../components/search-params'
 import { TenantTabs } from '../../components/tenant-tabs'
+import { AnomalyList } from './anomaly-list'
 import { CostChart } from './cost-chart'
 import { MarkerList } from './marker-list'
 import { formatMoney, utcDay } from './markers'
 import { ScopeHeading } from './scope-heading'
+import { useChartAnomalies } from './use-anomalies'
 
 const GROUPINGS = [
   { value: '', label: 'Nothing (total)' },
@@ -32,6 +34,7 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
   const [loading, setLoading] = useState(true)
   const [error, setError] = useState<unknown>(null)
   const [active, setActive] = useState<string | null>(null)
+  const anomalies = useChartAnomalies(tenantId, from, to)
 
   useEffect(() => {
     api.tenant(tenantId).then(setTenant, setError)
@@ -110,9 +113,11 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
             <strong>{formatMoney(total, series.currency)}</strong>
           </p>
           {empty && <p class="status">No costs in this range yet.</p>}
-          <CostChart series={series} active={active} onActivate={setActive} />
+          <CostChart series={series} anomalies={anomalies.anomalies} active={active} onActivate={setActive} />
           <h2>Event markers</h2>
           <MarkerList markers={series.markers} active={active} onActivate={setActive} />
+          <h2>Anomalies</h2>
+          <AnomalyList {...anomalies} active={active} onActivate={setActive} />
         </div>
       )}
     </section>
