@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import type { SessionUser } from './api'
 import { ExplorerPage } from './pages/explorer'
+import { AuditPage, KeysPage, UsersPage } from './pages/settings'
 import { TenantsPage } from './pages/tenants'
 
 /** What a page gets: the path's named parts (decoded) and the signed-in user. */
@@ -21,11 +22,15 @@ interface Route {
 export const ROUTES: Route[] = [
   { path: '/tenants', page: () => <TenantsPage /> },
   { path: '/tenants/:tenantId', page: ({ params }) => <ExplorerPage tenantId={params.tenantId ?? ''} /> },
+  { path: '/settings/keys', page: () => <KeysPage />, ownersOnly: true },
+  { path: '/settings/users', page: ({ user }) => <UsersPage me={user} />, ownersOnly: true },
+  { path: '/settings/audit', page: () => <AuditPage />, ownersOnly: true },
 ]
 
 /** The sections in the top bar; `prefix` marks the link current for every page under it. */
 export const NAV: { href: string; label: string; prefix: string; ownersOnly?: boolean }[] = [
   { href: '/tenants', label: 'Tenants', prefix: '/tenants' },
+  { href: '/settings/keys', label: 'Settings', prefix: '/settings', ownersOnly: true },
 ]
 
 /** The pages of one tenant, as tabs under its name. */

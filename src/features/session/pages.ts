@@ -8,6 +8,7 @@ import {
   PAGE_HEADERS,
   page,
   parseForms,
+  SIGN_IN_LINK,
   sendPage,
   sendPageProblem,
   wantsHtml,
@@ -73,11 +74,7 @@ export function resetPages(sessions: SessionService) {
           throw ApiError.invalid({ passwordConfirmation: ['does not match the password'] })
         await sessions.completeReset(req.params.token, password)
         if (!wantsHtml(req)) return reply.headers(PAGE_HEADERS).code(204).send()
-        return sendPage(
-          reply,
-          200,
-          page('Your password is set', '<p>Sign in to Costwatch with it. You can close this page.</p>'),
-        )
+        return sendPage(reply, 200, page('Your password is set', `<p>Sign in to Costwatch with it.</p>${SIGN_IN_LINK}`))
       } catch (err) {
         return answerError(req, reply, err, email)
       }

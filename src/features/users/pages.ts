@@ -7,6 +7,7 @@ import {
   PAGE_HEADERS,
   page,
   parseForms,
+  SIGN_IN_LINK,
   sendPage,
   sendPageProblem,
   wantsHtml,
@@ -124,10 +125,7 @@ export function invitationPages(users: UserService) {
         return sendPage(
           reply,
           200,
-          page(
-            'Welcome to Costwatch',
-            `<p>Your account ${escapeHtml(user.email)} is active. You can close this page.</p>`,
-          ),
+          page('Welcome to Costwatch', `<p>Your account ${escapeHtml(user.email)} is active.</p>${SIGN_IN_LINK}`),
         )
       } catch (err) {
         return answerError(req, reply, err, invited)

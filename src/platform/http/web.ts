@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url))
 
 /** Paths of the app's own pages, answered with index.html; its router takes over in the browser. */
-export const CLIENT_ROUTES = ['/', '/sign-in', '/tenants', '/tenants/*'] as const
+export const CLIENT_ROUTES = ['/', '/sign-in', '/tenants', '/tenants/*', '/settings/*'] as const
 
 /**
  * Scripts and styles come only from here. uPlot and Preact set styles through the CSSOM (`element.style.x = ...`),
