@@ -179,14 +179,25 @@ describe('settings', () => {
     await invitation.close()
 
     const users = await t.request('GET', `${API_PREFIX}/users`, org.ownerKey)
-    const riley = users.json().items.find((u: { email: string }) => u.email === INVITEE)
-    expect(riley).toMatchObject({ displayName: 'Riley Shaw', status: 'Active', isOwner: false })
+    const accepted = users.json().items.find((u: { email: string }) => u.email === INVITEE)
+    expect(accepted).toMatchObject({ displayName: 'Riley Shaw', status: 'Active', isOwner: false })
     const members = await t.request('GET', `${API_PREFIX}/tenancies/${tenantId}/users`, org.ownerKey)
     expect(members.json().items).toContainEqual(expect.objectContaining({ email: INVITEE, role: 'Editor' }))
 
     await page.reload()
-    await page.getByRole('listitem').filter({ hasText: 'Riley Shaw' }).getByText('Active').waitFor()
+    const riley = page.getByRole('listitem').filter({ hasText: 'Riley Shaw' })
+    await riley.getByText('Active').waitFor()
     await page.screenshot({ path: '/work/shots/settings-users-1280.png', fullPage: true })
+
+    // Roles per tenancy: one revoked, one granted, in one save.
+    await riley.getByRole('button', { name: `Manage ${INVITEE}` }).click()
+    await riley.getByRole('combobox', { name: 'Production estate' }).selectOption('')
+    await riley.getByRole('combobox', { name: 'Staging estate' }).selectOption('Viewer')
+    await riley.getByRole('button', { name: 'Save roles' }).click()
+    await riley.getByRole('status').filter({ hasText: 'The roles are saved.' }).waitFor()
+    await riley.getByText('Staging estate: Viewer').waitFor()
+    const production = await t.request('GET', `${API_PREFIX}/tenancies/${tenantId}/users`, org.ownerKey)
+    expect(production.json().items.map((m: { email: string }) => m.email)).not.toContain(INVITEE)
     await page.setViewportSize({ width: 390, height: 844 })
     await noHorizontalScroll(page)
     await page.screenshot({ path: '/work/shots/settings-users-390.png', fullPage: true })
@@ -198,6 +209,8 @@ describe('settings', () => {
     await entries.waitFor()
     const whats = await entries.locator('tbody tr th').allTextContents()
     expect(whats).toEqual([
+      `Gave a tenancy roleRiley Shaw (${INVITEE}) · on Staging estate · role Viewer`,
+      `Removed a tenancy roleRiley Shaw (${INVITEE}) · on Production estate · role Editor`,
       `Accepted the invitationRiley Shaw (${INVITEE})`,
       `Gave a tenancy roleRiley Shaw (${INVITEE}) · on Production estate · role Editor`,
       `Invited a userRiley Shaw (${INVITEE})`,
@@ -205,11 +218,12 @@ describe('settings', () => {
       'Created an API keykey "Deployment pipeline" · scope tenancies',
       'Created an API keykey "Owner key" · scope owner',
     ])
-    const accepted = entries.getByRole('row').filter({ hasText: 'Accepted the invitation' })
-    expect(await accepted.textContent()).toContain('127.0.0.1')
-    await entries.getByRole('row').filter({ hasText: 'Invited a user' }).getByText(ownerEmail).waitFor()
+    const acceptance = entries.getByRole('row').filter({ hasText: 'Accepted the invitation' })
+    expect(await acceptance.textContent()).toContain('127.0.0.1')
+    expect(await entries.getByRole('row').filter({ hasText: 'Invited a user' }).textContent()).toContain(ownerEmail)
     await page.getByLabel('What').selectOption({ label: 'Revoked an API key' })
-    expect(await entries.locator('tbody tr').count()).toBe(1)
+    await expect.poll(() => entries.locator('tbody tr').count()).toBe(1)
+    await entries.getByText('Revoked an API key').waitFor()
     await page.getByLabel('What').selectOption({ label: 'Every change' })
     await page.screenshot({ path: '/work/shots/settings-audit-1280.png', fullPage: true })
     await page.setViewportSize({ width: 390, height: 844 })
@@ -221,8 +235,8 @@ describe('settings', () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('heading', { name: 'Sign in' }).waitFor()
     await signIn(page, INVITEE, INVITEE_PASSWORD)
-    await page.getByRole('link', { name: /Production estate/ }).waitFor()
-    expect(await page.getByRole('link', { name: /Staging estate/ }).count()).toBe(0)
+    await page.getByRole('link', { name: /Staging estate/ }).waitFor()
+    expect(await page.getByRole('link', { name: /Production estate/ }).count()).toBe(0)
     expect(await page.getByRole('link', { name: 'Settings' }).count()).toBe(0)
     await page.goto(`${base}/settings/users`)
     await page.getByRole('heading', { name: 'For owners only' }).waitFor()

@@ -75,5 +75,9 @@ export const settingsApi = {
   revokeRole: (tenancyId: string, userId: string) =>
     call<void>('DELETE', `/tenancies/${path(tenancyId)}/users/${path(userId)}`),
 
-  audit: (limit: number) => call<{ items: AuditEntry[] }>('GET', `/audit?limit=${limit}`),
+  audit(query: { page: number; pageSize: number; action: string }) {
+    const params = new URLSearchParams({ page: String(query.page), pageSize: String(query.pageSize) })
+    if (query.action) params.set('action', query.action)
+    return call<Page<AuditEntry> & { page: number; totalPages: number }>('GET', `/audit?${params}`)
+  },
 }

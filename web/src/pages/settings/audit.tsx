@@ -20,8 +20,6 @@ const ACTIONS: Record<string, string> = {
   'user.roleGranted': 'Gave a tenancy role',
   'user.roleRevoked': 'Removed a tenancy role',
 }
-/** The route answers at most this many entries; pages grow by PAGE_SIZE up to it. */
-const MAX_ENTRIES = 1000
 const PAGE_SIZE = 50
 
 /** Names of the keys and users the entries are about, and of the tenancies they mention. */
@@ -57,8 +55,8 @@ function detailText(entry: AuditEntry, names: Names): string {
 
 /** The organisation's audit log, newest first: who did what to which key or user, when and from where. */
 export function AuditPage() {
-  const [entries, setEntries] = useState<AuditEntry[] | null>(null)
-  const [limit, setLimit] = useState(PAGE_SIZE)
+  const [result, setResult] = useState<Awaited<ReturnType<typeof settingsApi.audit>> | null>(null)
+  const [page, setPage] = useState(1)
   const [action, setAction] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
@@ -79,23 +77,29 @@ export function AuditPage() {
   useEffect(() => {
     setBusy(true)
     settingsApi
-      .audit(limit)
-      .then((page) => {
-        setEntries(page.items)
+      .audit({ page, pageSize: PAGE_SIZE, action })
+      .then((answer) => {
+        setResult(answer)
         setError(null)
       }, setError)
       .finally(() => setBusy(false))
-  }, [limit])
+  }, [page, action])
 
-  const shown = entries?.filter((e) => !action || e.action === action) ?? []
-  const more = entries !== null && entries.length === limit && limit < MAX_ENTRIES
+  const entries = result?.items ?? null
 
   return (
     <SettingsFrame title="Audit log">
       <div class="filters audit-filters">
         <div>
           <label for="audit-action">What</label>
-          <select id="audit-action" value={action} onChange={(e) => setAction(e.currentTarget.value)}>
+          <select
+            id="audit-action"
+            value={action}
+            onChange={(e) => {
+              setAction(e.currentTarget.value)
+              setPage(1)
+            }}
+          >
             <option value="">Every change</option>
             {Object.entries(ACTIONS).map(([value, label]) => (
               <option key={value} value={value}>
@@ -107,8 +111,8 @@ export function AuditPage() {
       </div>
       <ProblemMessage error={error} />
       {!entries && !error && <p class="status">Loading the audit log…</p>}
-      {entries && shown.length === 0 && <p class="status">No entries{action ? ' of this kind' : ''} yet.</p>}
-      {shown.length > 0 && (
+      {entries?.length === 0 && <p class="status">No entries{action ? ' of this kind' : ''} yet.</p>}
+      {entries && entries.length > 0 && (
         <table class="records" aria-label="Audit entries, newest first">
           <thead>
             <tr>
@@ -119,12 +123,14 @@ export function AuditPage() {
             </tr>
           </thead>
           <tbody>
-            {shown.map((entry) => (
+            {entries.map((entry) => (
               <tr key={entry.id}>
-                <td data-label="When">{formatDateTime(entry.at)}</td>
-                <td data-label="Who">
+                <td data-label="When" class="nowrap">
+                  {formatDateTime(entry.at)}
+                </td>
+                <td data-label="Who" class="wide">
                   {actorName(entry.actor)}
-                  <span class="muted"> ({entry.actor.type === 'ApiKey' ? 'API key' : entry.actor.type})</span>
+                  {entry.actor.type === 'ApiKey' && <span class="muted"> (API key)</span>}
                 </td>
                 <th scope="row" data-label="What">
                   {ACTIONS[entry.action] ?? entry.action}
@@ -136,21 +142,24 @@ export function AuditPage() {
           </tbody>
         </table>
       )}
-      <div class="actions">
-        <span class="muted" role="status">
-          {entries ? `${entries.length} most recent ${entries.length === 1 ? 'entry' : 'entries'} loaded` : ''}
-        </span>
-        {more && (
+      {result && result.totalPages > 1 && (
+        <nav class="pager" aria-label="Audit pages">
+          <button type="button" class="plain" disabled={busy || page <= 1} onClick={() => setPage(page - 1)}>
+            Newer entries
+          </button>
+          <span role="status">
+            Page {result.page} of {result.totalPages} ({result.totalCount} entries)
+          </span>
           <button
             type="button"
             class="plain"
-            disabled={busy}
-            onClick={() => setLimit(Math.min(limit + PAGE_SIZE, MAX_ENTRIES))}
+            disabled={busy || page >= result.totalPages}
+            onClick={() => setPage(page + 1)}
           >
-            {busy ? 'Loading…' : 'Show older entries'}
+            Older entries
           </button>
-        )}
-      </div>
+        </nav>
+      )}
     </SettingsFrame>
   )
 }

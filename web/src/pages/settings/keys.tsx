@@ -80,7 +80,7 @@ export function KeysPage() {
                   <code>{key.prefix}…</code>
                 </td>
                 <td data-label="Scope">{scopeText(key.scope, tenants)}</td>
-                <td data-label="Created">
+                <td data-label="Created" class="wide">
                   {formatDateTime(key.createdAt)}
                   <span class="muted"> by {actorName(key.createdBy)}</span>
                 </td>
