@@ -68,6 +68,7 @@ describe('settings', () => {
     await deliverMail()
     await page.goto(linkTo(ownerEmail, 'reset-password'))
     await page.getByRole('heading', { name: 'Choose your password' }).waitFor()
+    await page.screenshot({ path: '/work/shots/settings-reset-1280.png' })
     await page.getByLabel(/New password/).fill(TEST_PASSWORD)
     await page.getByLabel('The password again').fill(TEST_PASSWORD)
     await page.getByRole('button', { name: 'Set the password' }).click()
