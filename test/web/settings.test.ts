@@ -163,8 +163,17 @@ describe('settings', () => {
     const refused = 'Failed to load resource: the server responded with a status of 409 (Conflict)'
     expect(problems.splice(0)).toEqual([refused, refused])
 
+    // A new link replaces the first: the invitation is accepted through the newest e-mail.
+    await invitee.getByRole('button', { name: `Manage ${INVITEE}` }).click()
+    await invitee.getByRole('button', { name: 'Resend the invitation' }).click()
+    await invitee
+      .getByRole('status')
+      .filter({ hasText: `A new invitation is on its way to ${INVITEE}` })
+      .waitFor()
+
     // The invitation e-mail's link, opened in the browser: a name and a password make the account active.
     await deliverMail()
+    expect(smtp.received.filter((m) => m.to.includes(INVITEE))).toHaveLength(2)
     const invitation = await browser.newPage()
     await invitation.setViewportSize({ width: 390, height: 844 })
     await invitation.goto(linkTo(INVITEE, 'invite'))
@@ -213,6 +222,7 @@ describe('settings', () => {
       `Gave a tenancy roleRiley Shaw (${INVITEE}) · on Staging estate · role Viewer`,
       `Removed a tenancy roleRiley Shaw (${INVITEE}) · on Production estate · role Editor`,
       `Accepted the invitationRiley Shaw (${INVITEE})`,
+      `Sent an invitation againRiley Shaw (${INVITEE})`,
       `Gave a tenancy roleRiley Shaw (${INVITEE}) · on Production estate · role Editor`,
       `Invited a userRiley Shaw (${INVITEE})`,
       'Revoked an API keykey "Deployment pipeline"',
