@@ -181,6 +181,18 @@ describe('settings', () => {
     await noHorizontalScroll(invitation)
     await invitation.screenshot({ path: '/work/shots/settings-invite-390.png', fullPage: true })
     await invitation.getByLabel('Your name').fill('Riley Shaw')
+    // A refusal comes back as the form with the error under its field, tied to it for screen readers.
+    await invitation.getByLabel(/^Password/).fill(INVITEE_PASSWORD)
+    await invitation.getByLabel('The password again').fill(`${INVITEE_PASSWORD} typo`)
+    await invitation.getByRole('button', { name: 'Accept the invitation' }).click()
+    await invitation.getByText('does not match the password').waitFor()
+    expect(await invitation.getByLabel('The password again').getAttribute('aria-describedby')).toBe(
+      'passwordConfirmation-error',
+    )
+    expect(await invitation.getByLabel('Your name').inputValue()).toBe('Riley Shaw')
+    expect(problems.splice(0)).toEqual([
+      'Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ])
     await invitation.getByLabel(/^Password/).fill(INVITEE_PASSWORD)
     await invitation.getByLabel('The password again').fill(INVITEE_PASSWORD)
     await invitation.getByRole('button', { name: 'Accept the invitation' }).click()

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PASSWORD_MIN_LENGTH } from '../../platform/auth/password.js'
 import { ApiError } from '../../platform/http/errors.js'
 import {
+  errorAttributes,
   escapeHtml,
   fieldError,
   formText,
@@ -24,10 +25,10 @@ function formPage(email: string, errors: Record<string, string[]> = {}) {
     `<p>For <strong>${escapeHtml(email)}</strong>. Signed-in browsers are signed out once it is set.</p>` +
       `<form method="post">` +
       `<label for="password">New password (at least ${PASSWORD_MIN_LENGTH} characters)</label>` +
-      `<input id="password" name="password" type="password" required minlength="${PASSWORD_MIN_LENGTH}" autocomplete="new-password">` +
+      `<input id="password" name="password"${errorAttributes(errors, 'password')} type="password" required minlength="${PASSWORD_MIN_LENGTH}" autocomplete="new-password">` +
       fieldError(errors, 'password') +
       `<label for="passwordConfirmation">The password again</label>` +
-      `<input id="passwordConfirmation" name="passwordConfirmation" type="password" required autocomplete="new-password">` +
+      `<input id="passwordConfirmation" name="passwordConfirmation"${errorAttributes(errors, 'passwordConfirmation')} type="password" required autocomplete="new-password">` +
       fieldError(errors, 'passwordConfirmation') +
       `<button type="submit">Set the password</button></form>`,
   )

@@ -55,6 +55,11 @@ export function page(title: string, body: string): string {
 /** The way on after a page's job is done. */
 export const SIGN_IN_LINK = '<p><a href="/sign-in">Sign in to Costwatch</a></p>'
 
+/** The attributes that tie a field to its error message, when it has one (screen readers read it with the field). */
+export function errorAttributes(errors: Record<string, string[]>, field: string): string {
+  return errors[field] ? ` aria-invalid="true" aria-describedby="${field}-error"` : ''
+}
+
 /** A field's error message under it, when there is one. */
 export function fieldError(errors: Record<string, string[]>, field: string): string {
   return errors[field] ? `<p class="error" id="${field}-error">${escapeHtml(errors[field].join('; '))}</p>` : ''
