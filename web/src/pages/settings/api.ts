@@ -6,6 +6,9 @@ export interface ActorRef {
   id: string | null
   name: string | null
 }
+/** Who, in words: the name the actor had then. */
+export const actorName = (actor: ActorRef) => actor.name ?? (actor.type === 'System' ? 'Costwatch' : actor.type)
+
 export interface TenancyGrant {
   tenancyId: string
   role: TenancyRole

@@ -2,9 +2,8 @@ import { useEffect, useState } from 'preact/hooks'
 import { api } from '../../api'
 import { formatDateTime } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
-import { type AuditEntry, settingsApi } from './api'
+import { type AuditEntry, actorName, settingsApi } from './api'
 import { SettingsFrame } from './frame'
-import { actorName } from './keys'
 
 const ACTIONS: Record<string, string> = {
   'apiKey.created': 'Created an API key',

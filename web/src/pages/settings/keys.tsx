@@ -3,12 +3,9 @@ import { api, type TenancyRole, type Tenant } from '../../api'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { formatDateTime } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
-import { type ActorRef, type ApiKey, settingsApi, type TenancyGrant } from './api'
+import { type ApiKey, actorName, settingsApi, type TenancyGrant } from './api'
 import { SettingsFrame } from './frame'
-
-const ROLES: TenancyRole[] = ['Viewer', 'Editor', 'Admin']
-
-export const actorName = (actor: ActorRef) => actor.name ?? (actor.type === 'System' ? 'Costwatch' : actor.type)
+import { RoleChoices } from './role-choices'
 
 function scopeText(scope: ApiKey['scope'], tenants: Tenant[]): string {
   if (scope === 'owner') return 'Owner (whole organisation)'
@@ -214,42 +211,6 @@ function CreateKeyForm(props: { tenants: Tenant[]; onCreated(answer: { key: ApiK
         </button>
       </div>
     </form>
-  )
-}
-
-/** One role select per tenancy ("No role" leaves it out). */
-export function RoleChoices(props: {
-  tenants: Tenant[]
-  roles: Record<string, TenancyRole | ''>
-  onChange(roles: Record<string, TenancyRole | ''>): void
-  legend: string
-  idPrefix: string
-}) {
-  if (props.tenants.length === 0) return <p class="status">No tenancies yet.</p>
-  return (
-    <fieldset class="role-choices">
-      <legend>{props.legend}</legend>
-      {props.tenants.map((tenant) => {
-        const id = `${props.idPrefix}-${tenant.id}`
-        return (
-          <div class="role-choice" key={tenant.id}>
-            <label for={id}>{tenant.name}</label>
-            <select
-              id={id}
-              value={props.roles[tenant.id] ?? ''}
-              onChange={(e) => props.onChange({ ...props.roles, [tenant.id]: e.currentTarget.value as TenancyRole })}
-            >
-              <option value="">No role</option>
-              {ROLES.map((role) => (
-                <option key={role} value={role}>
-                  {role}
-                </option>
-              ))}
-            </select>
-          </div>
-        )
-      })}
-    </fieldset>
   )
 }
 

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
 import { settingsApi, type User } from './api'
 import { SettingsFrame } from './frame'
-import { RoleChoices } from './keys'
+import { RoleChoices } from './role-choices'
 
 /** userId → tenancyId → role, as the tenancies' user lists say (owners left out: they are Admin everywhere). */
 type Roles = Record<string, Record<string, TenancyRole>>
