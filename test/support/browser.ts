@@ -56,7 +56,11 @@ export interface BrowserApp {
  * a test file (it registers the hooks); seed data in the file's own `beforeAll`, which runs after these.
  */
 export async function useBrowserApp(
-  options: { viewport?: { width: number; height: number } } = {},
+  options: {
+    viewport?: { width: number; height: number }
+    /** More settings of the app (e.g. `COSTWATCH_SMTP_URL` of a test's mail server). */
+    env?: Record<string, string>
+  } = {},
 ): Promise<BrowserApp> {
   // The CSRF check compares a change's Origin with the public URL's: the port must be known before the app is built.
   const port = await freePort()
@@ -65,7 +69,7 @@ export async function useBrowserApp(
   const t = useTestApp({
     dialect: 'sqlite',
     now: new Date().toISOString(),
-    env: { COSTWATCH_PUBLIC_URL: base },
+    env: { ...options.env, COSTWATCH_PUBLIC_URL: base },
     webDir,
   })
   let context: BrowserContext | undefined

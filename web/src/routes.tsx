@@ -7,6 +7,7 @@ import { InsightsPage } from './pages/insights'
 import { InsightPage } from './pages/insights/detail'
 import { InventoryPage } from './pages/inventory'
 import { ReportPage, ReportsPage } from './pages/reports'
+import { AuditPage, KeysPage, UsersPage } from './pages/settings'
 import { TenantsPage } from './pages/tenants'
 
 /** What a page gets: the path's named parts (decoded) and the signed-in user. */
@@ -43,6 +44,10 @@ export const ROUTES: Route[] = [
     path: '/insights/:insightId',
     page: ({ params, user }) => <InsightPage insightId={params.insightId ?? ''} user={user} />,
   },
+  { path: '/settings', page: () => <KeysPage />, ownersOnly: true },
+  { path: '/settings/keys', page: () => <KeysPage />, ownersOnly: true },
+  { path: '/settings/users', page: ({ user }) => <UsersPage me={user} />, ownersOnly: true },
+  { path: '/settings/audit', page: () => <AuditPage />, ownersOnly: true },
 ]
 
 /** The sections in the top bar; `prefix` marks the link current for every page under it. */
@@ -51,6 +56,7 @@ export const NAV: { href: string; label: string; prefix: string; ownersOnly?: bo
   { href: '/anomalies', label: 'Anomalies', prefix: '/anomalies' },
   { href: '/insights', label: 'Insights', prefix: '/insights' },
   { href: '/reports', label: 'Reports', prefix: '/reports' },
+  { href: '/settings/keys', label: 'Settings', prefix: '/settings', ownersOnly: true },
 ]
 
 /** The pages of one tenant, as tabs under its name. */

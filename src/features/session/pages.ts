@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PASSWORD_MIN_LENGTH } from '../../platform/auth/password.js'
 import { ApiError } from '../../platform/http/errors.js'
 import {
+  errorAttributes,
   escapeHtml,
   fieldError,
   formText,
   PAGE_HEADERS,
   page,
   parseForms,
+  SIGN_IN_LINK,
   sendPage,
   sendPageProblem,
   wantsHtml,
@@ -23,10 +25,10 @@ function formPage(email: string, errors: Record<string, string[]> = {}) {
     `<p>For <strong>${escapeHtml(email)}</strong>. Signed-in browsers are signed out once it is set.</p>` +
       `<form method="post">` +
       `<label for="password">New password (at least ${PASSWORD_MIN_LENGTH} characters)</label>` +
-      `<input id="password" name="password" type="password" required minlength="${PASSWORD_MIN_LENGTH}" autocomplete="new-password">` +
+      `<input id="password" name="password"${errorAttributes(errors, 'password')} type="password" required minlength="${PASSWORD_MIN_LENGTH}" autocomplete="new-password">` +
       fieldError(errors, 'password') +
       `<label for="passwordConfirmation">The password again</label>` +
-      `<input id="passwordConfirmation" name="passwordConfirmation" type="password" required autocomplete="new-password">` +
+      `<input id="passwordConfirmation" name="passwordConfirmation"${errorAttributes(errors, 'passwordConfirmation')} type="password" required autocomplete="new-password">` +
       fieldError(errors, 'passwordConfirmation') +
       `<button type="submit">Set the password</button></form>`,
   )
@@ -73,11 +75,7 @@ export function resetPages(sessions: SessionService) {
           throw ApiError.invalid({ passwordConfirmation: ['does not match the password'] })
         await sessions.completeReset(req.params.token, password)
         if (!wantsHtml(req)) return reply.headers(PAGE_HEADERS).code(204).send()
-        return sendPage(
-          reply,
-          200,
-          page('Your password is set', '<p>Sign in to Costwatch with it. You can close this page.</p>'),
-        )
+        return sendPage(reply, 200, page('Your password is set', `<p>Sign in to Costwatch with it.</p>${SIGN_IN_LINK}`))
       } catch (err) {
         return answerError(req, reply, err, email)
       }

@@ -2,11 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PASSWORD_MIN_LENGTH } from '../../platform/auth/password.js'
 import { ApiError } from '../../platform/http/errors.js'
 import {
+  errorAttributes,
   escapeHtml,
   fieldError,
   PAGE_HEADERS,
   page,
   parseForms,
+  SIGN_IN_LINK,
   sendPage,
   sendPageProblem,
   wantsHtml,
@@ -24,13 +26,13 @@ function formPage(invited: { email: string; displayName: string | null }, errors
     `<p>You are joining as <strong>${escapeHtml(invited.email)}</strong>. Choose your name and a password.</p>` +
       `<form method="post">` +
       `<label for="displayName">Your name</label>` +
-      `<input id="displayName" name="displayName" required maxlength="200" autocomplete="name" value="${escapeHtml(invited.displayName ?? '')}">` +
+      `<input id="displayName" name="displayName"${errorAttributes(errors, 'displayName')} required maxlength="200" autocomplete="name" value="${escapeHtml(invited.displayName ?? '')}">` +
       error('displayName') +
       `<label for="password">Password (at least ${PASSWORD_MIN_LENGTH} characters)</label>` +
-      `<input id="password" name="password" type="password" required minlength="${PASSWORD_MIN_LENGTH}" autocomplete="new-password">` +
+      `<input id="password" name="password"${errorAttributes(errors, 'password')} type="password" required minlength="${PASSWORD_MIN_LENGTH}" autocomplete="new-password">` +
       error('password') +
       `<label for="passwordConfirmation">The password again</label>` +
-      `<input id="passwordConfirmation" name="passwordConfirmation" type="password" required autocomplete="new-password">` +
+      `<input id="passwordConfirmation" name="passwordConfirmation"${errorAttributes(errors, 'passwordConfirmation')} type="password" required autocomplete="new-password">` +
       error('passwordConfirmation') +
       `<button type="submit">Accept the invitation</button></form>`,
   )
@@ -124,10 +126,7 @@ export function invitationPages(users: UserService) {
         return sendPage(
           reply,
           200,
-          page(
-            'Welcome to Costwatch',
-            `<p>Your account ${escapeHtml(user.email)} is active. You can close this page.</p>`,
-          ),
+          page('Welcome to Costwatch', `<p>Your account ${escapeHtml(user.email)} is active.</p>${SIGN_IN_LINK}`),
         )
       } catch (err) {
         return answerError(req, reply, err, invited)

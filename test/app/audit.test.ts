@@ -1,0 +1,84 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { hashPassword } from '../../src/platform/auth/password.js'
+import { type OrgContext, useTestApp } from '../support/app.js'
+import { testDialects } from '../support/dialects.js'
+
+const API = '/api/public/v1'
+const APP = '/api/app'
+const PASSWORD = 'a long enough passphrase'
+
+for (const dialect of testDialects()) {
+  describe(`${dialect}: the audit log in the web interface's API`, () => {
+    const t = useTestApp({ dialect, now: '2026-03-01T09:00:00.000Z' })
+    let org: OrgContext
+    let cookie: string
+    const invitees = ['ada@audit.test', 'ben@audit.test', 'cy@audit.test']
+
+    beforeAll(async () => {
+      org = await t.given.organisation('Audited Ltd')
+      const tenant = await t.given.tenant(org, { name: 'A' })
+      let cyId = ''
+      for (const email of invitees) {
+        t.clock.advance(60_000)
+        const invited = await t.request('POST', `${API}/users`, org.ownerKey, { email })
+        expect(invited.statusCode, invited.body).toBe(202)
+        cyId = invited.json().id
+      }
+      t.clock.advance(60_000)
+      const granted = await t.request('PUT', `${API}/tenancies/${tenant.id}/users/${cyId}`, org.ownerKey, {
+        role: 'Viewer',
+      })
+      expect(granted.statusCode, granted.body).toBe(200)
+      // Another organisation's changes are never in this one's log.
+      await t.given.organisation('Someone Else')
+
+      const ownerEmail = org.owner.actor.name ?? ''
+      await t.db.kysely
+        .updateTable('users')
+        .set({ passwordHash: await hashPassword(PASSWORD) })
+        .where('id', '=', org.ownerId)
+        .execute()
+      const session = await t.app.inject({
+        method: 'POST',
+        url: `${APP}/session`,
+        payload: { email: ownerEmail, password: PASSWORD },
+      })
+      expect(session.statusCode, session.body).toBe(200)
+      cookie = session.cookies.find((c) => c.name === 'costwatch_session')!.value
+    })
+
+    const list = (query: string) =>
+      t.app.inject({ method: 'GET', url: `${APP}/audit${query}`, headers: { cookie: `costwatch_session=${cookie}` } })
+
+    it('pages the log newest first, with the page envelope and its links', async () => {
+      const first = await list('?page=1&pageSize=2')
+      expect(first.statusCode, first.body).toBe(200)
+      expect(first.json()).toMatchObject({ page: 1, pageSize: 2, totalCount: 5, totalPages: 3 })
+      expect(first.json().items.map((e: { action: string }) => e.action)).toEqual(['user.roleGranted', 'user.invited'])
+      expect(first.headers.link).toContain('rel="next"')
+      const last = (await list('?page=3&pageSize=2')).json()
+      expect(last.items.map((e: { action: string }) => e.action)).toEqual(['apiKey.created'])
+      expect(last.items[0]).toMatchObject({ target: { type: 'ApiKey' }, origin: 'cli', detail: { name: 'Owner key' } })
+      // `limit` is still the newest N.
+      expect((await list('?limit=2')).json()).toMatchObject({ page: 1, pageSize: 2, items: first.json().items })
+    })
+
+    it('filters by the kind of change', async () => {
+      const invited = (await list('?action=user.invited')).json()
+      expect(invited.totalCount).toBe(3)
+      expect(
+        invited.items.map((e: { detail: { email?: string } | null; target: { type: string } }) => e.target.type),
+      ).toEqual(['User', 'User', 'User'])
+      const none = (await list('?action=user.disabled')).json()
+      expect(none).toMatchObject({ items: [], totalCount: 0, totalPages: 0 })
+    })
+
+    it('refuses a bad query precisely', async () => {
+      const mixed = await list('?limit=5&page=2')
+      expect(mixed.statusCode).toBe(400)
+      expect(mixed.json().errors).toEqual({ limit: ['cannot be combined with page or pageSize'] })
+      for (const query of ['?action=user.exploded', '?pageSize=201', '?page=0', '?colour=blue'])
+        expect((await list(query)).statusCode, query).toBe(400)
+    })
+  })
+}

@@ -1,0 +1,86 @@
+import { call, type Page, type TenancyRole } from '../../api'
+
+/** Who did something: an API key, a user of the web interface, or the service itself. */
+export interface ActorRef {
+  type: 'ApiKey' | 'User' | 'System'
+  id: string | null
+  name: string | null
+}
+/** Who, in words: the name the actor had then. */
+export const actorName = (actor: ActorRef) => actor.name ?? (actor.type === 'System' ? 'Costwatch' : actor.type)
+
+export interface TenancyGrant {
+  tenancyId: string
+  role: TenancyRole
+}
+export interface ApiKey {
+  id: string
+  name: string
+  prefix: string
+  scope: 'owner' | TenancyGrant[]
+  createdAt: string
+  createdBy: ActorRef
+  expiresAt: string | null
+  lastUsedAt: string | null
+  revokedAt: string | null
+}
+export interface NewApiKey {
+  name: string
+  expiresAt: string | null
+  scope: 'owner' | TenancyGrant[]
+}
+export type UserStatus = 'Invited' | 'Active' | 'Disabled'
+export interface User {
+  id: string
+  email: string
+  displayName: string | null
+  isOwner: boolean
+  isDisabled: boolean
+  status: UserStatus
+  invitedAt: string | null
+  createdAt: string
+  lastSeenAt: string | null
+}
+export interface TenancyUser {
+  userId: string
+  email: string
+  displayName: string | null
+  role: TenancyRole
+  isOwner: boolean
+}
+export interface AuditEntry {
+  id: string
+  at: string
+  actor: ActorRef
+  action: string
+  target: { type: string; id: string }
+  detail: Record<string, unknown> | null
+  origin: string
+}
+
+const path = (...parts: string[]) => parts.map(encodeURIComponent).join('/')
+
+export const settingsApi = {
+  keys: () => call<{ items: ApiKey[] }>('GET', '/keys'),
+  /** The answer holds the secret: the only time it is ever sent. */
+  createKey: (input: NewApiKey) => call<{ key: ApiKey; apiKey: string }>('POST', '/keys', input),
+  revokeKey: (id: string) => call<void>('DELETE', `/keys/${path(id)}`),
+
+  users: () => call<Page<User>>('GET', '/users?pageSize=200'),
+  invite: (email: string, displayName: string | null) => call<User>('POST', '/users', { email, displayName }),
+  updateUser: (id: string, patch: { isOwner?: boolean; isDisabled?: boolean; displayName?: string }) =>
+    call<User>('PATCH', `/users/${path(id)}`, patch),
+  resendInvitation: (id: string) => call<User>('POST', `/users/${path(id)}/invitation`),
+  tenancyUsers: (tenancyId: string) =>
+    call<Page<TenancyUser>>('GET', `/tenancies/${path(tenancyId)}/users?pageSize=200`),
+  grantRole: (tenancyId: string, userId: string, role: TenancyRole) =>
+    call<TenancyUser>('PUT', `/tenancies/${path(tenancyId)}/users/${path(userId)}`, { role }),
+  revokeRole: (tenancyId: string, userId: string) =>
+    call<void>('DELETE', `/tenancies/${path(tenancyId)}/users/${path(userId)}`),
+
+  audit(query: { page: number; pageSize: number; action: string }) {
+    const params = new URLSearchParams({ page: String(query.page), pageSize: String(query.pageSize) })
+    if (query.action) params.set('action', query.action)
+    return call<Page<AuditEntry> & { page: number; totalPages: number }>('GET', `/audit?${params}`)
+  },
+}

@@ -1,0 +1,164 @@
+import { useEffect, useState } from 'preact/hooks'
+import { api } from '../../api'
+import { formatDateTime } from '../../components/format'
+import { ProblemMessage } from '../../components/problem'
+import { type AuditEntry, actorName, settingsApi } from './api'
+import { SettingsFrame } from './frame'
+
+const ACTIONS: Record<string, string> = {
+  'apiKey.created': 'Created an API key',
+  'apiKey.revoked': 'Revoked an API key',
+  'user.invited': 'Invited a user',
+  'user.invitationResent': 'Sent an invitation again',
+  'user.invitationAccepted': 'Accepted the invitation',
+  'user.renamed': 'Renamed a user',
+  'user.ownerGranted': 'Made a user owner',
+  'user.ownerRevoked': 'Removed an owner',
+  'user.disabled': 'Disabled a user',
+  'user.enabled': 'Enabled a user',
+  'user.roleGranted': 'Gave a tenancy role',
+  'user.roleRevoked': 'Removed a tenancy role',
+}
+const PAGE_SIZE = 50
+
+/** Names of the keys and users the entries are about, and of the tenancies they mention. */
+interface Names {
+  users: Record<string, string>
+  tenancies: Record<string, string>
+}
+
+const FACTS: Record<string, string> = {
+  role: 'role',
+  previousRole: 'was',
+  scope: 'scope',
+  expiresAt: 'expires',
+  displayName: 'name',
+}
+
+/** The entry's target in words, then its facts (a role, a tenancy, an expiry). */
+function detailText(entry: AuditEntry, names: Names): string {
+  const detail = entry.detail ?? {}
+  const target =
+    entry.target.type === 'ApiKey'
+      ? `key "${String(detail.name ?? entry.target.id)}"`
+      : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
+  const facts: string[] = []
+  if (typeof detail.tenancyId === 'string') facts.push(`on ${names.tenancies[detail.tenancyId] ?? detail.tenancyId}`)
+  for (const [key, label] of Object.entries(FACTS)) {
+    const value = detail[key]
+    if (value === null || value === undefined || value === '') continue
+    facts.push(`${label} ${key === 'expiresAt' ? formatDateTime(String(value)) : String(value)}`)
+  }
+  return [target, ...facts].join(' · ')
+}
+
+/** The organisation's audit log, newest first: who did what to which key or user, when and from where. */
+export function AuditPage() {
+  const [result, setResult] = useState<Awaited<ReturnType<typeof settingsApi.audit>> | null>(null)
+  const [page, setPage] = useState(1)
+  const [action, setAction] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  const [names, setNames] = useState<Names>({ users: {}, tenancies: {} })
+
+  useEffect(() => {
+    // Names make the entries readable; without them the entries still show, by id.
+    Promise.all([settingsApi.users(), api.tenants()]).then(([users, tenants]) => {
+      setNames({
+        users: Object.fromEntries(
+          users.items.map((u) => [u.id, u.displayName ? `${u.displayName} (${u.email})` : u.email]),
+        ),
+        tenancies: Object.fromEntries(tenants.items.map((t) => [t.id, t.name])),
+      })
+    }, setError)
+  }, [])
+
+  useEffect(() => {
+    setBusy(true)
+    settingsApi
+      .audit({ page, pageSize: PAGE_SIZE, action })
+      .then((answer) => {
+        setResult(answer)
+        setError(null)
+      }, setError)
+      .finally(() => setBusy(false))
+  }, [page, action])
+
+  const entries = result?.items ?? null
+
+  return (
+    <SettingsFrame title="Audit log">
+      <div class="filters audit-filters">
+        <div>
+          <label for="audit-action">What</label>
+          <select
+            id="audit-action"
+            value={action}
+            onChange={(e) => {
+              setAction(e.currentTarget.value)
+              setPage(1)
+            }}
+          >
+            <option value="">Every change</option>
+            {Object.entries(ACTIONS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <ProblemMessage error={error} />
+      {!entries && !error && <p class="status">Loading the audit log…</p>}
+      {entries?.length === 0 && <p class="status">No entries{action ? ' of this kind' : ''} yet.</p>}
+      {entries && entries.length > 0 && (
+        <table class="records" aria-label="Audit entries, newest first">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">From</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <td data-label="When" class="nowrap">
+                  {formatDateTime(entry.at)}
+                </td>
+                <td data-label="Who" class="wide">
+                  {actorName(entry.actor)}
+                  {entry.actor.type === 'ApiKey' && <span class="muted"> (API key)</span>}
+                </td>
+                <th scope="row" data-label="What">
+                  {ACTIONS[entry.action] ?? entry.action}
+                  <span class="detail muted">{detailText(entry, names)}</span>
+                </th>
+                <td data-label="From">{entry.origin === 'cli' ? 'command line' : entry.origin}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {result && result.totalPages > 1 && (
+        <nav class="pager" aria-label="Audit pages">
+          <button type="button" class="plain" disabled={busy || page <= 1} onClick={() => setPage(page - 1)}>
+            Newer entries
+          </button>
+          <span role="status">
+            Page {result.page} of {result.totalPages} ({result.totalCount} entries)
+          </span>
+          <button
+            type="button"
+            class="plain"
+            disabled={busy || page >= result.totalPages}
+            onClick={() => setPage(page + 1)}
+          >
+            Older entries
+          </button>
+        </nav>
+      )}
+    </SettingsFrame>
+  )
+}

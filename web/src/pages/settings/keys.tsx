@@ -1,0 +1,257 @@
+import { useEffect, useState } from 'preact/hooks'
+import { api, type TenancyRole, type Tenant } from '../../api'
+import { ConfirmDialog } from '../../components/confirm-dialog'
+import { formatDateTime } from '../../components/format'
+import { ProblemMessage } from '../../components/problem'
+import { type ApiKey, actorName, settingsApi, type TenancyGrant } from './api'
+import { SettingsFrame } from './frame'
+import { RoleChoices } from './role-choices'
+
+function scopeText(scope: ApiKey['scope'], tenants: Tenant[]): string {
+  if (scope === 'owner') return 'Owner (whole organisation)'
+  const nameOf = (id: string) => tenants.find((t) => t.id === id)?.name ?? id
+  return scope.map((grant) => `${nameOf(grant.tenancyId)}: ${grant.role}`).join(', ')
+}
+
+/** API keys of the organisation: create one (its secret shown once), list them, revoke one. */
+export function KeysPage() {
+  const [keys, setKeys] = useState<ApiKey[] | null>(null)
+  const [tenants, setTenants] = useState<Tenant[]>([])
+  const [error, setError] = useState<unknown>(null)
+  // The secret lives in this state alone, until "Done": never in storage or the address.
+  const [created, setCreated] = useState<{ key: ApiKey; apiKey: string } | null>(null)
+  const [revoking, setRevoking] = useState<ApiKey | null>(null)
+
+  const load = () =>
+    settingsApi.keys().then((page) => {
+      setKeys(page.items)
+      setError(null)
+    }, setError)
+  useEffect(() => {
+    load()
+    api.tenants().then((page) => setTenants(page.items), setError)
+  }, [])
+
+  return (
+    <SettingsFrame title="API keys">
+      <p class="muted">
+        Keys call the public API (<code>X-Api-Key</code>). A key's secret is shown once, when it is made.
+      </p>
+      {created ? (
+        <NewSecret created={created} onDone={() => setCreated(null)} />
+      ) : (
+        <CreateKeyForm
+          tenants={tenants}
+          onCreated={(answer) => {
+            setCreated(answer)
+            load()
+          }}
+        />
+      )}
+      <h2 id="keys-title">Keys</h2>
+      <ProblemMessage error={error} />
+      {!keys && !error && <p class="status">Loading keys…</p>}
+      {keys?.length === 0 && <p class="status">No keys yet.</p>}
+      {keys && keys.length > 0 && (
+        <table class="records" aria-labelledby="keys-title">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Scope</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Expires</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((key) => (
+              <tr key={key.id} class={key.revokedAt ? 'inactive' : undefined}>
+                <th scope="row" data-label="Name">
+                  {key.name}
+                </th>
+                <td data-label="Prefix">
+                  <code>{key.prefix}…</code>
+                </td>
+                <td data-label="Scope">{scopeText(key.scope, tenants)}</td>
+                <td data-label="Created" class="wide">
+                  {formatDateTime(key.createdAt)}
+                  <span class="muted"> by {actorName(key.createdBy)}</span>
+                </td>
+                <td data-label="Last used">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}</td>
+                <td data-label="Expires">{key.expiresAt ? formatDateTime(key.expiresAt) : 'Never'}</td>
+                <td class="row-actions">
+                  {key.revokedAt ? (
+                    <span class="badge">Revoked {formatDateTime(key.revokedAt)}</span>
+                  ) : (
+                    <button
+                      type="button"
+                      class="danger-outline"
+                      aria-label={`Revoke ${key.name}`}
+                      onClick={() => setRevoking(key)}
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {revoking && (
+        <ConfirmDialog
+          title={`Revoke "${revoking.name}"?`}
+          confirmLabel="Revoke the key"
+          onConfirm={async () => {
+            await settingsApi.revokeKey(revoking.id)
+            await load()
+          }}
+          onClose={() => setRevoking(null)}
+        >
+          <p>
+            Every request with <code>{revoking.prefix}…</code> is refused from now on, on every server. This cannot be
+            undone.
+          </p>
+        </ConfirmDialog>
+      )}
+    </SettingsFrame>
+  )
+}
+
+function CreateKeyForm(props: { tenants: Tenant[]; onCreated(answer: { key: ApiKey; apiKey: string }): void }) {
+  const [name, setName] = useState('')
+  const [expires, setExpires] = useState('')
+  const [ownerScope, setOwnerScope] = useState(true)
+  const [roles, setRoles] = useState<Record<string, TenancyRole | ''>>({})
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    setError(null)
+    const grants: TenancyGrant[] = Object.entries(roles)
+      .filter((entry): entry is [string, TenancyRole] => entry[1] !== '')
+      .map(([tenancyId, role]) => ({ tenancyId, role }))
+    if (!ownerScope && grants.length === 0) {
+      setError(new Error('Choose a role on at least one tenancy, or make an owner key.'))
+      return
+    }
+    setBusy(true)
+    try {
+      const answer = await settingsApi.createKey({
+        name,
+        // The picker gives a local time; the API takes an instant.
+        expiresAt: expires ? new Date(expires).toISOString() : null,
+        scope: ownerScope ? 'owner' : grants,
+      })
+      setName('')
+      setExpires('')
+      setRoles({})
+      props.onCreated(answer)
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form class="card settings-form" onSubmit={submit} aria-labelledby="new-key-title">
+      <h2 id="new-key-title">New key</h2>
+      <div class="form-grid">
+        <div>
+          <label for="key-name">Name</label>
+          <input
+            id="key-name"
+            required
+            maxLength={200}
+            placeholder="e.g. Deployment pipeline"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+        </div>
+        <div>
+          <label for="key-expires">Expires (optional)</label>
+          <input
+            id="key-expires"
+            type="datetime-local"
+            value={expires}
+            onInput={(e) => setExpires(e.currentTarget.value)}
+          />
+        </div>
+      </div>
+      <fieldset class="choice">
+        <legend>What the key may do</legend>
+        <label class="inline">
+          <input type="radio" name="key-scope" checked={ownerScope} onChange={() => setOwnerScope(true)} />
+          Everything an owner may (whole organisation)
+        </label>
+        <label class="inline">
+          <input type="radio" name="key-scope" checked={!ownerScope} onChange={() => setOwnerScope(false)} />
+          Only the tenancies chosen below
+        </label>
+      </fieldset>
+      {!ownerScope && (
+        <RoleChoices
+          tenants={props.tenants}
+          roles={roles}
+          onChange={setRoles}
+          legend="Role of the key on each tenancy"
+          idPrefix="key-role"
+        />
+      )}
+      <ProblemMessage error={error} />
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Creating…' : 'Create key'}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function NewSecret(props: { created: { key: ApiKey; apiKey: string }; onDone(): void }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
+  const copy = async () => {
+    try {
+      if (!navigator.clipboard) throw new Error('no clipboard')
+      await navigator.clipboard.writeText(props.created.apiKey)
+      setCopied('yes')
+    } catch {
+      setCopied('failed')
+    }
+  }
+  return (
+    <section class="card secret" aria-labelledby="secret-title">
+      <h2 id="secret-title">Key "{props.created.key.name}" is ready</h2>
+      <p>Copy it now and keep it somewhere safe: it is shown this once and never again.</p>
+      <label for="new-secret">The API key</label>
+      <div class="secret-row">
+        <input
+          id="new-secret"
+          readOnly
+          value={props.created.apiKey}
+          spellcheck={false}
+          autocomplete="off"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
+      </div>
+      <p role="status" class="muted">
+        {copied === 'yes' && 'Copied to the clipboard.'}
+        {copied === 'failed' && 'This browser did not let the page copy it: select the key and copy it yourself.'}
+      </p>
+      <div class="actions">
+        <button type="button" class="plain" onClick={props.onDone}>
+          Done, I have saved it
+        </button>
+      </div>
+    </section>
+  )
+}
