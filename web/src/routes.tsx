@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import type { SessionUser } from './api'
 import { ExplorerPage } from './pages/explorer'
+import { MarkersPage } from './pages/markers'
 import { TenantsPage } from './pages/tenants'
 
 /** What a page gets: the path's named parts (decoded) and the signed-in user. */
@@ -21,6 +22,10 @@ interface Route {
 export const ROUTES: Route[] = [
   { path: '/tenants', page: () => <TenantsPage /> },
   { path: '/tenants/:tenantId', page: ({ params }) => <ExplorerPage tenantId={params.tenantId ?? ''} /> },
+  {
+    path: '/tenants/:tenantId/markers',
+    page: ({ params, user }) => <MarkersPage tenantId={params.tenantId ?? ''} user={user} />,
+  },
 ]
 
 /** The sections in the top bar; `prefix` marks the link current for every page under it. */
@@ -29,7 +34,10 @@ export const NAV: { href: string; label: string; prefix: string; ownersOnly?: bo
 ]
 
 /** The pages of one tenant, as tabs under its name. */
-export const TENANT_TABS: { suffix: string; label: string }[] = [{ suffix: '', label: 'Costs' }]
+export const TENANT_TABS: { suffix: string; label: string }[] = [
+  { suffix: '', label: 'Costs' },
+  { suffix: '/markers', label: 'Markers' },
+]
 
 export function matchRoute(path: string): { route: Route; params: Record<string, string> } | null {
   const parts = path.replace(/\/+$/, '').split('/')

@@ -3,6 +3,7 @@ import { api, type CostSeries, type Tenant } from '../../api'
 import { ProblemMessage } from '../../components/problem'
 import { TenantTabs } from '../../components/tenant-tabs'
 import { CostChart } from './cost-chart'
+import { useLiveMarkers } from './live-markers'
 import { MarkerList } from './marker-list'
 import { formatMoney, utcDay } from './markers'
 
@@ -21,7 +22,9 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
   const [to, setTo] = useState(utcDay(0))
   const [grouping, setGrouping] = useState('')
   const [tagKey, setTagKey] = useState('')
-  const [series, setSeries] = useState<CostSeries | null>(null)
+  const [loaded, setSeries] = useState<CostSeries | null>(null)
+  // The markers stay current while the page is open: one created elsewhere shows within seconds.
+  const series = useLiveMarkers(tenantId, loaded)
   const [loading, setLoading] = useState(true)
   const [error, setError] = useState<unknown>(null)
   const [active, setActive] = useState<string | null>(null)
