@@ -224,8 +224,16 @@ function MarkerCard(props: {
   )
 }
 
-function signed(amount: number, currency: string): string {
-  return `${amount > 0 ? '+' : amount < 0 ? '−' : ''}${formatMoney(Math.abs(amount), currency)}`
+/** An amount or percentage with its sign (+, − or none for zero), as a change reads. */
+function signed(amount: number, currency?: string): string {
+  const options: Intl.NumberFormatOptions = currency
+    ? { style: 'currency', currency, signDisplay: 'exceptZero' }
+    : { maximumFractionDigits: 1, minimumFractionDigits: 1, signDisplay: 'exceptZero' }
+  try {
+    return new Intl.NumberFormat(undefined, options).format(amount)
+  } catch {
+    return `${amount > 0 ? '+' : ''}${amount.toFixed(currency ? 2 : 1)}${currency ? ` ${currency}` : ''}`
+  }
 }
 
 /** The cost of the marker's own chart in the 7 days before it and the 7 days from its day on. */
@@ -238,10 +246,7 @@ function Impact({ tenantId, marker }: { tenantId: string; marker: MarkerRecord }
 
   if (failed) return <p class="impact muted">Cost impact unavailable: {failed}</p>
   if (!impact) return <p class="impact muted">Cost impact loading…</p>
-  const percent =
-    impact.changePercent === null
-      ? 'no cost before'
-      : `${impact.changePercent > 0 ? '+' : ''}${impact.changePercent.toFixed(1)}%`
+  const percent = impact.changePercent === null ? 'no cost before' : `${signed(impact.changePercent)}%`
   const direction = impact.change > 0 ? 'up' : impact.change < 0 ? 'down' : 'flat'
   return (
     <dl class="impact" aria-label={`Cost impact over ${impact.days} days`}>
@@ -257,7 +262,7 @@ function Impact({ tenantId, marker }: { tenantId: string; marker: MarkerRecord }
         </dd>
       </div>
       <div>
-        <dt>Change</dt>
+        <dt>{impact.complete ? 'Change' : 'Change so far'}</dt>
         <dd class={`change ${direction}`}>
           {signed(impact.change, impact.currency)} ({percent})
         </dd>
@@ -267,14 +272,15 @@ function Impact({ tenantId, marker }: { tenantId: string; marker: MarkerRecord }
 }
 
 function Pager({ page, onPage }: { page: MarkerPage; onPage(n: number): void }) {
-  if (page.totalPages <= 1) return <p class="muted pager-count">{page.totalCount} markers</p>
+  const count = page.totalCount === 1 ? '1 marker' : `${page.totalCount} markers`
+  if (page.totalPages <= 1) return <p class="muted pager-count">{count}</p>
   return (
     <nav class="pager" aria-label="Pages of markers">
       <button type="button" class="plain" disabled={page.page <= 1} onClick={() => onPage(page.page - 1)}>
         Previous
       </button>
       <span>
-        Page {page.page} of {page.totalPages} ({page.totalCount} markers)
+        Page {page.page} of {page.totalPages} ({count})
       </span>
       <button type="button" class="plain" disabled={page.page >= page.totalPages} onClick={() => onPage(page.page + 1)}>
         Next

@@ -1,0 +1,143 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { API_PREFIX } from '../../src/app.js'
+import type { EventRecord } from '../../src/features/events/schemas.js'
+import type { TenantRecord } from '../../src/features/tenants/schemas.js'
+import type { OrgContext } from '../support/app.js'
+import { useBrowserApp } from '../support/browser.js'
+
+/**
+ * The Markers tab and the live markers of the cost chart in a real browser, against the real app (SQLite; the API
+ * under them has its own tests on both databases).
+ */
+
+const { t, base, problems, ...browser } = await useBrowserApp()
+
+describe('web interface: event markers', () => {
+  let org: OrgContext
+  let tenant: TenantRecord
+  /** A tag the tenant's resources really carry, as the suggestions offer it. */
+  let tag: { key: string; value: string }
+
+  beforeAll(async () => {
+    org = await t.given.organisation('Marker Org')
+    tenant = await t.given.tenant(org, { name: 'Shop estate' })
+    const queued = await t.request(
+      'POST',
+      `${API_PREFIX}/tenants/${tenant.id}/snapshots?deepHistory=true`,
+      org.ownerKey,
+    )
+    expect(queued.statusCode).toBe(202)
+    expect(await t.worker().runOnce()).toBeTruthy()
+    const tags = await t.request('GET', `${API_PREFIX}/tenants/${tenant.id}/tags?key=environment`, org.ownerKey)
+    const environment = tags.json().keys[0]
+    tag = { key: environment.key, value: environment.values[0] }
+  }, 120_000)
+
+  const markersOf = async () =>
+    (await t.request('GET', `${API_PREFIX}/tenants/${tenant.id}/events?pageSize=200`, org.ownerKey)).json()
+      .items as EventRecord[]
+
+  it('shows a marker made through the API on the open chart, and creates, edits and deletes one by hand', async () => {
+    const page = await browser.newPage()
+    await browser.signInAsOwner(page, org)
+    await page.getByRole('link', { name: /Shop estate/ }).click()
+    await page.locator('.chart canvas').first().waitFor()
+    const chartMarkers = page.getByRole('list', { name: 'Event markers' }).or(page.getByText('No event markers'))
+    await chartMarkers.first().waitFor()
+
+    // A CI pipeline adds a marker while the chart is open: it appears without a reload.
+    const fromCi = await t.request('POST', `${API_PREFIX}/tenants/${tenant.id}/events`, org.ownerKey, {
+      occurredAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+      title: 'CI deploy 7.1',
+      category: 'Deployment',
+    })
+    expect(fromCi.statusCode).toBe(201)
+    await page.getByRole('list', { name: 'Event markers' }).getByText('CI deploy 7.1').waitFor({ timeout: 10_000 })
+    await page.getByRole('button', { name: 'Deployment marker: CI deploy 7.1' }).waitFor()
+
+    // The Markers tab lists it with its cost impact.
+    await page.getByRole('link', { name: 'Markers' }).click()
+    const cards = page.getByRole('list', { name: 'Markers' })
+    const ciCard = cards.getByRole('listitem').filter({ hasText: 'CI deploy 7.1' })
+    await ciCard.getByText('(API key)').waitFor()
+    await ciCard.getByRole('definition').first().waitFor()
+    expect(await ciCard.getByText('7 days before').count()).toBe(1)
+
+    // A bad input: the server's field error shows next to the field, in words.
+    await page.getByRole('button', { name: 'New marker' }).click()
+    await page.getByRole('radio', { name: /Incident/ }).check()
+    expect(await page.getByText('A production issue or outage.').isVisible()).toBe(true)
+    const occurred = new Date(Date.now() - 86_400_000)
+    await page.getByLabel('Date and time (UTC)').fill(occurred.toISOString().slice(0, 16))
+    await page.getByLabel('Title').fill('   ')
+    await page.getByRole('button', { name: 'Create marker' }).click()
+    await page.getByText('Title must not be empty.').waitFor()
+    expect(await page.getByLabel('Title').getAttribute('aria-invalid')).toBe('true')
+    await page.screenshot({ path: '/work/shots/markers-error-1280.png', fullPage: true })
+
+    await page.getByLabel('Title').fill('Cache cluster failover')
+    await page.getByLabel('Description (optional)').fill('Primary cache node replaced.')
+    await page.getByLabel('Tag key').fill(tag.key)
+    expect(await page.locator('#tag-keys option').count()).toBeGreaterThan(1)
+    await page.getByLabel('Tag value').fill(tag.value)
+    expect(await page.locator(`#tag-values option[value="${tag.value}"]`).count()).toBe(1)
+    await page.getByRole('button', { name: 'Create marker' }).click()
+    await page.getByRole('status').filter({ hasText: 'Marker “Cache cluster failover” created.' }).waitFor()
+    const handMade = (await markersOf()).find((m) => m.title === 'Cache cluster failover')!
+    expect(handMade).toMatchObject({
+      category: 'Incident',
+      occurredAt: `${occurred.toISOString().slice(0, 16)}:00.000Z`,
+      description: 'Primary cache node replaced.',
+      tagKey: tag.key,
+      tagValue: tag.value,
+      createdBy: { type: 'User', id: org.ownerId },
+    })
+
+    // On the chart too.
+    await page.getByRole('link', { name: 'Costs' }).click()
+    await page.getByRole('button', { name: 'Incident marker: Cache cluster failover' }).waitFor()
+
+    // Edit it: the change is in the API.
+    await page.getByRole('link', { name: 'Markers' }).click()
+    await page.getByRole('button', { name: 'Edit Cache cluster failover' }).click()
+    await page.getByLabel('Title').fill('Cache cluster failover (eu-west)')
+    await page.getByRole('radio', { name: /Configuration/ }).check()
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await cards.getByRole('heading', { name: 'Cache cluster failover (eu-west)' }).waitFor()
+    const edited = (await markersOf()).find((m) => m.id === handMade.id)!
+    expect(edited).toMatchObject({ title: 'Cache cluster failover (eu-west)', category: 'Configuration' })
+    await page.screenshot({ path: '/work/shots/markers-1280.png', fullPage: true })
+
+    // The category filter narrows the list; an empty result says so.
+    await page.getByLabel('Category', { exact: true }).selectOption('Deployment')
+    await cards.getByRole('heading', { name: 'Cache cluster failover (eu-west)' }).waitFor({ state: 'detached' })
+    expect(await cards.getByRole('heading').allTextContents()).toEqual(['CI deploy 7.1'])
+    await page.getByLabel('Category', { exact: true }).selectOption('Campaign')
+    await page.getByText('No markers match these filters.').waitFor()
+    await page.getByLabel('Category', { exact: true }).selectOption('')
+
+    // Delete it, after confirming in a dialog that keyboards reach (focus on Cancel; Escape closes).
+    await page.getByRole('button', { name: 'Delete Cache cluster failover (eu-west)' }).click()
+    const dialog = page.getByRole('dialog', { name: /Delete “Cache cluster failover \(eu-west\)”/ })
+    await dialog.waitFor()
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel')
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+    expect((await markersOf()).some((m) => m.id === handMade.id)).toBe(true)
+    await page.getByRole('button', { name: 'Delete Cache cluster failover (eu-west)' }).click()
+    await dialog.getByRole('button', { name: 'Delete marker' }).click()
+    await page.getByRole('status').filter({ hasText: 'deleted' }).waitFor()
+    await cards.getByText('Cache cluster failover').waitFor({ state: 'detached' })
+    expect((await markersOf()).some((m) => m.id === handMade.id)).toBe(false)
+
+    // A phone: no sideways scrolling, with the form open.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.getByRole('button', { name: 'New marker' }).click()
+    await page.getByLabel('Title').waitFor()
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+    await page.screenshot({ path: '/work/shots/markers-390.png', fullPage: true })
+
+    // The browser logs the refused create's 400 answer as a failed load; that answer was the point.
+    expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([])
+  }, 120_000)
+})
