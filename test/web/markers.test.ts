@@ -3,7 +3,7 @@ import { API_PREFIX } from '../../src/app.js'
 import type { EventRecord } from '../../src/features/events/schemas.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import type { OrgContext } from '../support/app.js'
-import { useBrowserApp } from '../support/browser.js'
+import { TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
 
 /**
  * The Markers tab and the live markers of the cost chart in a real browser, against the real app (SQLite; the API
@@ -137,7 +137,40 @@ describe('web interface: event markers', () => {
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
     await page.screenshot({ path: '/work/shots/markers-390.png', fullPage: true })
 
-    // The browser logs the refused create's 400 answer as a failed load; that answer was the point.
-    expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([])
+    await page.close()
   }, 120_000)
+
+  it("lets an Editor delete only what they made: the server's 403 shows in words", async () => {
+    const invited = await t.request('POST', `${API_PREFIX}/users`, org.ownerKey, {
+      email: 'editor@marker-org.test',
+      displayName: 'Eddie Editor',
+    })
+    expect(invited.statusCode, invited.body).toBe(202)
+    const editorId = invited.json().id as string
+    const granted = await t.request('PUT', `${API_PREFIX}/tenancies/${tenant.id}/users/${editorId}`, org.ownerKey, {
+      role: 'Editor',
+    })
+    expect(granted.statusCode, granted.body).toBe(200)
+    // As if the invitation had been accepted (its own tests cover that page).
+    await t.db.kysely.updateTable('users').set({ status: 'Active' }).where('id', '=', editorId).execute()
+    await browser.setPassword(editorId)
+
+    const page = await browser.newPage()
+    await page.goto(`${base}/`)
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByLabel('E-mail address').fill('editor@marker-org.test')
+    await page.getByLabel('Password').fill(TEST_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('link', { name: /Shop estate/ }).click()
+    await page.getByRole('link', { name: 'Markers' }).click()
+    await page.getByRole('button', { name: 'Delete CI deploy 7.1' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('button', { name: 'Delete marker' }).click()
+    await dialog.getByText('Only the creator of the event or an Admin of the tenancy may delete it.').waitFor()
+    await page.keyboard.press('Escape')
+    expect((await markersOf()).some((m) => m.title === 'CI deploy 7.1')).toBe(true)
+
+    // The browser logs the refused answers (the bad create's 400, this 403) as failed loads; they were the point.
+    expect(problems.filter((p) => !/status of 40[03]/.test(p))).toEqual([])
+  }, 60_000)
 })
