@@ -48,10 +48,10 @@ export function summariseTags(
         keys.set(lower, entry)
       }
       entry.spellings.set(key, (entry.spellings.get(key) ?? 0) + set.resources)
-      entry.values.set(value, (entry.values.get(value) ?? 0) + set.resources)
-      // A resource with two spellings of one key (env and Env) is one resource carrying the key.
+      // A resource with two spellings of one key (env and Env) is one resource carrying the key (and the value).
+      if (!counted.has(`${lower}\0${value}`)) entry.values.set(value, (entry.values.get(value) ?? 0) + set.resources)
       if (!counted.has(lower)) entry.resources += set.resources
-      counted.add(lower)
+      counted.add(lower).add(`${lower}\0${value}`)
     }
   }
   const maxValues = only !== undefined ? MAX_VALUES_OF_ONE_KEY : MAX_VALUES_PER_KEY
