@@ -54,6 +54,7 @@ describe('web interface: event markers', () => {
     expect(fromCi.statusCode).toBe(201)
     await page.getByRole('list', { name: 'Event markers' }).getByText('CI deploy 7.1').waitFor({ timeout: 10_000 })
     await page.getByRole('button', { name: 'Deployment marker: CI deploy 7.1' }).waitFor()
+    await page.screenshot({ path: '/work/shots/markers-chart-1280.png', fullPage: true })
 
     // The Markers tab lists it with its cost impact.
     await page.getByRole('link', { name: 'Markers' }).click()
@@ -65,7 +66,7 @@ describe('web interface: event markers', () => {
 
     // A bad input: the server's field error shows next to the field, in words.
     await page.getByRole('button', { name: 'New marker' }).click()
-    await page.getByRole('radio', { name: /Incident/ }).check()
+    await page.getByRole('radio', { name: 'Incident' }).check()
     expect(await page.getByText('A production issue or outage.').isVisible()).toBe(true)
     const occurred = new Date(Date.now() - 86_400_000)
     await page.getByLabel('Date and time (UTC)').fill(occurred.toISOString().slice(0, 16))
@@ -101,7 +102,7 @@ describe('web interface: event markers', () => {
     await page.getByRole('link', { name: 'Markers' }).click()
     await page.getByRole('button', { name: 'Edit Cache cluster failover' }).click()
     await page.getByLabel('Title').fill('Cache cluster failover (eu-west)')
-    await page.getByRole('radio', { name: /Configuration/ }).check()
+    await page.getByRole('radio', { name: 'Configuration' }).check()
     await page.getByRole('button', { name: 'Save changes' }).click()
     await cards.getByRole('heading', { name: 'Cache cluster failover (eu-west)' }).waitFor()
     const edited = (await markersOf()).find((m) => m.id === handMade.id)!
@@ -125,6 +126,8 @@ describe('web interface: event markers', () => {
     await dialog.waitFor({ state: 'detached' })
     expect((await markersOf()).some((m) => m.id === handMade.id)).toBe(true)
     await page.getByRole('button', { name: 'Delete Cache cluster failover (eu-west)' }).click()
+    await dialog.waitFor()
+    await page.screenshot({ path: '/work/shots/markers-delete-1280.png' })
     await dialog.getByRole('button', { name: 'Delete marker' }).click()
     await page.getByRole('status').filter({ hasText: 'deleted' }).waitFor()
     await cards.getByText('Cache cluster failover').waitFor({ state: 'detached' })

@@ -165,11 +165,14 @@ export function MarkerForm(props: {
               value={category}
               checked={draft.category === category}
               onChange={() => setDraft({ ...draft, category })}
+              aria-labelledby={`category-${category}`}
               aria-describedby={`meaning-${category}`}
             />
             <span class="swatch" style={{ background: CATEGORY_COLOURS[category] }} aria-hidden="true" />
             <span class="category-text">
-              <span class="category-name">{category}</span>
+              <span id={`category-${category}`} class="category-name">
+                {category}
+              </span>
               <span id={`meaning-${category}`} class="hint">
                 {CATEGORY_MEANINGS[category]}
               </span>
