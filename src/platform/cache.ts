@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import { adjustCount, readCount } from './db/counters.js'
+import { prepared } from './db/index.js'
 import type { Database } from './db/schema.js'
 
 /**
@@ -91,16 +92,24 @@ export async function readMarkersVersions(
   tenantId: string,
   organisationId: string,
 ): Promise<{ markers: number; organisation: number }> {
+  let read = markersVersionReaders.get(db)
+  if (!read) {
+    // Every poll of an open chart runs it: compiled once per database handle (see `prepared`).
+    read = prepared(db, (a: { markers: string; organisation: string }) =>
+      db.selectFrom('rowCounts').select(['counter', 'n']).where('counter', 'in', [a.markers, a.organisation]),
+    )
+    markersVersionReaders.set(db, read)
+  }
   const markers = markersVersionCounter(tenantId)
   const organisation = versionCounter(organisationId)
-  const rows = await db
-    .selectFrom('rowCounts')
-    .select(['counter', 'n'])
-    .where('counter', 'in', [markers, organisation])
-    .execute()
+  const rows = await read({ markers, organisation })
   const of = (counter: string) => Number(rows.find((r) => r.counter === counter)?.n ?? 0)
   return { markers: of(markers), organisation: of(organisation) }
 }
+const markersVersionReaders = new WeakMap<
+  Kysely<Database>,
+  (args: { markers: string; organisation: string }) => Promise<{ counter: string; n: number }[]>
+>()
 
 /**
  * Kept pages of one kind, each under a key and the version (any string: e.g. the organisation's version and
