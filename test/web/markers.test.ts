@@ -56,6 +56,23 @@ describe('web interface: event markers', () => {
     await page.getByRole('button', { name: 'Deployment marker: CI deploy 7.1' }).waitFor()
     await page.screenshot({ path: '/work/shots/markers-chart-1280.png', fullPage: true })
 
+    // A hidden page stops asking, and asks at once when shown again.
+    let polls = 0
+    page.on('request', (request) => {
+      if (request.url().includes('/events/visible')) polls++
+    })
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      page.evaluate(`Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => '${state}' });
+        document.dispatchEvent(new Event('visibilitychange'))`)
+    await setVisibility('hidden')
+    await page.waitForTimeout(200) // a poll already on its way may still land
+    const whileHidden = polls
+    await page.waitForTimeout(3_500) // longer than the 3 s between polls
+    expect(polls).toBe(whileHidden)
+    const asked = page.waitForRequest((request) => request.url().includes('/events/visible'), { timeout: 1_000 })
+    await setVisibility('visible')
+    await asked
+
     // The Markers tab lists it with its cost impact.
     await page.getByRole('link', { name: 'Markers' }).click()
     const cards = page.getByRole('list', { name: 'Markers' })
