@@ -23,6 +23,11 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
   const [editing, setEditing] = useState<MarkerRecord | 'new' | null>(null)
   const [deleting, setDeleting] = useState<MarkerRecord | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
+  const noticeRef = useRef<HTMLParagraphElement>(null)
+  // The control that was used (the form's button, the dialog's) is gone: keyboard focus goes to the outcome.
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus()
+  }, [notice])
 
   useEffect(() => {
     api.tenant(tenantId).then(setTenant, setError)
@@ -114,7 +119,7 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
       </form>
 
       {notice && (
-        <p class="notice" role="status">
+        <p class="notice" role="status" tabIndex={-1} ref={noticeRef}>
           {notice}
         </p>
       )}
