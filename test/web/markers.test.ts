@@ -97,6 +97,8 @@ describe('web interface: event markers', () => {
     await page.getByLabel('Description (optional)').fill('Primary cache node replaced.')
     await page.getByLabel('Tag key').fill(tag.key)
     expect(await page.locator('#tag-keys option').count()).toBeGreaterThan(1)
+    await page.getByRole('button', { name: 'Create marker' }).click()
+    await page.getByText('Tag value is required when a tag key is set.').waitFor()
     await page.getByLabel('Tag value').fill(tag.value)
     expect(await page.locator(`#tag-values option[value="${tag.value}"]`).count()).toBe(1)
     await page.getByRole('button', { name: 'Create marker' }).click()

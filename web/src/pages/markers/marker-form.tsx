@@ -105,6 +105,15 @@ export function MarkerForm(props: {
 
   async function submit(e: Event) {
     e.preventDefault()
+    // A half tag filter would be refused on create and, on edit, keep the stored half: ask for the other half here.
+    const key = draft.tagKey.trim()
+    if (Boolean(key) !== Boolean(draft.tagValue)) {
+      const errors: Record<string, string[]> = key
+        ? { tagValue: ['is required when a tag key is set'] }
+        : { tagKey: ['is required when a tag value is set'] }
+      setError(new ApiProblem({ title: 'One or more fields are invalid.', status: 400, errors }))
+      return
+    }
     setSaving(true)
     setError(null)
     const input: MarkerInput = {
