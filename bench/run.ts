@@ -17,6 +17,7 @@ import { ingestBenchmark } from './ingest.js'
 import { insightsBenchmark } from './insights.js'
 import { type Benchmark, Scope } from './lib.js'
 import { listBenchmark } from './list.js'
+import { liveMarkersBenchmark } from './live-markers.js'
 import { reportsBenchmark } from './reports.js'
 
 const BENCHMARKS: Benchmark[] = [listBenchmark]
@@ -28,6 +29,7 @@ BENCHMARKS.push(insightsBenchmark)
 BENCHMARKS.push(focusImportBenchmark)
 BENCHMARKS.push(reportsBenchmark)
 BENCHMARKS.push(chartsBenchmark)
+BENCHMARKS.push(liveMarkersBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
-import { readCount } from './db/counters.js'
+import { adjustCount, readCount } from './db/counters.js'
+import { prepared } from './db/index.js'
 import type { Database } from './db/schema.js'
 
 /**
@@ -69,6 +70,46 @@ export async function bumpVersionOfTenancies(db: Kysely<Database>, tenancyIds: s
     .onConflict((oc) => oc.column('counter').doUpdateSet((eb) => ({ n: eb('rowCounts.n', '+', 1) })))
     .execute()
 }
+
+/**
+ * A tenant's marker version: a counter in row_counts bumped in the transaction of every write of one of its event
+ * markers (create, change, delete). A chart asks "changed since?" with it (an ETag), which any process answers
+ * exactly with one indexed read, however many processes serve the tenant.
+ */
+export const markersVersionCounter = (tenantId: string) => `markers-version:${tenantId}`
+
+/** Bumps a tenant's marker version, in the caller's transaction. */
+export async function bumpMarkersVersion(db: Kysely<Database>, tenantId: string): Promise<void> {
+  await adjustCount(db, markersVersionCounter(tenantId), 1)
+}
+
+/**
+ * A tenant's marker version and its organisation's version (which moves with every snapshot, so with the inventory
+ * that decides which tagged markers a resource's chart shows), in one statement.
+ */
+export async function readMarkersVersions(
+  db: Kysely<Database>,
+  tenantId: string,
+  organisationId: string,
+): Promise<{ markers: number; organisation: number }> {
+  let read = markersVersionReaders.get(db)
+  if (!read) {
+    // Every poll of an open chart runs it: compiled once per database handle (see `prepared`).
+    read = prepared(db, (a: { markers: string; organisation: string }) =>
+      db.selectFrom('rowCounts').select(['counter', 'n']).where('counter', 'in', [a.markers, a.organisation]),
+    )
+    markersVersionReaders.set(db, read)
+  }
+  const markers = markersVersionCounter(tenantId)
+  const organisation = versionCounter(organisationId)
+  const rows = await read({ markers, organisation })
+  const of = (counter: string) => Number(rows.find((r) => r.counter === counter)?.n ?? 0)
+  return { markers: of(markers), organisation: of(organisation) }
+}
+const markersVersionReaders = new WeakMap<
+  Kysely<Database>,
+  (args: { markers: string; organisation: string }) => Promise<{ counter: string; n: number }[]>
+>()
 
 /**
  * Kept pages of one kind, each under a key and the version (any string: e.g. the organisation's version and

@@ -6,6 +6,7 @@ import { ExplorerPage } from './pages/explorer'
 import { InsightsPage } from './pages/insights'
 import { InsightPage } from './pages/insights/detail'
 import { InventoryPage } from './pages/inventory'
+import { MarkersPage } from './pages/markers'
 import { ReportPage, ReportsPage } from './pages/reports'
 import { AuditPage, KeysPage, UsersPage } from './pages/settings'
 import { TenantsPage } from './pages/tenants'
@@ -48,6 +49,10 @@ export const ROUTES: Route[] = [
   { path: '/settings/keys', page: () => <KeysPage />, ownersOnly: true },
   { path: '/settings/users', page: ({ user }) => <UsersPage me={user} />, ownersOnly: true },
   { path: '/settings/audit', page: () => <AuditPage />, ownersOnly: true },
+  {
+    path: '/tenants/:tenantId/markers',
+    page: ({ params, user }) => <MarkersPage tenantId={params.tenantId ?? ''} user={user} />,
+  },
 ]
 
 /** The sections in the top bar; `prefix` marks the link current for every page under it. */
@@ -62,6 +67,7 @@ export const NAV: { href: string; label: string; prefix: string; ownersOnly?: bo
 /** The pages of one tenant, as tabs under its name. */
 export const TENANT_TABS: { suffix: string; label: string }[] = [
   { suffix: '', label: 'Costs' },
+  { suffix: '/markers', label: 'Markers' },
   { suffix: '/inventory', label: 'Inventory' },
 ]
 

@@ -3,6 +3,7 @@ import { bodyProblems, problemResponses, publicOperation, ref } from '../../plat
 import { replyPage } from '../../platform/http/reply.js'
 import { Page, pagingOf, TenantParams } from '../../platform/http/schemas.js'
 import {
+  ConditionalHeaders,
   CreateEventHeaders,
   CreatePublicEventRequest,
   EventListQuery,
@@ -14,6 +15,9 @@ import {
 } from './schemas.js'
 import type { EventService } from './service.js'
 
+const notModified = {
+  304: { description: 'Not modified: the ETag in If-None-Match is current; no body.', type: 'null' },
+}
 const deleted = { 204: { description: 'Deleted, at once and for good.', type: 'null' } }
 
 export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = async (app, { events }) => {
@@ -79,16 +83,26 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = 
             "and on a resource or resource-group chart only when that resource's or group's own tags hold the " +
             'same key (case-insensitive) with the same value (exact). An unknown subscription, group or resource ' +
             'is a 404; a group name in several subscriptions is a 409 listing them (choose with subscriptionId). ' +
-            '`from` and `to` are inclusive and default to the 30 days up to now.',
+            '`from` and `to` are inclusive and default to the 30 days up to now. Every answer carries an `ETag`; ' +
+            "sent back in `If-None-Match`, it gets a 304 without a body while the chart's markers are unchanged, " +
+            'so an open chart can ask every few seconds at the cost of one indexed read (with explicit `from` and ' +
+            '`to`: a default `to` moves with the clock, so its ETag does too).',
           params: TenantParams,
           querystring: VisibleEventsQuery,
-          response: { 200: VisibleEvents, ...problemResponses(400, 404, 409) },
+          headers: ConditionalHeaders,
+          response: { 200: VisibleEvents, ...notModified, ...problemResponses(400, 404, 409) },
         },
         'Extensions',
       ),
       config: { requires: { tenancyRole: 'Viewer' } },
     },
-    async (req) => events.visible(req.params.tenantId, req.query),
+    async (req, reply) => {
+      const ifNoneMatch = req.headers['if-none-match']
+      const answer = await events.visibleIfChanged(req.principal!, req.params.tenantId, req.query, ifNoneMatch)
+      reply.header('ETag', answer.etag)
+      if (!answer.markers) return reply.code(304).send()
+      return answer.markers
+    },
   )
 
   app.get(

@@ -89,6 +89,15 @@ export const CreateEventHeaders = Type.Object({
   ),
 })
 
+export const ConditionalHeaders = Type.Object({
+  'if-none-match': Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description: 'The ETag of an earlier answer (or a list of them): a 304 without a body while it is current.',
+    }),
+  ),
+})
+
 export const VisibleEventsQuery = Type.Object({
   scope: Type.String({
     minLength: 1,

@@ -113,6 +113,27 @@ export function applyPatch(current: EventRecord, patch: PatchPublicEventRequest,
   return changes
 }
 
+interface ChartQuery {
+  scope: string
+  subscriptionId?: string
+  from?: string
+  to?: string
+}
+interface ResolvedChart {
+  scope: ChartScope
+  subscriptionId?: string
+  from: string
+  to: string
+}
+
+/** Whether an If-None-Match header (`*`, or a list of ETags, weak or strong) names `etag`: weak comparison. */
+export function etagMatches(ifNoneMatch: string, etag: string): boolean {
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag)
+}
+
 export function createEventService(deps: { store: EventStore; inventory: InventoryStore; clock: Clock; ids: Ids }) {
   const { store, inventory, clock, ids } = deps
   let nextSweepAt = 0
@@ -209,6 +230,46 @@ export function createEventService(deps: { store: EventStore; inventory: Invento
     }
   }
 
+  /** A chart's query checked and resolved: its scope parsed, `to` defaulting to now and `from` to 30 days before. */
+  function resolveChart(query: ChartQuery): ResolvedChart {
+    const errors: FieldErrors = {}
+    const scope = parseChartScope(query.scope)
+    if (!scope) {
+      errors.scope = [CHART_SCOPE_ERROR]
+    }
+    const to = query.to === undefined ? clock.now().toISOString() : normaliseInstant(query.to)
+    if (to === null) Object.assign(errors, badInstant('to'))
+    const from =
+      query.from !== undefined
+        ? normaliseInstant(query.from)
+        : to && new Date(Date.parse(to) - CHART_DEFAULT_RANGE_MS).toISOString()
+    if (from === null) Object.assign(errors, badInstant('from'))
+    if (from && to && from > to) errors.from = ['must not be after to']
+    fail(errors)
+    return { scope: scope!, subscriptionId: query.subscriptionId, from: from!, to: to! }
+  }
+
+  async function markersOf(tenantId: string, chart: ResolvedChart): Promise<VisibleEvents> {
+    const target = await chartTarget(tenantId, chart.scope, chart.subscriptionId)
+    // Tagged markers the chart does not show are skipped, so read in batches until the page is full.
+    const wanted = MAX_VISIBLE_EVENTS + 1
+    const items: EventRecord[] = []
+    let after: EventRecord | undefined
+    for (;;) {
+      const batch = await store.range(tenantId, chart.from, chart.to, wanted, after)
+      items.push(...visibleMarkers(batch, target))
+      after = batch.at(-1)
+      if (items.length >= wanted || batch.length < wanted) break
+    }
+    return {
+      scope: formatChartScope(chart.scope),
+      from: chart.from,
+      to: chart.to,
+      items: items.slice(0, MAX_VISIBLE_EVENTS),
+      truncated: items.length > MAX_VISIBLE_EVENTS,
+    }
+  }
+
   return {
     /**
      * Creates a marker. With an Idempotency-Key, the same key and body within 24 hours answer the first
@@ -286,42 +347,28 @@ export function createEventService(deps: { store: EventStore; inventory: Invento
     },
 
     /** The markers on one chart, oldest first, at most 1,000. */
-    async visible(
+    async visible(tenantId: string, query: ChartQuery): Promise<VisibleEvents> {
+      return markersOf(tenantId, resolveChart(query))
+    },
+
+    /**
+     * The markers on one chart with their ETag, or only the ETag (`markers: null`) when `ifNoneMatch` names it:
+     * the chart is unchanged. The ETag stands for the tenant's marker version, its organisation's version (the
+     * inventory a tagged marker's visibility depends on) and the chart asked for, so any process answers it
+     * exactly with one read; both versions are read before the markers, so a write in between is seen next time.
+     */
+    async visibleIfChanged(
+      who: Principal,
       tenantId: string,
-      query: { scope: string; subscriptionId?: string; from?: string; to?: string },
-    ): Promise<VisibleEvents> {
-      const errors: FieldErrors = {}
-      const scope = parseChartScope(query.scope)
-      if (!scope) {
-        errors.scope = [CHART_SCOPE_ERROR]
-      }
-      const to = query.to === undefined ? clock.now().toISOString() : normaliseInstant(query.to)
-      if (to === null) Object.assign(errors, badInstant('to'))
-      const from =
-        query.from !== undefined
-          ? normaliseInstant(query.from)
-          : to && new Date(Date.parse(to) - CHART_DEFAULT_RANGE_MS).toISOString()
-      if (from === null) Object.assign(errors, badInstant('from'))
-      if (from && to && from > to) errors.from = ['must not be after to']
-      fail(errors)
-      const target = await chartTarget(tenantId, scope!, query.subscriptionId)
-      // Tagged markers the chart does not show are skipped, so read in batches until the page is full.
-      const wanted = MAX_VISIBLE_EVENTS + 1
-      const items: EventRecord[] = []
-      let after: EventRecord | undefined
-      for (;;) {
-        const batch = await store.range(tenantId, from!, to!, wanted, after)
-        items.push(...visibleMarkers(batch, target))
-        after = batch.at(-1)
-        if (items.length >= wanted || batch.length < wanted) break
-      }
-      return {
-        scope: formatChartScope(scope!),
-        from: from!,
-        to: to!,
-        items: items.slice(0, MAX_VISIBLE_EVENTS),
-        truncated: items.length > MAX_VISIBLE_EVENTS,
-      }
+      query: ChartQuery,
+      ifNoneMatch: string | undefined,
+    ): Promise<{ etag: string; markers: VisibleEvents | null }> {
+      const chart = resolveChart(query)
+      const versions = await store.versions(tenantId, who.organisationId)
+      const chartKey = [formatChartScope(chart.scope), chart.subscriptionId ?? '', chart.from, chart.to]
+      const etag = `"${sha256Hex([versions.markers, versions.organisation, ...chartKey].join('\n')).slice(0, 32)}"`
+      if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag)) return { etag, markers: null }
+      return { etag, markers: await markersOf(tenantId, chart) }
     },
   }
 }

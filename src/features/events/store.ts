@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
+import { bumpMarkersVersion, readMarkersVersions } from '../../platform/cache.js'
 import { adjustCount, readCount } from '../../platform/db/counters.js'
 import { createGroupCommit } from '../../platform/db/group-commit.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
@@ -66,6 +67,7 @@ export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
   const inserts = createGroupCommit<EventRecord>(db, async (trx, event) => {
     await trx.insertInto('events').values(toEventRow(event)).execute()
     await adjustCount(trx, eventCounter(event.tenantId), 1)
+    await bumpMarkersVersion(trx, event.tenantId)
   })
   const inTenant = (tenantId: string, filter: EventListFilter = {}) =>
     db
@@ -128,6 +130,9 @@ export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
       return rows.map(toEventRecord)
     },
 
+    /** What a chart's ETag is made of (see platform/cache.ts): read before the markers, never after. */
+    versions: (tenantId: string, organisationId: string) => readMarkersVersions(db, tenantId, organisationId),
+
     async get(tenantId: string, id: string): Promise<EventRecord | null> {
       const row = await inTenant(tenantId).selectAll().where('id', '=', id).executeTakeFirst()
       return row ? toEventRecord(row) : null
@@ -153,6 +158,7 @@ export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
         if (!row) return null
         const changes = change(toEventRecord(row))
         await trx.updateTable('events').set(changes).where('tenantId', '=', tenantId).where('id', '=', id).execute()
+        await bumpMarkersVersion(trx, tenantId)
         return toEventRecord({ ...row, ...changes })
       })
     },
@@ -166,7 +172,10 @@ export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
           .where('id', '=', id)
           .executeTakeFirst()
         const deleted = Number(result.numDeletedRows) > 0
-        if (deleted) await adjustCount(trx, eventCounter(tenantId), -1)
+        if (deleted) {
+          await adjustCount(trx, eventCounter(tenantId), -1)
+          await bumpMarkersVersion(trx, tenantId)
+        }
         return deleted
       })
     },
@@ -212,6 +221,7 @@ export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
         await db.transaction().execute(async (trx) => {
           await trx.insertInto('events').values(toEventRow(event)).execute()
           await adjustCount(trx, eventCounter(event.tenantId), 1)
+          await bumpMarkersVersion(trx, event.tenantId)
           await trx
             .updateTable('idempotencyKeys')
             .set({ responseBody })

@@ -12,6 +12,8 @@ import {
   ResourceRecord,
   SubscriptionParams,
   SubscriptionRecord,
+  TagListQuery,
+  TenantTags,
 } from './schemas.js'
 import type { InventoryService } from './service.js'
 
@@ -114,5 +116,28 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: viewer,
     },
     async (req) => inventory.getResource(req.params.tenantId, req.params.resourceId),
+  )
+
+  app.get(
+    '/tenants/:tenantId/tags',
+    {
+      schema: publicOperation(
+        'ListTenantTags',
+        "The tag keys of the tenant's resources with their distinct values.",
+        {
+          description:
+            'From the resources as the latest snapshot saw them: up to 200 keys, most used first, each with up to ' +
+            '50 values (most used first); `key` asks for one key (any letter case) with up to 1,000 values. Keys ' +
+            'differing only in letter case are one key, as they are for the tag filter of an event marker; ' +
+            'values are exact. `valuesTruncated` and `keysTruncated` say when a list was cut.',
+          params: TenantParams,
+          querystring: TagListQuery,
+          response: { 200: ref(TenantTags), ...problemResponses(400, 404) },
+        },
+        'Extensions',
+      ),
+      config: viewer,
+    },
+    async (req) => inventory.tags(req.params.tenantId, req.query.key),
   )
 }

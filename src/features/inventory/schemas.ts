@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { ref } from '../../platform/http/openapi.js'
 import { CostSummary, Currency, Instant, Nullable, PageQuery, Uuid } from '../../platform/http/schemas.js'
 
 const Tags = Type.Record(Type.String(), Type.String(), { description: 'Tags as the provider reports them.' })
@@ -80,5 +81,78 @@ export const ResourceListQuery = Type.Object({
   armResourceName: Type.Optional(Type.String({ description: 'Resource name, case-insensitive exact.' })),
   resourceType: Type.Optional(
     Type.String({ description: 'e.g. Microsoft.Compute/virtualMachines, case-insensitive.' }),
+  ),
+})
+
+export const TagKeyRecord = Type.Object(
+  {
+    key: Type.String({
+      description: 'The key in the spelling most resources use; other spellings count as the same key.',
+    }),
+    resourceCount: Type.Integer({ minimum: 0, description: 'Resources carrying the key, in any spelling.' }),
+    valueCount: Type.Integer({ minimum: 0, description: 'Distinct values of the key, all of them.' }),
+    values: Type.Array(Type.String(), {
+      description: 'Distinct values, most used first, then by text: up to 50, or up to 1,000 when `key` asks for it.',
+    }),
+    valuesTruncated: Type.Boolean({ description: 'True when the key has more values than `values` holds.' }),
+  },
+  {
+    $id: 'TagKey',
+    description: "One tag key of the tenant's resources with its distinct values (exact; keys are case-insensitive).",
+    examples: [
+      {
+        key: 'environment',
+        resourceCount: 212,
+        valueCount: 3,
+        values: ['prod', 'staging', 'dev'],
+        valuesTruncated: false,
+      },
+    ],
+  },
+)
+export type TagKeyRecord = Static<typeof TagKeyRecord>
+
+export const TenantTags = Type.Object(
+  {
+    tenantId: Uuid,
+    keys: Type.Array(ref(TagKeyRecord), {
+      maxItems: 200,
+      description: 'Most used first (resources carrying the key), then by key; at most 200.',
+    }),
+    keysTruncated: Type.Boolean({ description: 'True when the tenant has more than 200 keys.' }),
+  },
+  {
+    $id: 'TenantTags',
+    description:
+      "The tag keys of the tenant's resources, as the latest snapshot saw them, with their distinct values: " +
+      'what a tag filter of an event marker can name.',
+    examples: [
+      {
+        tenantId: '0193a8f0-1111-7222-8333-444455556666',
+        keys: [
+          {
+            key: 'environment',
+            resourceCount: 212,
+            valueCount: 3,
+            values: ['prod', 'staging', 'dev'],
+            valuesTruncated: false,
+          },
+          { key: 'team', resourceCount: 198, valueCount: 2, values: ['payments', 'search'], valuesTruncated: false },
+        ],
+        keysTruncated: false,
+      },
+    ],
+  },
+)
+export type TenantTags = Static<typeof TenantTags>
+
+export const TagListQuery = Type.Object({
+  key: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 512,
+      description: 'Only this key (any letter case), with up to 1,000 of its values.',
+      examples: ['environment'],
+    }),
   ),
 })

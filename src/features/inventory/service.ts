@@ -3,8 +3,9 @@ import { ApiError } from '../../platform/http/errors.js'
 import { type Paging, pageOf } from '../../platform/http/schemas.js'
 import { toDay } from '../../platform/time.js'
 import type { CostStore } from '../costs/store.js'
-import type { ResourceGroupRecord, ResourceRecord, SubscriptionRecord } from './schemas.js'
+import type { ResourceGroupRecord, ResourceRecord, SubscriptionRecord, TenantTags } from './schemas.js'
 import { type InventoryStore, parseTags, type ResourceFilter } from './store.js'
+import { summariseTags } from './tags.js'
 
 type SubscriptionRow = Awaited<ReturnType<InventoryStore['listSubscriptions']>>['rows'][number]
 type GroupRow = Awaited<ReturnType<InventoryStore['resourceGroupsByName']>>[number]
@@ -108,6 +109,11 @@ export function createInventoryService(deps: { store: InventoryStore; costs: Cos
     async listResources(tenantId: string, filter: ResourceFilter, paging: Paging) {
       const { rows, totalCount } = await store.listResources(tenantId, filter, paging)
       return pageOf(await resources(tenantId, rows), totalCount, paging)
+    },
+
+    /** The tag keys of the tenant's resources with their distinct values; with `key`, that key alone. */
+    async tags(tenantId: string, key?: string): Promise<TenantTags> {
+      return { tenantId, ...summariseTags(await store.tagSets(tenantId), { onlyKey: key }) }
     },
 
     async getResource(tenantId: string, id: string): Promise<ResourceRecord> {

@@ -222,6 +222,20 @@ export function createInventoryStore(db: Kysely<Database>) {
       return row !== undefined
     },
 
+    /**
+     * The tenant's distinct tag sets and how many resources carry each: resources of one group mostly share a
+     * set, so this is far fewer rows than resources, and the keys and values are counted from it (tags.ts).
+     */
+    async tagSets(tenantId: string): Promise<{ tags: string | null; resources: number }[]> {
+      const rows = await db
+        .selectFrom('resources')
+        .select((eb) => ['tags', eb.fn.countAll<number>().as('n')])
+        .where('tenantId', '=', tenantId)
+        .groupBy('tags')
+        .execute()
+      return rows.map((r) => ({ tags: r.tags, resources: Number(r.n) }))
+    },
+
     /** A resource's own tags, or null when the tenant has no such resource. */
     async resourceTags(tenantId: string, resourceId: string): Promise<Tags | null> {
       const row = await db

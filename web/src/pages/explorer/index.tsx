@@ -6,6 +6,7 @@ import { useSearchParams } from '../../components/search-params'
 import { TenantTabs } from '../../components/tenant-tabs'
 import { AnomalyList } from './anomaly-list'
 import { CostChart } from './cost-chart'
+import { useLiveMarkers } from './live-markers'
 import { MarkerList } from './marker-list'
 import { formatMoney, utcDay } from './markers'
 import { ScopeHeading } from './scope-heading'
@@ -30,7 +31,9 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
   const [to, setTo] = useState(utcDay(0))
   const [grouping, setGrouping] = useState('')
   const [tagKey, setTagKey] = useState('')
-  const [series, setSeries] = useState<CostSeries | null>(null)
+  const [loaded, setSeries] = useState<CostSeries | null>(null)
+  // The markers stay current while the page is open: one created elsewhere shows within seconds.
+  const series = useLiveMarkers(tenantId, scope, loaded)
   const [loading, setLoading] = useState(true)
   const [error, setError] = useState<unknown>(null)
   const [active, setActive] = useState<string | null>(null)

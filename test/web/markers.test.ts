@@ -1,0 +1,198 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { API_PREFIX } from '../../src/app.js'
+import type { EventRecord } from '../../src/features/events/schemas.js'
+import type { TenantRecord } from '../../src/features/tenants/schemas.js'
+import type { OrgContext } from '../support/app.js'
+import { TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
+
+/**
+ * The Markers tab and the live markers of the cost chart in a real browser, against the real app (SQLite; the API
+ * under them has its own tests on both databases).
+ */
+
+const { t, base, problems, ...browser } = await useBrowserApp()
+
+describe('web interface: event markers', () => {
+  let org: OrgContext
+  let tenant: TenantRecord
+  /** A tag the tenant's resources really carry, as the suggestions offer it. */
+  let tag: { key: string; value: string }
+
+  beforeAll(async () => {
+    org = await t.given.organisation('Marker Org')
+    tenant = await t.given.tenant(org, { name: 'Shop estate' })
+    const queued = await t.request(
+      'POST',
+      `${API_PREFIX}/tenants/${tenant.id}/snapshots?deepHistory=true`,
+      org.ownerKey,
+    )
+    expect(queued.statusCode).toBe(202)
+    expect(await t.worker().runOnce()).toBeTruthy()
+    const tags = await t.request('GET', `${API_PREFIX}/tenants/${tenant.id}/tags?key=environment`, org.ownerKey)
+    const environment = tags.json().keys[0]
+    tag = { key: environment.key, value: environment.values[0] }
+  }, 120_000)
+
+  const markersOf = async () =>
+    (await t.request('GET', `${API_PREFIX}/tenants/${tenant.id}/events?pageSize=200`, org.ownerKey)).json()
+      .items as EventRecord[]
+
+  it('shows a marker made through the API on the open chart, and creates, edits and deletes one by hand', async () => {
+    const page = await browser.newPage()
+    await browser.signInAsOwner(page, org)
+    await page.getByRole('link', { name: /Shop estate/ }).click()
+    await page.locator('.chart canvas').first().waitFor()
+    const chartMarkers = page.getByRole('list', { name: 'Event markers' }).or(page.getByText('No event markers'))
+    await chartMarkers.first().waitFor()
+
+    // A CI pipeline adds a marker while the chart is open: it appears without a reload.
+    const fromCi = await t.request('POST', `${API_PREFIX}/tenants/${tenant.id}/events`, org.ownerKey, {
+      occurredAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+      title: 'CI deploy 7.1',
+      category: 'Deployment',
+    })
+    expect(fromCi.statusCode).toBe(201)
+    await page.getByRole('list', { name: 'Event markers' }).getByText('CI deploy 7.1').waitFor({ timeout: 10_000 })
+    await page.getByRole('button', { name: 'Deployment marker: CI deploy 7.1' }).waitFor()
+    await page.screenshot({ path: '/work/shots/markers-chart-1280.png', fullPage: true })
+
+    // A hidden page stops asking, and asks at once when shown again.
+    let polls = 0
+    page.on('request', (request) => {
+      if (request.url().includes('/events/visible')) polls++
+    })
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      page.evaluate(`Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => '${state}' });
+        document.dispatchEvent(new Event('visibilitychange'))`)
+    await setVisibility('hidden')
+    await page.waitForTimeout(200) // a poll already on its way may still land
+    const whileHidden = polls
+    await page.waitForTimeout(3_500) // longer than the 3 s between polls
+    expect(polls).toBe(whileHidden)
+    const asked = page.waitForRequest((request) => request.url().includes('/events/visible'), { timeout: 1_000 })
+    await setVisibility('visible')
+    await asked
+
+    // The Markers tab lists it with its cost impact.
+    await page.getByRole('link', { name: 'Markers' }).click()
+    const cards = page.getByRole('list', { name: 'Markers' })
+    const ciCard = cards.getByRole('listitem').filter({ hasText: 'CI deploy 7.1' })
+    await ciCard.getByText('(API key)').waitFor()
+    await ciCard.getByRole('definition').first().waitFor()
+    expect(await ciCard.getByText('7 days before').count()).toBe(1)
+
+    // A bad input: the server's field error shows next to the field, in words.
+    await page.getByRole('button', { name: 'New marker' }).click()
+    await page.getByRole('radio', { name: 'Incident' }).check()
+    expect(await page.getByText('A production issue or outage.').isVisible()).toBe(true)
+    const occurred = new Date(Date.now() - 86_400_000)
+    await page.getByLabel('Date and time (UTC)').fill(occurred.toISOString().slice(0, 16))
+    await page.getByLabel('Title').fill('   ')
+    await page.getByRole('button', { name: 'Create marker' }).click()
+    await page.getByText('Title must not be empty.').waitFor()
+    expect(await page.getByLabel('Title').getAttribute('aria-invalid')).toBe('true')
+    await page.screenshot({ path: '/work/shots/markers-error-1280.png', fullPage: true })
+
+    await page.getByLabel('Title').fill('Cache cluster failover')
+    await page.getByLabel('Description (optional)').fill('Primary cache node replaced.')
+    await page.getByLabel('Tag key').fill(tag.key)
+    expect(await page.locator('#tag-keys option').count()).toBeGreaterThan(1)
+    await page.getByRole('button', { name: 'Create marker' }).click()
+    await page.getByText('Tag value is required when a tag key is set.').waitFor()
+    await page.getByLabel('Tag value').fill(tag.value)
+    expect(await page.locator(`#tag-values option[value="${tag.value}"]`).count()).toBe(1)
+    await page.getByRole('button', { name: 'Create marker' }).click()
+    await page.getByRole('status').filter({ hasText: 'Marker “Cache cluster failover” created.' }).waitFor()
+    const handMade = (await markersOf()).find((m) => m.title === 'Cache cluster failover')!
+    expect(handMade).toMatchObject({
+      category: 'Incident',
+      occurredAt: `${occurred.toISOString().slice(0, 16)}:00.000Z`,
+      description: 'Primary cache node replaced.',
+      tagKey: tag.key,
+      tagValue: tag.value,
+      createdBy: { type: 'User', id: org.ownerId },
+    })
+
+    // On the chart too.
+    await page.getByRole('link', { name: 'Costs' }).click()
+    await page.getByRole('button', { name: 'Incident marker: Cache cluster failover' }).waitFor()
+
+    // Edit it: the change is in the API.
+    await page.getByRole('link', { name: 'Markers' }).click()
+    await page.getByRole('button', { name: 'Edit Cache cluster failover' }).click()
+    await page.getByLabel('Title').fill('Cache cluster failover (eu-west)')
+    await page.getByRole('radio', { name: 'Configuration' }).check()
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await cards.getByRole('heading', { name: 'Cache cluster failover (eu-west)' }).waitFor()
+    const edited = (await markersOf()).find((m) => m.id === handMade.id)!
+    expect(edited).toMatchObject({ title: 'Cache cluster failover (eu-west)', category: 'Configuration' })
+    await page.screenshot({ path: '/work/shots/markers-1280.png', fullPage: true })
+
+    // The category filter narrows the list; an empty result says so.
+    await page.getByLabel('Category', { exact: true }).selectOption('Deployment')
+    await cards.getByRole('heading', { name: 'Cache cluster failover (eu-west)' }).waitFor({ state: 'detached' })
+    expect(await cards.getByRole('heading').allTextContents()).toEqual(['CI deploy 7.1'])
+    await page.getByLabel('Category', { exact: true }).selectOption('Campaign')
+    await page.getByText('No markers match these filters.').waitFor()
+    await page.getByLabel('Category', { exact: true }).selectOption('')
+
+    // Delete it, after confirming in a dialog that keyboards reach (focus on Cancel; Escape closes).
+    await page.getByRole('button', { name: 'Delete Cache cluster failover (eu-west)' }).click()
+    const dialog = page.getByRole('dialog', { name: /Delete “Cache cluster failover \(eu-west\)”/ })
+    await dialog.waitFor()
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel')
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+    expect((await markersOf()).some((m) => m.id === handMade.id)).toBe(true)
+    await page.getByRole('button', { name: 'Delete Cache cluster failover (eu-west)' }).click()
+    await dialog.waitFor()
+    await page.screenshot({ path: '/work/shots/markers-delete-1280.png' })
+    await dialog.getByRole('button', { name: 'Delete marker' }).click()
+    await page.getByRole('status').filter({ hasText: 'deleted' }).waitFor()
+    await cards.getByText('Cache cluster failover').waitFor({ state: 'detached' })
+    expect((await markersOf()).some((m) => m.id === handMade.id)).toBe(false)
+
+    // A phone: no sideways scrolling, with the form open.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.getByRole('button', { name: 'New marker' }).click()
+    await page.getByLabel('Title').waitFor()
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+    await page.screenshot({ path: '/work/shots/markers-390.png', fullPage: true })
+
+    await page.close()
+  }, 120_000)
+
+  it("lets an Editor delete only what they made: the server's 403 shows in words", async () => {
+    const invited = await t.request('POST', `${API_PREFIX}/users`, org.ownerKey, {
+      email: 'editor@marker-org.test',
+      displayName: 'Eddie Editor',
+    })
+    expect(invited.statusCode, invited.body).toBe(202)
+    const editorId = invited.json().id as string
+    const granted = await t.request('PUT', `${API_PREFIX}/tenancies/${tenant.id}/users/${editorId}`, org.ownerKey, {
+      role: 'Editor',
+    })
+    expect(granted.statusCode, granted.body).toBe(200)
+    // As if the invitation had been accepted (its own tests cover that page).
+    await t.db.kysely.updateTable('users').set({ status: 'Active' }).where('id', '=', editorId).execute()
+    await browser.setPassword(editorId)
+
+    const page = await browser.newPage()
+    await page.goto(`${base}/`)
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByLabel('E-mail address').fill('editor@marker-org.test')
+    await page.getByLabel('Password').fill(TEST_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('link', { name: /Shop estate/ }).click()
+    await page.getByRole('link', { name: 'Markers' }).click()
+    await page.getByRole('button', { name: 'Delete CI deploy 7.1' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('button', { name: 'Delete marker' }).click()
+    await dialog.getByText('Only the creator of the event or an Admin of the tenancy may delete it.').waitFor()
+    await page.keyboard.press('Escape')
+    expect((await markersOf()).some((m) => m.title === 'CI deploy 7.1')).toBe(true)
+
+    // The browser logs the refused answers (the bad create's 400, this 403) as failed loads; they were the point.
+    expect(problems.filter((p) => !/status of 40[03]/.test(p))).toEqual([])
+  }, 60_000)
+})

@@ -1,0 +1,341 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { api, type EventCategory, hasRole, type SessionUser, type Tenant } from '../../api'
+import { ProblemMessage } from '../../components/problem'
+import { TenantTabs } from '../../components/tenant-tabs'
+import { CATEGORY_COLOURS, formatInstant, formatMoney, markerTag } from '../explorer/markers'
+import { type CostImpact, type MarkerFilter, type MarkerPage, type MarkerRecord, markersApi, type TagKey } from './api'
+import { CATEGORY_MEANINGS, MarkerForm } from './marker-form'
+import './markers.css'
+
+const NO_FILTER: MarkerFilter = { category: '', from: '', to: '', page: 1 }
+
+/** A tenant's event markers: filtered and paged, each with its cost impact; Editors create, edit and delete them. */
+export function MarkersPage({ tenantId, user }: { tenantId: string; user: SessionUser }) {
+  const canEdit = hasRole(user, tenantId, 'Editor')
+  const [tenant, setTenant] = useState<Tenant | null>(null)
+  const [filter, setFilter] = useState<MarkerFilter>(NO_FILTER)
+  const [page, setPage] = useState<MarkerPage | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [loading, setLoading] = useState(true)
+  const [reloads, setReloads] = useState(0)
+  const [tags, setTags] = useState<TagKey[]>([])
+  /** null: no form; 'new': the create form; a marker: its edit form. */
+  const [editing, setEditing] = useState<MarkerRecord | 'new' | null>(null)
+  const [deleting, setDeleting] = useState<MarkerRecord | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const noticeRef = useRef<HTMLParagraphElement>(null)
+  // The control that was used (the form's button, the dialog's) is gone: keyboard focus goes to the outcome.
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus()
+  }, [notice])
+
+  useEffect(() => {
+    api.tenant(tenantId).then(setTenant, setError)
+  }, [tenantId])
+
+  useEffect(() => {
+    if (!canEdit) return
+    // Suggestions only: without them the tag fields still take any text.
+    markersApi.tags(tenantId).then(
+      (answer) => setTags(answer.keys),
+      () => setTags([]),
+    )
+  }, [tenantId, canEdit])
+
+  useEffect(() => {
+    let current = true
+    setLoading(true)
+    setError(null)
+    markersApi
+      .list(tenantId, filter)
+      .then((answer) => current && setPage(answer))
+      .catch((err) => {
+        if (!current) return
+        setPage(null)
+        setError(err)
+      })
+      .finally(() => current && setLoading(false))
+    return () => {
+      current = false
+    }
+  }, [tenantId, filter, reloads])
+
+  const changeFilter = (change: Partial<MarkerFilter>) => setFilter({ ...filter, ...change, page: 1 })
+  const saved = (marker: MarkerRecord) => {
+    setNotice(editing === 'new' ? `Marker “${marker.title}” created.` : `Marker “${marker.title}” saved.`)
+    setEditing(null)
+    if (filter.page === 1) setReloads(reloads + 1)
+    else setFilter({ ...filter, page: 1 })
+  }
+  const deleted = (marker: MarkerRecord) => {
+    setNotice(`Marker “${marker.title}” deleted.`)
+    setDeleting(null)
+    const lastOnPage = page?.items.length === 1 && filter.page > 1
+    if (lastOnPage) setFilter({ ...filter, page: filter.page - 1 })
+    else setReloads(reloads + 1)
+  }
+
+  return (
+    <section aria-labelledby="markers-title">
+      <h1 id="markers-title">{tenant ? `${tenant.name}: markers` : 'Event markers'}</h1>
+      <TenantTabs tenantId={tenantId} />
+
+      <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter markers">
+        <div class="field">
+          <label for="filter-category">Category</label>
+          <select
+            id="filter-category"
+            value={filter.category}
+            onChange={(e) => changeFilter({ category: e.currentTarget.value as EventCategory | '' })}
+          >
+            <option value="">All categories</option>
+            {Object.keys(CATEGORY_MEANINGS).map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="filter-from">From (UTC day)</label>
+          <input
+            id="filter-from"
+            type="date"
+            value={filter.from}
+            max={filter.to || undefined}
+            onChange={(e) => changeFilter({ from: e.currentTarget.value })}
+          />
+        </div>
+        <div class="field">
+          <label for="filter-to">To (UTC day)</label>
+          <input
+            id="filter-to"
+            type="date"
+            value={filter.to}
+            min={filter.from || undefined}
+            onChange={(e) => changeFilter({ to: e.currentTarget.value })}
+          />
+        </div>
+      </form>
+
+      {notice && (
+        <p class="notice" role="status" tabIndex={-1} ref={noticeRef}>
+          {notice}
+        </p>
+      )}
+      {canEdit && editing === null && (
+        <p>
+          <button
+            type="button"
+            onClick={() => {
+              setNotice(null)
+              setEditing('new')
+            }}
+          >
+            New marker
+          </button>
+        </p>
+      )}
+      {!canEdit && (
+        <p class="muted">You can see this tenant's markers; adding or changing them needs the Editor role.</p>
+      )}
+      {editing !== null && (
+        <MarkerForm
+          tenantId={tenantId}
+          marker={editing === 'new' ? null : editing}
+          tags={tags}
+          onSaved={saved}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+
+      <ProblemMessage error={error} />
+      {loading && !page && (
+        <p class="status" role="status">
+          Loading markers…
+        </p>
+      )}
+      {page && page.items.length === 0 && (
+        <p class="status">
+          {filter.category || filter.from || filter.to ? 'No markers match these filters.' : 'No markers yet.'}
+        </p>
+      )}
+      {page && page.items.length > 0 && (
+        <>
+          <ul class="marker-cards" aria-label="Markers" aria-busy={loading}>
+            {page.items.map((marker) => (
+              <MarkerCard
+                key={`${marker.id}:${marker.updatedAt}`}
+                tenantId={tenantId}
+                marker={marker}
+                canEdit={canEdit}
+                onEdit={() => {
+                  setNotice(null)
+                  setEditing(marker)
+                }}
+                onDelete={() => setDeleting(marker)}
+              />
+            ))}
+          </ul>
+          <Pager page={page} onPage={(n) => setFilter({ ...filter, page: n })} />
+        </>
+      )}
+      {deleting && (
+        <DeleteDialog
+          tenantId={tenantId}
+          marker={deleting}
+          onDeleted={() => deleted(deleting)}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </section>
+  )
+}
+
+function MarkerCard(props: {
+  tenantId: string
+  marker: MarkerRecord
+  canEdit: boolean
+  onEdit(): void
+  onDelete(): void
+}) {
+  const { marker } = props
+  const tag = markerTag(marker)
+  const creator = marker.createdBy.name ?? (marker.createdBy.type === 'ApiKey' ? 'an API key' : 'the service')
+  return (
+    <li class="marker-card">
+      <span class="swatch" style={{ background: CATEGORY_COLOURS[marker.category] }} aria-hidden="true" />
+      <div class="marker-card-body">
+        <h3 class="marker-card-title">{marker.title}</h3>
+        <p class="muted">
+          {marker.category} · {formatInstant(marker.occurredAt)}
+          {tag ? ` · tag ${tag}` : ' · every chart'} · by {creator}
+          {marker.createdBy.type === 'ApiKey' ? ' (API key)' : ''}
+        </p>
+        {marker.description && <p class="marker-description">{marker.description}</p>}
+        <Impact tenantId={props.tenantId} marker={marker} />
+      </div>
+      {props.canEdit && (
+        <div class="marker-card-actions">
+          <button type="button" class="plain" onClick={props.onEdit} aria-label={`Edit ${marker.title}`}>
+            Edit
+          </button>
+          <button type="button" class="danger" onClick={props.onDelete} aria-label={`Delete ${marker.title}`}>
+            Delete
+          </button>
+        </div>
+      )}
+    </li>
+  )
+}
+
+/** An amount or percentage with its sign (+, − or none for zero), as a change reads. */
+function signed(amount: number, currency?: string): string {
+  const options: Intl.NumberFormatOptions = currency
+    ? { style: 'currency', currency, signDisplay: 'exceptZero' }
+    : { maximumFractionDigits: 1, minimumFractionDigits: 1, signDisplay: 'exceptZero' }
+  try {
+    return new Intl.NumberFormat(undefined, options).format(amount)
+  } catch {
+    return `${amount > 0 ? '+' : ''}${amount.toFixed(currency ? 2 : 1)}${currency ? ` ${currency}` : ''}`
+  }
+}
+
+/** The cost of the marker's own chart in the 7 days before it and the 7 days from its day on. */
+function Impact({ tenantId, marker }: { tenantId: string; marker: MarkerRecord }) {
+  const [impact, setImpact] = useState<CostImpact | null>(null)
+  const [failed, setFailed] = useState<string | null>(null)
+  useEffect(() => {
+    markersApi.impact(tenantId, marker.id).then(setImpact, (err: Error) => setFailed(err.message))
+  }, [tenantId, marker.id, marker.occurredAt, marker.tagKey, marker.tagValue])
+
+  if (failed) return <p class="impact muted">Cost impact unavailable: {failed}</p>
+  if (!impact) return <p class="impact muted">Cost impact loading…</p>
+  const percent = impact.changePercent === null ? 'no cost before' : `${signed(impact.changePercent)}%`
+  const direction = impact.change > 0 ? 'up' : impact.change < 0 ? 'down' : 'flat'
+  return (
+    <dl class="impact" aria-label={`Cost impact over ${impact.days} days`}>
+      <div>
+        <dt>{impact.days} days before</dt>
+        <dd>{formatMoney(impact.before.cost, impact.currency)}</dd>
+      </div>
+      <div>
+        <dt>{impact.days} days after</dt>
+        <dd>
+          {formatMoney(impact.after.cost, impact.currency)}
+          {!impact.complete && <span class="muted"> (so far)</span>}
+        </dd>
+      </div>
+      <div>
+        <dt>{impact.complete ? 'Change' : 'Change so far'}</dt>
+        <dd class={`change ${direction}`}>
+          {signed(impact.change, impact.currency)} ({percent})
+        </dd>
+      </div>
+    </dl>
+  )
+}
+
+function Pager({ page, onPage }: { page: MarkerPage; onPage(n: number): void }) {
+  const count = page.totalCount === 1 ? '1 marker' : `${page.totalCount} markers`
+  if (page.totalPages <= 1) return <p class="muted pager-count">{count}</p>
+  return (
+    <nav class="pager" aria-label="Pages of markers">
+      <button type="button" class="plain" disabled={page.page <= 1} onClick={() => onPage(page.page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page.page} of {page.totalPages} ({count})
+      </span>
+      <button type="button" class="plain" disabled={page.page >= page.totalPages} onClick={() => onPage(page.page + 1)}>
+        Next
+      </button>
+    </nav>
+  )
+}
+
+/**
+ * Asks before deleting for good, in a modal `<dialog>`: focus moves into it, Escape cancels. Whether this user may
+ * delete (the creator or an Admin) is the server's decision; its refusal shows here in words.
+ */
+function DeleteDialog(props: { tenantId: string; marker: MarkerRecord; onDeleted(): void; onClose(): void }) {
+  const dialog = useRef<HTMLDialogElement>(null)
+  const cancel = useRef<HTMLButtonElement>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [busy, setBusy] = useState(false)
+  useEffect(() => {
+    const element = dialog.current
+    if (element && !element.open) element.showModal()
+    // Cancel, not Delete, takes the focus: Enter right after opening must not delete.
+    cancel.current?.focus()
+    return () => element?.close()
+  }, [])
+
+  async function confirm() {
+    setBusy(true)
+    setError(null)
+    try {
+      await markersApi.remove(props.tenantId, props.marker.id)
+      props.onDeleted()
+    } catch (err) {
+      setError(err)
+      setBusy(false)
+    }
+  }
+
+  return (
+    <dialog ref={dialog} class="confirm" aria-labelledby="delete-title" onClose={props.onClose}>
+      <h2 id="delete-title">Delete “{props.marker.title}”?</h2>
+      <p>The marker disappears from every chart at once. This cannot be undone.</p>
+      <ProblemMessage error={error} />
+      <div class="form-actions">
+        <button type="button" class="danger" onClick={confirm} disabled={busy}>
+          {busy ? 'Deleting…' : 'Delete marker'}
+        </button>
+        <button type="button" class="plain" onClick={() => dialog.current?.close()} ref={cancel}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  )
+}
