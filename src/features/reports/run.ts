@@ -12,7 +12,7 @@ import { REPORT_KINDS } from './kinds/index.js'
 import type { ReportSource } from './kinds/types.js'
 import { FORMATS, type Format } from './render/document.js'
 import { RenderError, renderRun, type STREAMING_RENDERERS } from './render/pipeline.js'
-import { REPORT_RUNS, type ReportRunColumns, type ReportStore } from './store.js'
+import { anomaliesRaised, openInsights, REPORT_RUNS, type ReportRunColumns, type ReportStore } from './store.js'
 
 /** Where a run's file of a format lives in the blob store: one key per run and format, whichever worker writes it. */
 export function fileKey(runId: string, format: Format): string {
@@ -43,6 +43,8 @@ export function reportSource(db: Kysely<Database>, dialect: DialectName): Report
       )
       return all.flat().map((p) => ({ date: p.date, currency: p.currency, cost: p.cost }))
     },
+    anomalies: (tenancyIds, period) => anomaliesRaised(db, tenancyIds, period.from, period.to),
+    openInsights: (tenancyIds, asOf) => openInsights(db, tenancyIds, asOf),
   }
 }
 

@@ -132,8 +132,10 @@ export async function renderRun(input: {
         rows: summarised ? biggest.result().map((r) => r.row) : first,
         summarisedFrom: summarised ? rowCount : null,
         totals,
-        series: fullSeries(input.series, main, heading.period.from, heading.period.to),
+        series: data.pdf?.chart === false ? [] : fullSeries(input.series, main, heading.period.from, heading.period.to),
         seriesCurrency: main,
+        share: data.pdf?.share !== false,
+        noRows: data.pdf?.noRows ?? 'No costs were recorded in this period for this scope.',
       }),
     )
   return {
