@@ -23,6 +23,7 @@ const xlsxThatFails: OpenRenderer = async (path, input) => {
       throw new Error('the sheet refused a row')
     },
     end: (totals, rowCount) => real.end(totals, rowCount),
+    abandon: () => real.abandon?.(),
   }
 }
 

@@ -88,8 +88,30 @@ export async function renderRun(input: {
     currencyColumn: data.currencyColumn,
   }
   const open = { ...STREAMING_RENDERERS, ...input.renderers }
-  const csv = wanted.has('csv') ? await as('csv', () => open.csv(files.csv, rendererInput)) : null
-  const xlsx = wanted.has('xlsx') ? await as('xlsx', () => open.xlsx(files.xlsx, rendererInput)) : null
+  const opened: StreamingRenderer[] = []
+  try {
+    const csv = wanted.has('csv') ? await as('csv', () => open.csv(files.csv, rendererInput)) : null
+    if (csv) opened.push(csv)
+    const xlsx = wanted.has('xlsx') ? await as('xlsx', () => open.xlsx(files.xlsx, rendererInput)) : null
+    if (xlsx) opened.push(xlsx)
+    return await renderRows(input, files, rendererInput, csv, xlsx)
+  } catch (err) {
+    // Whatever failed, no file stays open behind the run (the caller throws the folder away).
+    for (const renderer of opened) renderer.abandon?.()
+    throw err
+  }
+}
+
+/** The one pass over the rows, into the opened renderers, then the PDF from what was kept on the way. */
+async function renderRows(
+  input: Parameters<typeof renderRun>[0],
+  files: Record<Format, string>,
+  rendererInput: RendererInput,
+  csv: StreamingRenderer | null,
+  xlsx: StreamingRenderer | null,
+): Promise<RenderedRun> {
+  const { data, heading } = input
+  const wanted = new Set(input.formats ?? (Object.keys(FORMATS) as Format[]))
 
   const amountOf = (row: Row) => Number(row[data.amountColumn] ?? 0)
   const first: Row[] = []

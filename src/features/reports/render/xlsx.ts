@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import ExcelJS from 'exceljs'
 import type { Row } from '../kinds/types.js'
 import type { RendererInput, StreamingRenderer, Totals } from './document.js'
+import { outputFile } from './output.js'
 
 /** Excel's last row; a run with more rows than this is cut there, and the sheet says so. */
 export const XLSX_MAX_ROWS = 1_048_576 - 3
@@ -49,7 +50,9 @@ function zipInlet(sheet: ExcelJS.Worksheet): Inlet | null {
  */
 export function xlsxRenderer(path: string, input: RendererInput): StreamingRenderer {
   const { columns, amountColumn, currencyColumn, heading } = input
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false })
+  // The file is opened here rather than by exceljs, so that its failure fails the run (see outputFile).
+  const file = outputFile(path)
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file.stream, useStyles: true, useSharedStrings: false })
   book.creator = 'Costwatch'
   book.created = heading.generatedAt
   const sheet = book.addWorksheet('Report', { views: [{ state: 'frozen', ySplit: 1 }] })
@@ -86,7 +89,10 @@ export function xlsxRenderer(path: string, input: RendererInput): StreamingRende
       }
       // The batch's XML is in the zip's inlet now: wait for the zip to take it before reading more rows.
       const inlet = zipInlet(sheet)
-      if (inlet?._writableState?.needDrain) await once(inlet, 'drain')
+      if (inlet?._writableState?.needDrain) await file.unlessFailed(once(inlet, 'drain'))
+    },
+    abandon() {
+      file.stream.destroy()
     },
     async end(totals: Totals) {
       const first = 2
@@ -137,7 +143,7 @@ export function xlsxRenderer(path: string, input: RendererInput): StreamingRende
         row.commit()
       }
       about.commit()
-      await book.commit()
+      await file.unlessFailed(book.commit())
     },
   }
 }
