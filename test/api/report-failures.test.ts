@@ -132,6 +132,30 @@ for (const dialect of testDialects()) {
       expect(await worker.runOnce()).toBe(false) // failed for good
     })
 
+    it('fails at once, without retrying, when its definition can no longer run', async () => {
+      const res = await t.request('POST', `${API}/reports`, org.ownerKey, {
+        name: 'Outdated',
+        kind: 'TopResources',
+        tenancyIds: [tenant.id],
+      })
+      const outdated: ReportRecord = res.json()
+      // Parameters a later version no longer accepts, as an older database may hold them.
+      await t.db.kysely
+        .updateTable('reports')
+        .set({ parameters: JSON.stringify({ count: 5000 }) })
+        .where('id', '=', outdated.id)
+        .execute()
+      const queued = await t.request('POST', `${API}/reports/${outdated.id}/runs`, org.ownerKey)
+      expect(queued.statusCode, queued.body).toBe(202)
+      expect(await t.worker().runOnce()).toBe(true)
+      const failed = (await t.request('GET', queued.headers.location as string, org.ownerKey)).json()
+      expect(failed).toMatchObject({
+        status: 'Failed',
+        error: { code: 'invalid_report', message: "The report's parameters are no longer valid; edit the report." },
+      })
+      expect(await attemptsOf(failed.id)).toBe(1)
+    })
+
     it('leaves no part of its files when the store refuses one, and the retry stores all three', async () => {
       const runId = await queue()
       // A folder where the XLSX file should go: the CSV is stored, then the XLSX cannot be.
