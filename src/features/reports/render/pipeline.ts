@@ -94,7 +94,7 @@ export async function renderRun(input: {
     if (csv) opened.push(csv)
     const xlsx = wanted.has('xlsx') ? await as('xlsx', () => open.xlsx(files.xlsx, rendererInput)) : null
     if (xlsx) opened.push(xlsx)
-    return await renderRows(input, files, rendererInput, csv, xlsx)
+    return await renderRows(input, { files, rendererInput, wanted, csv, xlsx })
   } catch (err) {
     // Whatever failed, no file stays open behind the run (the caller throws the folder away).
     for (const renderer of opened) renderer.abandon?.()
@@ -105,13 +105,16 @@ export async function renderRun(input: {
 /** The one pass over the rows, into the opened renderers, then the PDF from what was kept on the way. */
 async function renderRows(
   input: Parameters<typeof renderRun>[0],
-  files: Record<Format, string>,
-  rendererInput: RendererInput,
-  csv: StreamingRenderer | null,
-  xlsx: StreamingRenderer | null,
+  opened: {
+    files: Record<Format, string>
+    rendererInput: RendererInput
+    wanted: ReadonlySet<Format>
+    csv: StreamingRenderer | null
+    xlsx: StreamingRenderer | null
+  },
 ): Promise<RenderedRun> {
   const { data, heading } = input
-  const wanted = new Set(input.formats ?? (Object.keys(FORMATS) as Format[]))
+  const { files, rendererInput, wanted, csv, xlsx } = opened
 
   const amountOf = (row: Row) => Number(row[data.amountColumn] ?? 0)
   const first: Row[] = []
