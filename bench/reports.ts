@@ -2,7 +2,8 @@
  * A cost-by-resource report of 1,000,000 rows (BENCH_REPORT_ROWS) on SQLite: each format rendered in a process of
  * its own (bench/report-render.mjs, plain node on the compiled service), so each peak RSS is that format's alone,
  * then all three in one pass as a run does. Rows are read in keyset batches over daily_costs' key and the
- * renderers stream: the live heap stays near 30 MB whatever the rows; the PDF lists the largest 1,000 rows and
+ * renderers stream (the XLSX waits after each batch until the zip has taken its XML, see render/xlsx.ts): the
+ * live heap stays near 30 MB whatever the rows; the PDF lists the largest 1,000 rows and
  * sums the others in one line. Target: peak RSS under 300 MB each, with the heap setting the README gives report
  * workers (--max-old-space-size=160: V8 otherwise lets garbage grow the heap lazily); the one-pass run is shown
  * with V8's default heap too. Beside them, the floor: the same batches read and discarded, no file written.

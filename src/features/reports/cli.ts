@@ -3,6 +3,7 @@ import type { Principal } from '../../platform/auth/principal.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { pagingOf } from '../../platform/http/schemas.js'
 import type { CommandContext } from '../feature.js'
+import { REPORT_KIND_NAMES } from './kinds/index.js'
 import { Frequencies, type ReportSchedule, Weekdays } from './schemas.js'
 
 /** The command line acts as an owner of the organisation it names. */
@@ -49,7 +50,7 @@ export function registerReportCommands(cli: Command, ctx: CommandContext): void 
     .description('Create a report definition; without --tenancy it covers the whole organisation.')
     .requiredOption('--org <id>', 'organisation id')
     .requiredOption('--name <name>', 'report name')
-    .requiredOption('--kind <kind>', 'CostByDimension or TopResources')
+    .requiredOption('--kind <kind>', REPORT_KIND_NAMES.join(', '))
     .addOption(
       new Option('--param <name=value...>', 'a parameter, e.g. dimension=Service period=LastMonth').argParser(
         parseParam,

@@ -11,13 +11,26 @@ import { createSeriesQueries, resourceCostBatches } from '../costs/store.js'
 import { REPORT_KINDS } from './kinds/index.js'
 import type { ReportSource } from './kinds/types.js'
 import { FORMATS, type Format } from './render/document.js'
-import { RenderError, renderRun } from './render/pipeline.js'
-import { REPORT_RUNS, type ReportRunColumns, type ReportStore } from './store.js'
+import { RenderError, renderRun, type STREAMING_RENDERERS } from './render/pipeline.js'
+import { anomaliesRaised, openInsights, REPORT_RUNS, type ReportRunColumns, type ReportStore } from './store.js'
 
 /** Where a run's file of a format lives in the blob store: one key per run and format, whichever worker writes it. */
 export function fileKey(runId: string, format: Format): string {
   return `report-runs/${runId}/report.${FORMATS[format].extension}`
 }
+
+/** The blob store refused a run's file: what the run records, naming the format; the store's own error is logged. */
+export class StoreError extends Error {
+  constructor(
+    readonly format: Format,
+    override readonly cause: unknown,
+  ) {
+    super(`The ${format.toUpperCase()} file could not be stored in the file store; the error was logged.`)
+  }
+}
+
+/** The definition cannot be run as it is stored (a kind since removed): no attempt can go better. */
+export class DefinitionError extends Error {}
 
 /** The costs a report reads, through the costs store's queries. */
 export function reportSource(db: Kysely<Database>, dialect: DialectName): ReportSource {
@@ -30,20 +43,25 @@ export function reportSource(db: Kysely<Database>, dialect: DialectName): Report
       )
       return all.flat().map((p) => ({ date: p.date, currency: p.currency, cost: p.cost }))
     },
+    anomalies: (tenancyIds, period) => anomaliesRaised(db, tenancyIds, period.from, period.to),
+    openInsights: (tenancyIds, asOf) => openInsights(db, tenancyIds, asOf),
   }
 }
 
 /**
  * The report run kind: reads the definition, renders the three files in one pass (render/pipeline.ts), stores
  * them under keys derived from the run id (a run taken over after its worker died overwrites, never adds), and
- * records the row count and preview with the success. A renderer's failure fails the run at once with a message
- * naming the format (the same rows would fail again); anything else (database, blob store) is retried with backoff.
+ * records the row count and preview with the success. A failed attempt (a renderer, the file store, the
+ * database) removes whatever files it stored, so a run never has part of its files, and is retried with the
+ * backoff of every run kind; the last attempt's failure is what the run records, naming the format.
  */
 export function reportRunKind(deps: {
   store: ReportStore
   blobs: BlobStore
   source: ReportSource
   clock: Clock
+  /** Replaces the renderer of a streamed format (tests inject one that fails). */
+  renderers?: Partial<typeof STREAMING_RENDERERS>
 }): RunKind {
   const { store, blobs, source, clock } = deps
   return defineRunKind<ReportRunColumns>({
@@ -53,9 +71,9 @@ export function reportRunKind(deps: {
       const report = run ? await store.byId(run.reportId) : null
       if (!run || !report) return // deleted meanwhile: nothing to render
       const kind = REPORT_KINDS[report.kind]
-      if (!kind) throw new RenderError('csv', new Error(`unknown report kind ${report.kind}`))
+      if (!kind) throw new DefinitionError(`The report's kind ${report.kind} is no longer known.`)
       const parsed = kind.parse(report.parameters)
-      if (!parsed.ok) throw new RenderError('csv', new Error('the report parameters are no longer valid'))
+      if (!parsed.ok) throw new DefinitionError("The report's parameters are no longer valid; edit the report.")
       // As of the day the run was requested, so a retry covers the same days.
       const period = kind.period(parsed.value, toDay(new Date(run.requestedAt)))
       const tenancies = report.tenancyIds
@@ -80,10 +98,16 @@ export function reportRunKind(deps: {
           series: await source.dailyTotals(tenancyIds, period),
           dir,
           onRows: (n) => ctx.progress(`${n} rows rendered`),
+          renderers: deps.renderers,
         })
         ctx.signal.throwIfAborted()
-        for (const format of Object.keys(FORMATS) as Format[])
-          await blobs.putFile(fileKey(claimed.id, format), rendered.files[format], FORMATS[format].contentType)
+        for (const format of Object.keys(FORMATS) as Format[]) {
+          try {
+            await blobs.putFile(fileKey(claimed.id, format), rendered.files[format], FORMATS[format].contentType)
+          } catch (err) {
+            throw new StoreError(format, err)
+          }
+        }
         await ctx.succeed(async () => ({
           periodStart: period.from,
           periodEnd: period.to,
@@ -96,8 +120,15 @@ export function reportRunKind(deps: {
       }
     },
     failure(err) {
-      if (err instanceof RenderError) return { code: 'render_failed', message: err.message, retry: false }
+      if (err instanceof RenderError) return { code: 'render_failed', message: err.message, retry: true }
+      if (err instanceof StoreError) return { code: 'store_failed', message: err.message, retry: true }
+      if (err instanceof DefinitionError) return { code: 'invalid_report', message: err.message, retry: false }
       return { code: 'run_failed', message: 'The run failed unexpectedly; the error was logged.', retry: true }
+    },
+    // The files an attempt stored before it failed (the CSV when the XLSX was refused) go: a Failed run has none,
+    // and the next attempt stores all three again.
+    async afterFailure(run) {
+      await blobs.deletePrefix(`report-runs/${run.id}/`)
     },
   }) as unknown as RunKind
 }

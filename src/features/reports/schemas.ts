@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { ref } from '../../platform/http/openapi.js'
 import { Instant, Nullable, StringEnum, Uuid } from '../../platform/http/schemas.js'
-import { REPORT_KIND_NAMES } from './kinds/index.js'
+import { REPORT_KIND_NAMES, REPORT_KINDS } from './kinds/index.js'
 
 export const RunStatuses = ['Queued', 'Running', 'Succeeded', 'Failed'] as const
 export type RunStatus = (typeof RunStatuses)[number]
@@ -61,7 +61,8 @@ const Parameters = Type.Record(Type.String(), Type.Unknown(), {
   description:
     "The kind's parameters. CostByDimension: `dimension` (Subscription, ResourceGroup, Service, Resource, Tag), " +
     '`tagKey` (with Tag), `top` (1..1000, optional), `period` (MonthToDate, LastMonth, Last30Days, Last90Days, ' +
-    'Custom with `from` and `to`). TopResources: `count` (1..1000, default 20) and the period.',
+    'Custom with `from` and `to`). TopResources: `count` (1..1000, default 20) and the period. AnomalySummary: ' +
+    'the period. InsightSavings: none.',
 })
 
 export const ReportRecord = Type.Object(
@@ -69,7 +70,11 @@ export const ReportRecord = Type.Object(
     id: Uuid,
     name: Type.String({ minLength: 1, maxLength: 200 }),
     description: Nullable(Type.String({ maxLength: 2000 })),
-    kind: StringEnum(REPORT_KIND_NAMES as [string, ...string[]]),
+    kind: StringEnum(REPORT_KIND_NAMES as [string, ...string[]], {
+      description: Object.values(REPORT_KINDS)
+        .map((k) => `${k.name}: ${k.description}`)
+        .join(' '),
+    }),
     parameters: Parameters,
     tenancyIds: Nullable(
       Type.Array(Uuid, { minItems: 1, maxItems: 500, description: 'null: an organisation-wide report.' }),

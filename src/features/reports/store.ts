@@ -5,6 +5,7 @@ import type { ReportRunsTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/schemas.js'
 import type { RunColumns, RunStore, RunTable } from '../../platform/runs/store.js'
 import { isUniqueViolation } from '../snapshots/store.js'
+import type { AnomalyLine, InsightLine } from './kinds/types.js'
 import type { Format } from './render/document.js'
 import type { ReportRecord, ReportRunRecord, ReportSchedule, RunStatus } from './schemas.js'
 
@@ -352,3 +353,102 @@ export function createReportStore(db: Kysely<Database>, runs: RunStore<ReportRun
   }
 }
 export type ReportStore = ReturnType<typeof createReportStore>
+
+/** The last segment of a lower-cased ARM id: a resource's name when the inventory no longer has it. */
+function lastSegment(key: string): string {
+  return key.slice(key.lastIndexOf('/') + 1) || key
+}
+
+/**
+ * The anomalies of the tenancies raised from `from` to `to` (both included), with the tenancy's name and the
+ * resource's name from the inventory, for the anomaly summary. Read as they stand, statuses included.
+ */
+export async function anomaliesRaised(
+  db: Kysely<Database>,
+  tenancyIds: readonly string[],
+  from: string,
+  to: string,
+): Promise<AnomalyLine[]> {
+  if (tenancyIds.length === 0) return []
+  const rows = await db
+    .selectFrom('anomalies as a')
+    .innerJoin('tenants as t', 't.id', 'a.tenantId')
+    .leftJoin('resources as r', 'r.id', 'a.resourceId')
+    .select([
+      't.name as tenancyName',
+      'a.status',
+      'a.severity',
+      'a.dateRaised',
+      'a.scopeKind',
+      'a.scopeKey',
+      'a.subscriptionId',
+      'a.resourceGroupName',
+      'a.serviceName',
+      'r.name as resourceName',
+      'a.expectedCost',
+      'a.actualCost',
+      'a.impact',
+      'a.currency',
+    ])
+    .where('a.tenantId', 'in', [...tenancyIds])
+    .where('a.dateRaised', '>=', from)
+    .where('a.dateRaised', '<=', to)
+    .execute()
+  return rows.map((a) => ({
+    tenancyName: a.tenancyName,
+    status: a.status,
+    severity: a.severity,
+    dateRaised: a.dateRaised,
+    scopeKind: a.scopeKind,
+    scopeName:
+      a.scopeKind === 'Subscription'
+        ? (a.subscriptionId ?? '')
+        : a.scopeKind === 'ResourceGroup'
+          ? (a.resourceGroupName ?? '')
+          : a.scopeKind === 'Resource'
+            ? (a.resourceName ?? lastSegment(a.scopeKey))
+            : a.scopeKind === 'Service'
+              ? (a.serviceName ?? '')
+              : '(whole tenancy)',
+    subscriptionId: a.subscriptionId,
+    expectedCost: Number(a.expectedCost),
+    actualCost: Number(a.actualCost),
+    impact: Number(a.impact),
+    currency: a.currency,
+  }))
+}
+
+/**
+ * The insights of the tenancies open at `asOf` (Active, or snoozed until then at the latest, as the insight list
+ * counts them), for the savings summary.
+ */
+export async function openInsights(
+  db: Kysely<Database>,
+  tenancyIds: readonly string[],
+  asOf: string,
+): Promise<InsightLine[]> {
+  if (tenancyIds.length === 0) return []
+  const rows = await db
+    .selectFrom('insights as i')
+    .innerJoin('tenants as t', 't.id', 'i.tenantId')
+    .select([
+      't.name as tenancyName',
+      'i.category',
+      'i.severity',
+      'i.title',
+      'i.resourceName',
+      'i.resourceGroupName',
+      'i.subscriptionId',
+      'i.estimatedMonthlySavings',
+      'i.currency',
+    ])
+    .where('i.tenantId', 'in', [...tenancyIds])
+    .where((eb) =>
+      eb.or([
+        eb('i.status', '=', 'Active'),
+        eb.and([eb('i.status', '=', 'Snoozed'), eb('i.snoozedUntil', '<=', asOf)]),
+      ]),
+    )
+    .execute()
+  return rows.map((i) => ({ ...i, estimatedMonthlySavings: Number(i.estimatedMonthlySavings) }))
+}

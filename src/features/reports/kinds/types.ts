@@ -21,6 +21,35 @@ export interface Period {
   label: string
 }
 
+/** An anomaly as a report lists it: its numbers, and its scope as people name it. */
+export interface AnomalyLine {
+  tenancyName: string
+  status: string
+  severity: string
+  dateRaised: string
+  scopeKind: string
+  /** The subscription, group, resource or service name; '(whole tenancy)' for a tenancy's. */
+  scopeName: string
+  subscriptionId: string | null
+  expectedCost: number
+  actualCost: number
+  impact: number
+  currency: string
+}
+
+/** An open insight as a report lists it. */
+export interface InsightLine {
+  tenancyName: string
+  category: string
+  severity: string
+  title: string
+  resourceName: string
+  resourceGroupName: string
+  subscriptionId: string
+  estimatedMonthlySavings: number
+  currency: string
+}
+
 /** What a kind reads; the costs come through the costs store (see resourceCostBatches). */
 export interface ReportSource {
   /** Per resource, service and currency, in batches in resource-key order, for one tenancy at a time. */
@@ -33,6 +62,10 @@ export interface ReportSource {
   }>
   /** The daily totals of the tenancies, per currency (the chart's series). */
   dailyTotals(tenancyIds: string[], period: Period): Promise<{ date: string; currency: string; cost: number }[]>
+  /** The tenancies' anomalies raised in the period (a few per tenancy a day at most). */
+  anomalies(tenancyIds: string[], period: Period): Promise<AnomalyLine[]>
+  /** The tenancies' insights open at `asOf`: Active, or snoozed until then at the latest. */
+  openInsights(tenancyIds: string[], asOf: string): Promise<InsightLine[]>
 }
 
 /** A run's data: the columns, then the rows in batches, in the order the report shows them. */
@@ -42,6 +75,8 @@ export interface ReportData {
   amountColumn: number
   currencyColumn: number
   rows: AsyncIterable<Row[]>
+  /** Whether the PDF shows the daily cost chart (default true) and each row's share of the total (default true). */
+  pdf?: { chart?: boolean; share?: boolean; noRows?: string }
 }
 
 /**

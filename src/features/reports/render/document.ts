@@ -27,6 +27,8 @@ export interface StreamingRenderer {
   write(rows: readonly Row[]): Promise<void>
   /** Finishes the file once every row is written. */
   end(totals: Totals, rowCount: number): Promise<void>
+  /** Closes the file unfinished: the run failed (its files are thrown away). */
+  abandon?(): void
 }
 
 export interface RendererInput {

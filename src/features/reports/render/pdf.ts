@@ -13,6 +13,10 @@ export interface PdfContent {
   /** Daily totals of the main currency, oldest first (the chart). */
   series: { date: string; cost: number }[]
   seriesCurrency: string | null
+  /** Whether each row shows its share of its currency's total. */
+  share: boolean
+  /** What the page says when there is nothing to total. */
+  noRows: string
 }
 
 const INK = '#1d2733'
@@ -125,7 +129,9 @@ export async function renderPdf(path: string, input: RendererInput, content: Pdf
       .font('Helvetica-Bold')
       .fontSize(7)
       .fillColor(MUTED)
-      .text(`TOTAL COST (${currency})`, cx + 12, y + 9, { characterSpacing: 0.6 })
+      .text(`TOTAL ${columns[amountColumn]!.title.toUpperCase()} (${currency})`, cx + 12, y + 9, {
+        characterSpacing: 0.6,
+      })
     doc
       .font('Helvetica-Bold')
       .fontSize(16)
@@ -137,7 +143,7 @@ export async function renderPdf(path: string, input: RendererInput, content: Pdf
       .font('Helvetica')
       .fontSize(10)
       .fillColor(MUTED)
-      .text('No costs were recorded in this period for this scope.', MARGIN, y + 16)
+      .text(content.noRows, MARGIN, y + 16)
   y += 62
 
   // The chart of the daily cost of the main currency.
@@ -147,10 +153,10 @@ export async function renderPdf(path: string, input: RendererInput, content: Pdf
 
   // The table.
   const shown = columns.map((c, i) => ({ c, i })).filter(({ i }) => i !== currencyColumn)
-  const share = { c: { title: 'Share', type: 'integer', width: 8 } as Column, i: -1 }
+  const share = { c: { title: 'Share', type: 'integer', width: 9 } as Column, i: -1 }
   const cells = [
     ...shown.slice(0, shown.findIndex((s) => s.i === amountColumn) + 1),
-    share,
+    ...(content.share ? [share] : []),
     ...shown.slice(shown.findIndex((s) => s.i === amountColumn) + 1),
   ]
   const hint = cells.map(({ c }) => (c.type === 'money' ? Math.max(c.width, 16) : c.width))
@@ -198,7 +204,8 @@ export async function renderPdf(path: string, input: RendererInput, content: Pdf
       if (i === -1) {
         const total = content.totals.get(currency) ?? 0
         text = total > 0 ? `${(Math.round((amount / total) * 1000) / 10).toFixed(1)}%` : ''
-      } else if (c.type === 'money') text = formatMoney(Number(values[i] ?? 0), currency)
+      } else if (c.type === 'money')
+        text = values[i] === null ? '' : formatMoney(Number(values[i]), currency) // a totals line's other amounts
       else if (c.type === 'integer' && typeof values[i] === 'number') text = integer.format(values[i] as number)
       else text = String(values[i] ?? '')
       doc.text(fitted(text, w), cx + 6, y + 5, { width: w, align: numeric(c) ? 'right' : 'left', lineBreak: false })

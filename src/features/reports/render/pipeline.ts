@@ -4,7 +4,15 @@ import { largest } from '../kinds/resources.js'
 import type { ReportData, Row } from '../kinds/types.js'
 import type { RunPreview } from '../store.js'
 import { csvRenderer } from './csv.js'
-import { FORMATS, type Format, PDF_MAX_ROWS, type ReportHeading, type Totals } from './document.js'
+import {
+  FORMATS,
+  type Format,
+  PDF_MAX_ROWS,
+  type RendererInput,
+  type ReportHeading,
+  type StreamingRenderer,
+  type Totals,
+} from './document.js'
 
 /** Rows a run keeps for the API (GET of a run); past them, `truncated`. */
 export const PREVIEW_ROWS = 10_000
@@ -19,6 +27,20 @@ export class RenderError extends Error {
       `The ${format.toUpperCase()} file could not be rendered: ${cause instanceof Error ? cause.message : String(cause)}`,
     )
   }
+}
+
+/** Opens the file of a streamed format and returns its renderer once it has written the header. */
+export type OpenRenderer = (path: string, input: RendererInput) => Promise<StreamingRenderer>
+
+/** The formats written as the rows come, and how each is opened. */
+export const STREAMING_RENDERERS: Record<'csv' | 'xlsx', OpenRenderer> = {
+  async csv(path, input) {
+    const renderer = csvRenderer(path, input)
+    await renderer.ready
+    return renderer
+  },
+  // exceljs is loaded by the worker that renders, not by every process that lists reports.
+  xlsx: async (path, input) => (await import('./xlsx.js')).xlsxRenderer(path, input),
 }
 
 export interface RenderedRun {
@@ -51,6 +73,8 @@ export async function renderRun(input: {
   onRows?(count: number): void
   /** The formats to render: all by default (a benchmark measures them one at a time). */
   formats?: readonly Format[]
+  /** Replaces the renderer of a streamed format (the run kind passes what it was given: a failing one in tests). */
+  renderers?: Partial<typeof STREAMING_RENDERERS>
 }): Promise<RenderedRun> {
   const wanted = new Set(input.formats ?? (Object.keys(FORMATS) as Format[]))
   const { data, heading, dir } = input
@@ -63,12 +87,34 @@ export async function renderRun(input: {
     amountColumn: data.amountColumn,
     currencyColumn: data.currencyColumn,
   }
-  const csv = wanted.has('csv') ? csvRenderer(files.csv, rendererInput) : null
-  // exceljs and pdfkit are loaded by the worker that renders, not by every process that lists reports.
-  const xlsx = wanted.has('xlsx')
-    ? await as('xlsx', async () => (await import('./xlsx.js')).xlsxRenderer(files.xlsx, rendererInput))
-    : null
-  if (csv) await as('csv', () => csv.ready)
+  const open = { ...STREAMING_RENDERERS, ...input.renderers }
+  const opened: StreamingRenderer[] = []
+  try {
+    const csv = wanted.has('csv') ? await as('csv', () => open.csv(files.csv, rendererInput)) : null
+    if (csv) opened.push(csv)
+    const xlsx = wanted.has('xlsx') ? await as('xlsx', () => open.xlsx(files.xlsx, rendererInput)) : null
+    if (xlsx) opened.push(xlsx)
+    return await renderRows(input, { files, rendererInput, wanted, csv, xlsx })
+  } catch (err) {
+    // Whatever failed, no file stays open behind the run (the caller throws the folder away).
+    for (const renderer of opened) renderer.abandon?.()
+    throw err
+  }
+}
+
+/** The one pass over the rows, into the opened renderers, then the PDF from what was kept on the way. */
+async function renderRows(
+  input: Parameters<typeof renderRun>[0],
+  opened: {
+    files: Record<Format, string>
+    rendererInput: RendererInput
+    wanted: ReadonlySet<Format>
+    csv: StreamingRenderer | null
+    xlsx: StreamingRenderer | null
+  },
+): Promise<RenderedRun> {
+  const { data, heading } = input
+  const { files, rendererInput, wanted, csv, xlsx } = opened
 
   const amountOf = (row: Row) => Number(row[data.amountColumn] ?? 0)
   const first: Row[] = []
@@ -90,8 +136,8 @@ export async function renderRun(input: {
       rowCount++
     }
     biggest.add(ranked)
-    // A turn of the event loop per batch: the SQLite driver is synchronous, and without it the file writes and
-    // the XLSX deflate (both finishing on the event loop) fall behind, their buffers growing with the rows.
+    // A turn of the event loop per batch: the SQLite driver is synchronous, and without it the file writes
+    // (finishing on the event loop) fall behind, their buffers growing with the rows.
     await new Promise((resolve) => setImmediate(resolve))
     if (rowCount - reported >= 10_000) {
       reported = rowCount
@@ -104,14 +150,17 @@ export async function renderRun(input: {
 
   const main = [...totals.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null
   const summarised = rowCount > PDF_MAX_ROWS
+  // pdfkit is loaded by the worker that renders, not by every process that lists reports.
   if (wanted.has('pdf'))
     await as('pdf', async () =>
       (await import('./pdf.js')).renderPdf(files.pdf, rendererInput, {
         rows: summarised ? biggest.result().map((r) => r.row) : first,
         summarisedFrom: summarised ? rowCount : null,
         totals,
-        series: fullSeries(input.series, main, heading.period.from, heading.period.to),
+        series: data.pdf?.chart === false ? [] : fullSeries(input.series, main, heading.period.from, heading.period.to),
         seriesCurrency: main,
+        share: data.pdf?.share !== false,
+        noRows: data.pdf?.noRows ?? 'No costs were recorded in this period for this scope.',
       }),
     )
   return {

@@ -1,6 +1,8 @@
+import { once } from 'node:events'
 import ExcelJS from 'exceljs'
 import type { Row } from '../kinds/types.js'
 import type { RendererInput, StreamingRenderer, Totals } from './document.js'
+import { outputFile } from './output.js'
 
 /** Excel's last row; a run with more rows than this is cut there, and the sheet says so. */
 export const XLSX_MAX_ROWS = 1_048_576 - 3
@@ -23,16 +25,34 @@ function moneyFormat(currency: string): string {
   return `#,##0.00 "${currency.replaceAll('"', '')}"`
 }
 
+/** A writable stream (readable-stream's, as archiver uses), with the state that says whether to wait for 'drain'. */
+type Inlet = NodeJS.EventEmitter & { _writableState?: { needDrain?: boolean } }
+
 /**
- * XLSX through exceljs' streaming writer: each row is committed as it comes, so no row objects are kept; the
- * sheet's XML, though, stays buffered in exceljs until the sheet is committed (about 300 bytes a row, measured
- * by bench/reports.ts), which is what bounds the size of an XLSX run today. Typed cells (money as numbers in a currency format), a frozen header with an autofilter, column widths,
- * a totals row as a formula (SUMIF per currency when there are several), and an "About" sheet with the period
- * as dates.
+ * The stream the zip reads the sheet's XML from. exceljs writes each committed row's XML into it without heeding
+ * its answer (exceljs has no backpressure: a `commit()` never says "wait"), so when rows come faster than the zip
+ * deflates them, the XML piles up there: ~300 bytes a row, 300 MB for a million rows, outside the V8 heap.
+ * Found by measuring this stream's buffered bytes while rendering; it is the archiver's inlet for the sheet
+ * (`WorksheetWriter.stream`, exceljs' StreamBuf, pipes into it). Null if a later exceljs lays this out otherwise:
+ * the sheet is then written as before, only without the wait.
+ */
+function zipInlet(sheet: ExcelJS.Worksheet): Inlet | null {
+  const inlet = (sheet as unknown as { stream?: { pipes?: unknown[] } }).stream?.pipes?.[0] as Inlet | undefined
+  return inlet?._writableState && typeof inlet.once === 'function' ? inlet : null
+}
+
+/**
+ * XLSX through exceljs' streaming writer, straight to the file (no shared strings, so nothing grows with the
+ * rows): each row is committed as it comes, and after each batch the renderer waits until the zip has taken the
+ * batch's XML (see zipInlet), so memory stays flat however many rows. Typed cells (money as numbers in a
+ * currency format, dates as dates), a frozen header with an autofilter, column widths, a totals row as a formula
+ * (SUMIF per currency when there are several), and an "About" sheet with the period as dates.
  */
 export function xlsxRenderer(path: string, input: RendererInput): StreamingRenderer {
   const { columns, amountColumn, currencyColumn, heading } = input
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false })
+  // The file is opened here rather than by exceljs, so that its failure fails the run (see outputFile).
+  const file = outputFile(path)
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file.stream, useStyles: true, useSharedStrings: false })
   book.creator = 'Costwatch'
   book.created = heading.generatedAt
   const sheet = book.addWorksheet('Report', { views: [{ state: 'frozen', ySplit: 1 }] })
@@ -59,14 +79,20 @@ export function xlsxRenderer(path: string, input: RendererInput): StreamingRende
         const row = sheet.addRow(
           values.map((v, i) => (columns[i]!.type === 'date' && typeof v === 'string' ? new Date(`${v}T00:00:00Z`) : v)),
         )
-        const currency = String(values[currencyColumn] ?? '')
-        row.getCell(amountColumn + 1).numFmt = moneyFormat(currency)
+        const money = moneyFormat(String(values[currencyColumn] ?? ''))
         columns.forEach((c, i) => {
-          if (c.type === 'date') row.getCell(i + 1).numFmt = 'yyyy-mm-dd'
+          if (c.type === 'money') row.getCell(i + 1).numFmt = money
+          else if (c.type === 'date') row.getCell(i + 1).numFmt = 'yyyy-mm-dd'
         })
         row.commit()
         written++
       }
+      // The batch's XML is in the zip's inlet now: wait for the zip to take it before reading more rows.
+      const inlet = zipInlet(sheet)
+      if (inlet?._writableState?.needDrain) await file.unlessFailed(once(inlet, 'drain'))
+    },
+    abandon() {
+      file.stream.destroy()
     },
     async end(totals: Totals) {
       const first = 2
@@ -117,7 +143,7 @@ export function xlsxRenderer(path: string, input: RendererInput): StreamingRende
         row.commit()
       }
       about.commit()
-      await book.commit()
+      await file.unlessFailed(book.commit())
     },
   }
 }
