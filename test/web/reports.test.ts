@@ -150,6 +150,23 @@ describe('web interface: reports', () => {
     await definitions.getByRole('link', { name: 'Top 20 resources, last 30 days' }).waitFor()
     expect(await definitions.getByRole('link', { name: 'Cost by environment' }).count()).toBe(0)
     expect((await t.request('GET', `${API_PREFIX}/reports/${reportId}`, org.ownerKey)).statusCode).toBe(404)
+
+    // An insight savings report has no period: the form asks for none and sends none.
+    await page.getByRole('button', { name: 'New report' }).click()
+    const savings = page.getByRole('form', { name: 'New report' })
+    await savings.getByLabel('Name').fill('Savings to make')
+    await savings.getByLabel('Kind').selectOption('InsightSavings')
+    expect(await savings.getByLabel('Period').count()).toBe(0)
+    await savings.getByRole('radio', { name: 'Some tenancies' }).check()
+    await savings.getByRole('checkbox', { name: 'Production estate' }).check()
+    await savings.getByRole('button', { name: 'Create report' }).click()
+    await page.getByRole('heading', { name: 'Savings to make', level: 1 }).waitFor()
+    const savingsId = new URL(page.url()).pathname.split('/').at(-1)!
+    expect((await t.request('GET', `${API_PREFIX}/reports/${savingsId}`, org.ownerKey)).json()).toMatchObject({
+      kind: 'InsightSavings',
+      parameters: {},
+    })
+    expect((await t.request('DELETE', `${API_PREFIX}/reports/${savingsId}`, org.ownerKey)).statusCode).toBe(204)
     // The browser logs the one answer that refused the form on purpose; nothing else went wrong.
     expect(problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)'])
   })

@@ -2,7 +2,7 @@ import { call, type Page } from '../../api'
 
 /** The report records of the API (see the Report and ReportRun schemas of the OpenAPI document). */
 
-export type ReportKind = 'CostByDimension' | 'TopResources'
+export type ReportKind = 'CostByDimension' | 'TopResources' | 'AnomalySummary' | 'InsightSavings'
 export type Dimension = 'Subscription' | 'ResourceGroup' | 'Service' | 'Resource' | 'Tag'
 export type PeriodName = 'MonthToDate' | 'LastMonth' | 'Last30Days' | 'Last90Days' | 'Custom'
 export type Frequency = 'Daily' | 'Weekly' | 'Monthly'

@@ -12,7 +12,7 @@ import type {
   ReportSchedule,
   Weekday,
 } from './api'
-import { DIMENSIONS, FIELD_LABELS, KINDS, PERIODS, WEEKDAYS } from './words'
+import { DIMENSIONS, FIELD_LABELS, hasPeriod, KINDS, PERIODS, WEEKDAYS } from './words'
 
 /** What the inputs hold: text as typed, turned into a draft on submit so the server's checks speak. */
 interface Fields {
@@ -62,16 +62,17 @@ const numberOf = (text: string): number | string =>
   text.trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text
 
 function draftOf(f: Fields): ReportDraft {
-  const parameters: ReportParameters =
-    f.kind === 'TopResources'
-      ? { count: numberOf(f.count) as number }
-      : {
-          dimension: f.dimension,
-          ...(f.dimension === 'Tag' ? { tagKey: f.tagKey } : {}),
-          ...(f.top.trim() ? { top: numberOf(f.top) as number } : {}),
-        }
-  parameters.period = f.period
-  if (f.period === 'Custom') Object.assign(parameters, { from: f.from, to: f.to })
+  const parameters: ReportParameters = {}
+  if (f.kind === 'TopResources') parameters.count = numberOf(f.count) as number
+  if (f.kind === 'CostByDimension') {
+    parameters.dimension = f.dimension
+    if (f.dimension === 'Tag') parameters.tagKey = f.tagKey
+    if (f.top.trim()) parameters.top = numberOf(f.top) as number
+  }
+  if (hasPeriod(f.kind)) {
+    parameters.period = f.period
+    if (f.period === 'Custom') Object.assign(parameters, { from: f.from, to: f.to })
+  }
   let schedule: ReportSchedule | null = null
   if (f.frequency) {
     schedule = { frequency: f.frequency, hourUtc: Number(f.hourUtc) }
@@ -243,7 +244,7 @@ export function ReportForm(props: {
               {errorOf('parameters.top')}
             </div>
           </>
-        ) : (
+        ) : f.kind === 'TopResources' ? (
           <div class="field">
             <label for="report-count">Number of resources</label>
             <input
@@ -255,47 +256,51 @@ export function ReportForm(props: {
             />
             {errorOf('parameters.count')}
           </div>
-        )}
-        <div class="field">
-          <label for="report-period">Period</label>
-          <select
-            id="report-period"
-            value={f.period}
-            onChange={(e) => set('period', e.currentTarget.value as PeriodName)}
-            {...described('parameters.period')}
-          >
-            {PERIODS.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-          {errorOf('parameters.period')}
-        </div>
-        {f.period === 'Custom' && (
+        ) : null}
+        {hasPeriod(f.kind) && (
           <>
             <div class="field">
-              <label for="report-from">From</label>
-              <input
-                id="report-from"
-                type="date"
-                value={f.from}
-                onInput={(e) => set('from', e.currentTarget.value)}
-                {...described('parameters.from')}
-              />
-              {errorOf('parameters.from')}
+              <label for="report-period">Period</label>
+              <select
+                id="report-period"
+                value={f.period}
+                onChange={(e) => set('period', e.currentTarget.value as PeriodName)}
+                {...described('parameters.period')}
+              >
+                {PERIODS.map((p) => (
+                  <option key={p.value} value={p.value}>
+                    {p.label}
+                  </option>
+                ))}
+              </select>
+              {errorOf('parameters.period')}
             </div>
-            <div class="field">
-              <label for="report-to">To</label>
-              <input
-                id="report-to"
-                type="date"
-                value={f.to}
-                onInput={(e) => set('to', e.currentTarget.value)}
-                {...described('parameters.to')}
-              />
-              {errorOf('parameters.to')}
-            </div>
+            {f.period === 'Custom' && (
+              <>
+                <div class="field">
+                  <label for="report-from">From</label>
+                  <input
+                    id="report-from"
+                    type="date"
+                    value={f.from}
+                    onInput={(e) => set('from', e.currentTarget.value)}
+                    {...described('parameters.from')}
+                  />
+                  {errorOf('parameters.from')}
+                </div>
+                <div class="field">
+                  <label for="report-to">To</label>
+                  <input
+                    id="report-to"
+                    type="date"
+                    value={f.to}
+                    onInput={(e) => set('to', e.currentTarget.value)}
+                    {...described('parameters.to')}
+                  />
+                  {errorOf('parameters.to')}
+                </div>
+              </>
+            )}
           </>
         )}
       </div>

@@ -6,7 +6,20 @@ import type { Dimension, PeriodName, Report, ReportKind, ReportRun, ReportSchedu
 export const KINDS: { value: ReportKind; label: string; hint: string }[] = [
   { value: 'CostByDimension', label: 'Cost by dimension', hint: 'Costs grouped by service, subscription, tag…' },
   { value: 'TopResources', label: 'Top resources', hint: 'The most expensive resources, ranked.' },
+  {
+    value: 'AnomalySummary',
+    label: 'Anomaly summary',
+    hint: 'The anomalies raised in the period, by status and severity, with their cost impact.',
+  },
+  {
+    value: 'InsightSavings',
+    label: 'Insight savings',
+    hint: 'The open cost-reduction insights by category, largest monthly saving first.',
+  },
 ]
+
+/** Kinds that cover a period (every one but the insight savings, which are as of the run's day). */
+export const hasPeriod = (kind: ReportKind) => kind !== 'InsightSavings'
 
 export const DIMENSIONS: { value: Dimension; label: string }[] = [
   { value: 'Service', label: 'Service' },
@@ -37,6 +50,8 @@ export function parametersInWords(report: Pick<Report, 'kind' | 'parameters'>): 
   const period =
     p.period === 'Custom' ? `${readableDay(p.from ?? '')} to ${readableDay(p.to ?? '')}` : labelOf(PERIODS, p.period)
   if (report.kind === 'TopResources') return `Top ${p.count ?? 20} resources, ${period.toLowerCase()}`
+  if (report.kind === 'AnomalySummary') return `Anomalies raised, ${period.toLowerCase()}`
+  if (report.kind === 'InsightSavings') return 'Open insights and their monthly savings, as of the run'
   const by = p.dimension === 'Tag' ? `tag “${p.tagKey ?? ''}”` : labelOf(DIMENSIONS, p.dimension).toLowerCase()
   return `By ${by}, ${period.toLowerCase()}${p.top ? `, top ${p.top}` : ''}`
 }
