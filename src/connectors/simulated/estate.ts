@@ -289,6 +289,9 @@ const PLANTED: Planted[] = [
   },
 ]
 
+/** How many resources open every estate to plant the insight rules' conditions. */
+export const INSIGHT_RESOURCES = PLANTED.length
+
 const SUBSCRIPTIONS = ['Production', 'Staging', 'Data Platform', 'Shared Services']
 const WORKLOADS = ['web', 'api', 'data', 'ml', 'identity', 'monitoring', 'batch', 'payments']
 const ENVIRONMENTS: Record<string, string> = {
@@ -466,7 +469,7 @@ export function simulatedEstate(cloudTenantId: string, resourceCount = 240): Sim
       change: null,
     })
   }
-  plantChanges(resources.slice(PLANTED.length))
+  plantChanges(resources.slice(INSIGHT_RESOURCES))
   return { subscriptions, resourceGroups, resources }
 }
 
