@@ -37,6 +37,8 @@ export interface Config {
   runMaxAttempts: number
   /** Pause of the simulated connector before each day of costs (demos of progress; tests of interrupted runs). */
   simulatedLatencyMs: number
+  /** The simulated connector plants a spike, an outage and a level shift in recent costs (`serve --demo`). */
+  simulatedPlantedChanges: boolean
   /** Entra ID and Resource Manager hosts of the Azure cloud (sovereign clouds differ); https only. */
   azureAuthorityHost: string
   azureArmEndpoint: string
@@ -131,7 +133,10 @@ export function httpBase(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 }
 
-export function loadConfig(env: Env = process.env, defaults: { defaultConnector?: ConnectorName } = {}): Config {
+export function loadConfig(
+  env: Env = process.env,
+  defaults: { defaultConnector?: ConnectorName; simulatedPlantedChanges?: boolean } = {},
+): Config {
   const databaseUrl = env.COSTWATCH_DATABASE_URL || './data/costwatch.db'
   const host = env.HOST || '127.0.0.1'
   const port = env.PORT === '0' ? 0 : positiveInteger(env, 'PORT', 8080, 65535)
@@ -174,6 +179,7 @@ export function loadConfig(env: Env = process.env, defaults: { defaultConnector?
     simulatedLatencyMs: env.COSTWATCH_SIMULATED_LATENCY_MS
       ? positiveInteger(env, 'COSTWATCH_SIMULATED_LATENCY_MS', 0, 60_000)
       : 0,
+    simulatedPlantedChanges: defaults.simulatedPlantedChanges ?? false,
     azureAuthorityHost: httpsUrl(env, 'COSTWATCH_AZURE_AUTHORITY_HOST', 'https://login.microsoftonline.com'),
     azureArmEndpoint: httpsUrl(env, 'COSTWATCH_AZURE_ARM_ENDPOINT', 'https://management.azure.com'),
     azureCertificateDir: env.COSTWATCH_AZURE_CERT_DIR || null,

@@ -1,6 +1,9 @@
 import type { Principal } from './platform/auth/principal.js'
 import type { Services } from './services.js'
 
+/** Days of cost history the demo collects: enough for anomaly detection's baseline before its planted changes. */
+export const DEMO_HISTORY_DAYS = 120
+
 export interface DemoSeed {
   banner(baseUrl: string): string
 }
@@ -33,7 +36,9 @@ export async function seedDemo(s: Services): Promise<DemoSeed> {
     cloudTenantId: 'contoso.onmicrosoft.com',
     credentialType: 'ManagedIdentity',
   })
-  const snapshot = await s.snapshots.trigger(owner, tenant.id, true)
+  // Weeks of history before the days detection judges (it wants 8 weeks of baseline), so that the changes the
+  // simulated estate plants in recent costs are found by the first analysis run, as a real tenant's would be.
+  const snapshot = await s.snapshots.collectHistory(owner, tenant.id, DEMO_HISTORY_DAYS)
   return {
     banner: (base) =>
       [
@@ -41,7 +46,7 @@ export async function seedDemo(s: Services): Promise<DemoSeed> {
         `Demo organisation ${created.organisation.id} with tenant ${tenant.id} (${tenant.name}).`,
         'Owner API key (shown once; keep it):',
         `  ${created.apiKey}`,
-        `A first snapshot (the last 30 days) is collecting: ${base}/api/public/v1/tenants/${tenant.id}/snapshots/${snapshot.id}`,
+        `A first snapshot (the last ${DEMO_HISTORY_DAYS} days) is collecting: ${base}/api/public/v1/tenants/${tenant.id}/snapshots/${snapshot.id}`,
         '',
         'Try:',
         `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/organisation`,
@@ -49,6 +54,8 @@ export async function seedDemo(s: Services): Promise<DemoSeed> {
         `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/tenants/${tenant.id}`,
         '  # cost-reduction insights of every category, once the snapshot and its analysis have run:',
         `  curl -s -H 'X-Api-Key: ${created.apiKey}' ${base}/api/public/v1/insights`,
+        '  # anomalies detected in that history (a spike, an outage, a level shift after a deploy):',
+        `  curl -s -H 'X-Api-Key: ${created.apiKey}' '${base}/api/public/v1/anomalies?severity=High'`,
         '',
         `API reference: ${base}/docs`,
         `Web interface: ${base}/ (sign in as ${created.owner.email}; first choose "Forgot password?":`,

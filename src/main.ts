@@ -45,7 +45,9 @@ function fail(err: unknown): never {
 
 /** Runs the API (and the worker) until SIGINT/SIGTERM, then finishes the current step and closes cleanly. */
 async function serve(opts: { worker: boolean; demo: boolean }) {
-  const config = loadConfig(process.env, opts.demo ? { defaultConnector: 'simulated' as const } : {})
+  // The demo's simulated estate carries recent cost changes, so that its anomaly pages show what detection finds.
+  const demoDefaults = { defaultConnector: 'simulated' as const, simulatedPlantedChanges: true }
+  const config = loadConfig(process.env, opts.demo ? demoDefaults : {})
   const db = openDatabase(config.databaseUrl)
   await migrateToLatest(db)
   // The HTTP app and the worker are loaded by the commands that run them: the others start without them.
@@ -53,7 +55,6 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   const runtime = await createRuntime({ db, config })
   const { app } = runtime
   const worker = opts.worker ? runtime.worker({ log: logTo(app.log) }) : null
-  worker?.start()
   const demo = opts.demo ? await (await import('./demo.js')).seedDemo(runtime.services) : null
   await app.listen({ host: config.host, port: config.port })
   const address = app.server.address()
@@ -64,6 +65,8 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   )
   if (!opts.worker) process.stdout.write('The worker is off (--no-worker): run `costwatch worker` beside it.\n')
   if (demo) process.stdout.write(demo.banner(base))
+  // Started once the server answers: the demo's first collection (months of costs) never delays its banner.
+  worker?.start()
   onStop(async () => {
     await worker?.stop()
     await app.close()

@@ -20,7 +20,10 @@ const SCHEDULE_EVERY_MS = 60_000
 
 export function defaultConnectors(config: Config): Record<string, Connector> {
   return {
-    simulated: createSimulatedConnector({ latencyMs: config.simulatedLatencyMs }),
+    simulated: createSimulatedConnector({
+      latencyMs: config.simulatedLatencyMs,
+      plantedChanges: config.simulatedPlantedChanges,
+    }),
     azure: createAzureConnector({
       authorityHost: config.azureAuthorityHost,
       armEndpoint: config.azureArmEndpoint,

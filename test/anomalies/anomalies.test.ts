@@ -147,6 +147,49 @@ for (const dialect of testDialects()) {
       expect((await list('?status=Active')).totalCount).toBe(19)
     })
 
+    it('filters by a range of days raised and by the chart a scope names, its own and its inner scopes', async () => {
+      const ofMine = async (query: string) => kinds((await list(`?tenancyId=${mine}&pageSize=200&${query}`)).items)
+      const at = (day: string, ...scopeKinds: string[]) => scopeKinds.map((k) => `${day} ${k}`)
+      const everyKind = ['Resource', 'ResourceGroup', 'Service', 'Subscription', 'Tenant']
+      expect(await ofMine(`from=${DROP_DAY}&to=${DROP_DAY}`)).toEqual(at(DROP_DAY, ...everyKind))
+      expect(await ofMine(`from=2026-02-11&to=${SPIKE_DAY}`)).toEqual(at(SPIKE_DAY, ...everyKind))
+      expect(await ofMine('from=2026-02-11')).toEqual(at(SPIKE_DAY, ...everyKind))
+      expect(await ofMine('to=2026-02-19')).toEqual(at(DROP_DAY, ...everyKind))
+      expect(await ofMine('from=2026-02-21&to=2026-02-28')).toEqual([])
+      expect((await list(`?from=${DROP_DAY}&to=${SPIKE_DAY}`)).totalCount).toBe(20) // both tenancies
+
+      // vm-web-1 (web-prod) spiked; db-1 (data-prod) dropped; both groups are in SUBSCRIPTION.
+      expect(await ofMine(`scope=resource:${vmWeb1.toUpperCase()}`)).toEqual(at(SPIKE_DAY, 'Resource'))
+      expect(await ofMine('scope=resourceGroup:web-prod')).toEqual(at(SPIKE_DAY, 'Resource', 'ResourceGroup'))
+      expect(await ofMine(`scope=resourceGroup:WEB-PROD&subscriptionId=${SUBSCRIPTION}`)).toEqual(
+        at(SPIKE_DAY, 'Resource', 'ResourceGroup'),
+      )
+      expect(await ofMine('scope=resourceGroup:web-prod&subscriptionId=another')).toEqual([])
+      expect(await ofMine('scope=resourceGroup:data-prod')).toEqual(at(DROP_DAY, 'Resource', 'ResourceGroup'))
+      const inSubscription = ['Resource', 'ResourceGroup', 'Subscription']
+      expect(await ofMine(`scope=subscription:${SUBSCRIPTION}`)).toEqual([
+        ...at(DROP_DAY, ...inSubscription),
+        ...at(SPIKE_DAY, ...inSubscription),
+      ])
+      expect(await ofMine('scope=subscription:22222222-bbbb-4bbb-8bbb-222222222222')).toEqual([])
+      expect(await ofMine('scope=tenant')).toEqual(await ofMine(''))
+      expect(await ofMine(`scope=subscription:${SUBSCRIPTION}&from=2026-02-11&to=2026-02-28`)).toEqual(
+        at(SPIKE_DAY, ...inSubscription),
+      )
+
+      const reversed = await t.request('GET', `${API}/anomalies?from=${SPIKE_DAY}&to=${DROP_DAY}`, org.ownerKey)
+      expect(reversed.statusCode).toBe(400)
+      expect(reversed.json()).toMatchObject({ status: 400, errors: { from: ['must not be after to'] } })
+      const badScope = await t.request('GET', `${API}/anomalies?scope=resource:vm-web-1`, org.ownerKey)
+      expect(badScope.statusCode).toBe(400)
+      expect(badScope.json().errors.scope[0]).toMatch(/^must be tenant, subscription:/)
+      for (const query of ['?from=2026-02-30', '?to=tomorrow', '?scope=group:web-prod']) {
+        const res = await t.request('GET', `${API}/anomalies${query}`, org.ownerKey)
+        expect(res.statusCode, query).toBe(400)
+        expect(res.headers['content-type']).toContain('application/problem+json')
+      }
+    })
+
     it('answers 400 to bad filters and paging', async () => {
       for (const query of [
         '?severity=Huge',

@@ -1,4 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
+import { PLANTED_CHANGES, simulatedEstate } from '../../src/connectors/simulated/estate.js'
+import type { AnomalyRecord } from '../../src/features/anomalies/schemas.js'
+import { addDays, toDay } from '../../src/platform/time.js'
 import { createTestDatabase, TEST_SECRET_KEY } from '../support/app.js'
 import { runCli, startServer } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'
@@ -26,8 +29,8 @@ for (const dialect of testDialects()) {
       servers.push(server)
       await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('API reference')
       const out = server.output()
-      const calls = [...out.matchAll(/curl -s -H 'X-Api-Key: (cw_\w+)' (\S+)/g)]
-      expect(calls).toHaveLength(4)
+      const calls = [...out.matchAll(/curl -s -H 'X-Api-Key: (cw_\w+)' '?([^\s']+)/g)]
+      expect(calls).toHaveLength(5)
       for (const [, key, url] of calls) {
         const res = await fetch(url!, { headers: { 'X-Api-Key': key! } })
         expect(res.status, url).toBe(200)
@@ -70,7 +73,7 @@ for (const dialect of testDialects()) {
       expect(output).not.toMatch(/t0ken-in-url|s1gnature|cw_[0-9A-Za-z]{46}/)
     })
 
-    it('--demo with its worker collects the first snapshot the banner points to', async () => {
+    it('--demo with its worker collects the history the banner points to, and its analysis finds insights and anomalies', async () => {
       const database = await createTestDatabase(dialect)
       drops.push(database.drop)
       const server = await startServer(['--demo'], {
@@ -102,6 +105,29 @@ for (const dialect of testDialects()) {
         return new Set(page.items.map((i) => i.category)).size
       }
       await expect.poll(categories, { timeout: 30_000, interval: 200 }).toBe(8)
+      // The same run finds the changes the demo's estate plants in its 120 days: a spike on one resource, an
+      // outage of one group's workload and a level shift of another's, on their days counted back from today.
+      const estate = simulatedEstate('contoso.onmicrosoft.com')
+      const planted = (change: string) => estate.resources.filter((r) => r.change === change)
+      const groupOf = (change: string) => planted(change)[0]!.resourceGroupName
+      const daysAgo = (change: keyof typeof PLANTED_CHANGES) =>
+        addDays(toDay(new Date()), -PLANTED_CHANGES[change].daysAgo)
+      const anomalies = async () =>
+        (
+          (await (
+            await fetch(`${server.url}/api/public/v1/anomalies?pageSize=200`, { headers: { 'X-Api-Key': key } })
+          ).json()) as { items: AnomalyRecord[] }
+        ).items
+      await expect.poll(async () => (await anomalies()).length, { timeout: 30_000, interval: 200 }).toBeGreaterThan(0)
+      const found = await anomalies()
+      const at = (kind: string, day: string) => found.filter((a) => a.scope.kind === kind && a.dateRaised === day)
+      const [spike] = at('Resource', daysAgo('spike'))
+      expect(spike).toMatchObject({ severity: 'High', status: 'Active' })
+      expect(spike!.description).toContain(`resource ${planted('spike')[0]!.name} was`)
+      const outage = at('ResourceGroup', daysAgo('outage')).find((a) => a.scope.resourceGroupName === groupOf('outage'))
+      expect(outage!.impact).toBeLessThan(0)
+      const shift = at('ResourceGroup', daysAgo('levelShift'))
+      expect(shift.find((a) => a.scope.resourceGroupName === groupOf('levelShift'))!.impact).toBeGreaterThan(0)
       // The in-process worker's runs are in the server's own metrics. On a slow machine the day's scheduled
       // snapshot may have joined the demo's first one by now: at least one of each, then.
       const metrics = await (await fetch(`${server.url}/metrics`)).text()

@@ -144,6 +144,23 @@ describe('web interface: anomalies and insights', () => {
     await page.getByRole('list', { name: 'Anomalies' }).getByRole('link').first().waitFor()
     await noHorizontalScroll(page)
     await page.screenshot({ path: '/work/shots/analysis-explorer-390.png', fullPage: true })
+
+    // A group's chart shades its own anomalies and its resources' only: vm-web-1's spike in web-prod, not the
+    // outage of db-1 in data-prod; db-1's chart, the outage alone.
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(`${base}/tenants/${shopId}?scope=resourceGroup:web-prod`)
+    const chartList = page.getByRole('list', { name: 'Anomalies' })
+    await page
+      .getByRole('link', { name: new RegExp(`^High anomaly on ${SPIKE_DAY}, Resource group web-prod \\(2 anomalies`) })
+      .waitFor()
+    expect(await page.getByRole('link', { name: /^Medium anomaly on/ }).count()).toBe(0)
+    await expect.poll(() => chartList.getByRole('link').count()).toBe(2)
+    await page.screenshot({ path: '/work/shots/analysis-explorer-group-1280.png', fullPage: true })
+    const [db1] = (await apiGet<{ items: { id: string }[] }>(`/tenants/${shopId}/resources?armResourceName=db-1`)).items
+    await page.goto(`${base}/tenants/${shopId}?scope=resource:${db1!.id}`)
+    await page.getByRole('link', { name: /^Medium anomaly on \d{4}-\d\d-\d\d, Resource / }).waitFor()
+    expect(await page.getByRole('link', { name: /^High anomaly on/ }).count()).toBe(0)
+    await expect.poll(() => chartList.getByRole('link').count()).toBe(1)
     await page.close()
     expect(problems).toEqual([])
   })

@@ -35,7 +35,21 @@ export interface SimulatedResource extends ResourceItem {
   spiky: boolean
   /** Weekend dip of compute that follows office hours. */
   seasonal: boolean
+  /** A cost change planted for the demo's anomalies (applied only when the connector is asked to). */
+  change: PlantedChangeName | null
 }
+
+/**
+ * Cost changes a detector should find, at fixed offsets before the day the costs are collected, so that a demo's
+ * recent history always holds them: one resource's spike, an outage of a resource group's workload (its costs
+ * fall to a tenth for two days), and a group whose costs rise for good after a deploy.
+ */
+export const PLANTED_CHANGES = {
+  spike: { daysAgo: 9, days: 1, factor: 6 },
+  outage: { daysAgo: 30, days: 2, factor: 0.1 },
+  levelShift: { daysAgo: 55, days: null, factor: 1.8 },
+} as const satisfies Record<string, { daysAgo: number; days: number | null; factor: number }>
+export type PlantedChangeName = keyof typeof PLANTED_CHANGES
 
 export interface SimulatedEstate {
   subscriptions: SubscriptionItem[]
@@ -275,6 +289,9 @@ const PLANTED: Planted[] = [
   },
 ]
 
+/** How many resources open every estate to plant the insight rules' conditions. */
+export const INSIGHT_RESOURCES = PLANTED.length
+
 const SUBSCRIPTIONS = ['Production', 'Staging', 'Data Platform', 'Shared Services']
 const WORKLOADS = ['web', 'api', 'data', 'ml', 'identity', 'monitoring', 'batch', 'payments']
 const ENVIRONMENTS: Record<string, string> = {
@@ -449,7 +466,33 @@ export function simulatedEstate(cloudTenantId: string, resourceCount = 240): Sim
       cpuAverage,
       spiky: i % 37 === 3,
       seasonal,
+      change: null,
     })
   }
+  plantChanges(resources.slice(INSIGHT_RESOURCES))
   return { subscriptions, resourceGroups, resources }
+}
+
+/**
+ * Chooses where the planted changes fall, among the resources that plant no insight (their costs stay as the
+ * insight rules expect) and have no bursts of their own: the two groups costing most have the level shift and the
+ * outage, and the costliest steady resource outside them the spike. Large enough to clear the minimum impact.
+ */
+function plantChanges(candidates: SimulatedResource[]): void {
+  const steady = candidates.filter((r) => !r.spiky && r.dailyCost > 0)
+  const groupCost = new Map<string, number>()
+  for (const r of steady) {
+    const key = `${r.subscriptionId}/${r.resourceGroupName}`
+    groupCost.set(key, (groupCost.get(key) ?? 0) + r.dailyCost)
+  }
+  const [shifted, outage] = [...groupCost].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([key]) => key)
+  const spike = steady
+    .filter((r) => !r.seasonal && ![shifted, outage].includes(`${r.subscriptionId}/${r.resourceGroupName}`))
+    .sort((a, b) => b.dailyCost - a.dailyCost)[0]
+  for (const r of steady) {
+    const key = `${r.subscriptionId}/${r.resourceGroupName}`
+    if (key === shifted) r.change = 'levelShift'
+    else if (key === outage) r.change = 'outage'
+  }
+  if (spike) spike.change = 'spike'
 }

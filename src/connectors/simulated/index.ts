@@ -1,6 +1,14 @@
-import { dayDiff, dayStart, daysBetween } from '../../platform/time.js'
+import { dayDiff, dayStart, daysBetween, toDay } from '../../platform/time.js'
 import type { Connector, CpuSample, DailyCostRow, InventorySnapshot, TenantConnection } from '../types.js'
-import { prng, type SimulatedEstate, type SimulatedResource, seedOf, simulatedEstate, stableGuid } from './estate.js'
+import {
+  PLANTED_CHANGES,
+  prng,
+  type SimulatedEstate,
+  type SimulatedResource,
+  seedOf,
+  simulatedEstate,
+  stableGuid,
+} from './estate.js'
 
 const EPOCH = '2024-01-01' // growth is measured from here, so a date's cost never depends on "today"
 
@@ -23,6 +31,14 @@ export function simulatedDailyCost(resource: SimulatedResource, date: string): n
   return resource.dailyCost * seasonal * growth * jitter * burst
 }
 
+/** The factor a planted change puts on a resource's cost on `date`, `today` being the day of collection. */
+export function plantedFactor(resource: SimulatedResource, date: string, today: string): number {
+  if (!resource.change) return 1
+  const change = PLANTED_CHANGES[resource.change]
+  const day = change.daysAgo - dayDiff(date, today) // 0 on the change's first day
+  return day >= 0 && (change.days === null || day < change.days) ? change.factor : 1
+}
+
 /** The monthly support plan every simulated tenant buys, and the sales tax charged on it. */
 const SUPPORT_PLAN_COST = 100
 const SALES_TAX_RATE = 0.08
@@ -36,6 +52,11 @@ export interface SimulatedOptions {
   resourceCount?: number
   /** A pause before each day's costs, to show progress and behave like a remote provider. */
   latencyMs?: number
+  /**
+   * Plants PLANTED_CHANGES (a spike, an outage, a level shift) before the day of collection, for the demo. Off
+   * by default: a day's cost then never depends on the day it is collected.
+   */
+  plantedChanges?: boolean
 }
 
 /** A deterministic synthetic Azure-like estate derived from the tenant's cloudTenantId: demo, tests, benchmarks. */
@@ -57,18 +78,29 @@ export function createSimulatedConnector(options: SimulatedOptions = {}): Connec
         subscriptions,
         resourceGroups,
         resources: resources.map(
-          ({ dailyCost: _c, meters: _m, serviceName: _s, cpuAverage: _u, spiky: _p, seasonal: _e, ...item }) => item,
+          ({
+            dailyCost: _c,
+            meters: _m,
+            serviceName: _s,
+            cpuAverage: _u,
+            spiky: _p,
+            seasonal: _e,
+            change: _h,
+            ...item
+          }) => item,
         ),
       }
     },
-    async *dailyCosts(conn, window): AsyncIterable<DailyCostRow[]> {
+    async *dailyCosts(conn, window, context): AsyncIterable<DailyCostRow[]> {
       const estate = estateOf(conn)
+      const today = options.plantedChanges ? toDay(context.clock.now()) : ''
       const currency = estate.subscriptions[0]?.currency ?? 'USD'
       for (const date of daysBetween(window.from, window.to)) {
         if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs))
         const batch: DailyCostRow[] = []
         for (const resource of estate.resources) {
-          const cost = simulatedDailyCost(resource, date)
+          const planted = options.plantedChanges ? plantedFactor(resource, date, today) : 1
+          const cost = simulatedDailyCost(resource, date) * planted
           if (cost === 0) continue
           for (const meter of resource.meters) {
             batch.push({

@@ -31,7 +31,10 @@ export const anomalyRoutes: FastifyPluginAsyncTypebox<{ anomalies: AnomalyServic
       schema: publicOperation('PublicListAnomalies', 'Cost anomalies across the tenancies the key can see.', {
         description:
           'Newest dateRaised first (id last). Filters combine: severity, status, dateRaised (the UTC day raised) ' +
-          `and tenancyId (a tenancy the key cannot see gives an empty page). ${SEVERITY_RULE}`,
+          'and tenancyId (a tenancy the key cannot see gives an empty page). Extensions to the specification: ' +
+          'from and to (UTC days raised, both included; from after to is a 400), and scope (with subscriptionId ' +
+          'for a group): the anomalies drawn on that cost chart, its own and those of the scopes inside it. ' +
+          SEVERITY_RULE,
         querystring: AnomalyListQuery,
         response: { 200: Page(ref(AnomalyRecord), 'AnomalyPage'), ...problemResponses(400) },
       }),

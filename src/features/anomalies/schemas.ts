@@ -162,7 +162,25 @@ export const AnomalyListQuery = Type.Object({
   severity: Type.Optional(StringEnum(AnomalySeverities)),
   status: Type.Optional(StringEnum(AnomalyStatuses)),
   dateRaised: Type.Optional(DateOnly),
+  from: Type.Optional(
+    Type.String({ format: 'date', description: 'Extension: first UTC day raised, inclusive (YYYY-MM-DD).' }),
+  ),
+  to: Type.Optional(
+    Type.String({ format: 'date', description: 'Extension: last UTC day raised, inclusive; not before `from`.' }),
+  ),
   tenancyId: Type.Optional(Uuid),
+  scope: Type.Optional(
+    Type.String({
+      description:
+        "Extension: the anomalies drawn on one cost chart, in the grammar of the costs' `scope`. `tenant`: all of " +
+        "them; `subscription:{subscriptionId}`: the subscription's, its groups' and its resources'; " +
+        "`resourceGroup:{name}` (name case-insensitive): the group's and its resources'; " +
+        "`resource:{resourceId}`: the resource's. Meant with tenancyId.",
+    }),
+  ),
+  subscriptionId: Type.Optional(
+    Type.String({ description: 'Extension: with a resourceGroup scope, the subscription the group is in.' }),
+  ),
 })
 export type AnomalyListQuery = Static<typeof AnomalyListQuery>
 export const AnomalyParams = Type.Object({ anomalyId: Uuid })

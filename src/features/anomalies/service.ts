@@ -1,6 +1,6 @@
 import { type Principal, visibleTenancies } from '../../platform/auth/principal.js'
 import type { Clock } from '../../platform/clock.js'
-import { ApiError } from '../../platform/http/errors.js'
+import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf } from '../../platform/http/schemas.js'
 import { addDays, dayBounds, toDay } from '../../platform/time.js'
 import { roundMoney } from '../costs/store.js'
@@ -8,6 +8,7 @@ import type { EventRecord } from '../events/schemas.js'
 import type { EventStore } from '../events/store.js'
 import { type ChartTarget, isUniversal, isVisibleOn } from '../events/visibility.js'
 import type { InventoryStore } from '../inventory/store.js'
+import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
 import type {
   AnomalyDriver,
   AnomalyListQuery,
@@ -144,11 +145,25 @@ export function createAnomalyService(deps: {
     tenancyOf: (id: string) => store.tenancyOf(id),
 
     async list(who: Principal, query: AnomalyListQuery, paging: Paging): Promise<PageOf<AnomalyRecord>> {
-      const { severity, status, dateRaised, tenancyId } = query
+      const { severity, status, dateRaised, from, to, tenancyId, subscriptionId } = query
+      const errors: FieldErrors = {}
+      if (from !== undefined && to !== undefined && from > to) errors.from = ['must not be after to']
+      const scope = query.scope === undefined ? undefined : parseChartScope(query.scope)
+      if (scope === null) errors.scope = [CHART_SCOPE_ERROR]
+      if (Object.keys(errors).length > 0) throw ApiError.invalid(errors)
       const { rows, totalCount } = await store.list(
         who.organisationId,
         visibleTenancies(who),
-        { severity, status, dateRaised, tenancyId: tenancyId?.toLowerCase() },
+        {
+          severity,
+          status,
+          dateRaised,
+          from,
+          to,
+          tenancyId: tenancyId?.toLowerCase(),
+          scope: scope ?? undefined,
+          subscriptionId: subscriptionId || undefined,
+        },
         paging,
       )
       return pageOf(await recordsOf(rows), totalCount, paging)

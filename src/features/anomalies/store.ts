@@ -1,10 +1,11 @@
-import type { Kysely, Selectable } from 'kysely'
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely'
 import type { Visibility } from '../../platform/auth/principal.js'
 import type { Database } from '../../platform/db/index.js'
 import type { AnomaliesTable } from '../../platform/db/schema.js'
 import type { ActorRef, Paging } from '../../platform/http/schemas.js'
 import { offsetOf } from '../../platform/http/schemas.js'
 import { billingCurrencies, type CostStore } from '../costs/store.js'
+import type { ChartScope } from '../shared/chart-scope.js'
 import type { AnomalyDriver, AnomalyScopeKind, AnomalySeverity, AnomalyStatus } from './schemas.js'
 
 export type AnomalyRow = Selectable<AnomaliesTable>
@@ -52,7 +53,13 @@ export interface AnomalyFilter {
   severity?: AnomalySeverity
   status?: AnomalyStatus
   dateRaised?: string
+  /** First and last UTC day raised, both included. */
+  from?: string
+  to?: string
   tenancyId?: string
+  /** The anomalies drawn on one chart (see ChartScope); a group scope may name its subscription. */
+  scope?: ChartScope
+  subscriptionId?: string
 }
 
 /** Rows per upsert statement: 22 parameters a row stays well under SQLite's 32,766. */
@@ -147,6 +154,9 @@ export function createAnomalyStore(db: Kysely<Database>, costs: Pick<CostStore, 
         .$if(filter.severity !== undefined, (qb) => qb.where('severity', '=', filter.severity!))
         .$if(filter.status !== undefined, (qb) => qb.where('status', '=', filter.status!))
         .$if(filter.dateRaised !== undefined, (qb) => qb.where('dateRaised', '=', filter.dateRaised!))
+        .$if(filter.from !== undefined, (qb) => qb.where('dateRaised', '>=', filter.from!))
+        .$if(filter.to !== undefined, (qb) => qb.where('dateRaised', '<=', filter.to!))
+        .$if(filter.scope !== undefined, (qb) => onChart(qb, filter.scope!, filter.subscriptionId))
       const [rows, total] = await Promise.all([
         matching
           .selectAll()
@@ -238,6 +248,33 @@ export function createAnomalyStore(db: Kysely<Database>, costs: Pick<CostStore, 
   }
 }
 export type AnomalyStore = ReturnType<typeof createAnomalyStore>
+
+/**
+ * The anomalies drawn on one chart: those of its scope and of every scope inside it (a group's chart sums its
+ * resources, so their anomalies explain its shape). Service and tenant anomalies belong to the tenant's chart only.
+ */
+function onChart<O>(
+  qb: SelectQueryBuilder<Database, 'anomalies', O>,
+  scope: ChartScope,
+  subscriptionId: string | undefined,
+): SelectQueryBuilder<Database, 'anomalies', O> {
+  switch (scope.kind) {
+    case 'tenant':
+      return qb
+    case 'subscription':
+      return qb
+        .where('scopeKind', 'in', ['Subscription', 'ResourceGroup', 'Resource'])
+        .where('subscriptionId', '=', scope.subscriptionId)
+    case 'resourceGroup':
+      // Group names are case-insensitive, as in the cost rows' keys.
+      return qb
+        .where('scopeKind', 'in', ['ResourceGroup', 'Resource'])
+        .where((eb) => eb(eb.fn('lower', ['resourceGroupName']), '=', scope.name.toLowerCase()))
+        .$if(subscriptionId !== undefined, (q) => q.where('subscriptionId', '=', subscriptionId!))
+    case 'resource':
+      return qb.where('scopeKind', '=', 'Resource').where('resourceId', '=', scope.resourceId)
+  }
+}
 
 function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = []

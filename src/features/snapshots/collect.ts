@@ -62,7 +62,8 @@ export function snapshotRunKind(deps: {
         )
       const { connector, conn } = await connectionOf(run.tenantId)
       const today = toDay(clock.now())
-      const window = collectionWindow(today, run.deepHistory === 1, await runs.lastSucceededPeriodEnd(run.tenantId))
+      const lastPeriodEnd = await runs.lastSucceededPeriodEnd(run.tenantId)
+      const window = collectionWindow(today, run.deepHistory === 1, lastPeriodEnd, run.periodStart)
       await runs.setPeriod(run.id, window.from, window.to)
       const stagingKey = `${run.id}:${claimed.attempts}`
       await deps.costs.clearStaged(run.id)

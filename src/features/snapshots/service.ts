@@ -2,7 +2,7 @@ import type { Principal } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { type Paging, pageOf } from '../../platform/http/schemas.js'
-import { toDay } from '../../platform/time.js'
+import { addDays, toDay } from '../../platform/time.js'
 import type { SnapshotRun } from './schemas.js'
 import type { SnapshotStore } from './store.js'
 
@@ -23,6 +23,24 @@ export function createSnapshotService(deps: { store: SnapshotStore; clock: Clock
         const activeRunId = await store.activeRunId(tenantId)
         throw ApiError.conflict('A snapshot of this tenant is already queued or running.', { activeRunId })
       }
+      return run
+    },
+
+    /**
+     * Queues a deep run that collects `days` days before today instead of 30: the demo's history, long enough for
+     * anomaly detection to judge. Not an API operation.
+     */
+    async collectHistory(who: Principal, tenantId: string, days: number): Promise<SnapshotRun> {
+      const run = await store.insertQueued({
+        id: ids.uuid(),
+        tenantId,
+        trigger: 'Manual',
+        deepHistory: true,
+        historyFrom: addDays(toDay(clock.now()), -days),
+        requestedAt: clock.now().toISOString(),
+        requestedBy: who.actor.id,
+      })
+      if (!run) throw ApiError.conflict('A snapshot of this tenant is already queued or running.')
       return run
     },
 

@@ -52,6 +52,8 @@ export interface NewRun {
   requestedAt: string
   requestedBy: string | null
   scheduledFor?: string | null
+  /** A deep run's first day when it is not the usual 30 days back (the demo's longer history). */
+  historyFrom?: string
 }
 
 /** The snapshot runs' own reads and writes; the life of a run row (queue, claim, outcome) is `runs`'. */
@@ -68,6 +70,7 @@ export function createSnapshotStore(db: Kysely<Database>, runs: RunStore<Snapsho
           trigger: run.trigger,
           scheduledFor: run.scheduledFor ?? null,
           deepHistory: run.deepHistory ? 1 : 0,
+          periodStart: run.historyFrom ?? null,
           requestedAt: run.requestedAt,
           requestedBy: run.requestedBy,
         })

@@ -54,8 +54,6 @@ export interface AnomalyFilter {
 }
 
 export const PAGE_SIZE = 25
-/** The most anomalies a chart asks for (the API's largest pages, newest first). */
-const CHART_PAGES = 5
 
 export function listAnomalies(filter: AnomalyFilter) {
   const params = new URLSearchParams({ page: String(filter.page), pageSize: String(PAGE_SIZE) })
@@ -71,19 +69,19 @@ export const setAnomalyStatus = (id: string, status: 'Acknowledged' | 'Resolved'
   call<Anomaly>('PATCH', `/anomalies/${encodeURIComponent(id)}`, { status })
 
 /**
- * The tenant's anomalies raised from `from` to `to`, oldest first. The list is newest first and filters by one day
- * only, so the pages are read until one reaches past `from`.
+ * The anomalies drawn on one chart of a tenant (`scope` as the explorer's address names it: its own and those of
+ * the scopes inside it) raised from `from` to `to`, oldest first: one call, the API's largest page, newest first.
  */
-export async function anomaliesBetween(tenantId: string, from: string, to: string): Promise<Anomaly[]> {
-  const found: Anomaly[] = []
-  for (let page = 1; page <= CHART_PAGES; page++) {
-    const params = new URLSearchParams({ tenancyId: tenantId, page: String(page), pageSize: '200' })
-    const answer = await call<ListPage<Anomaly>>('GET', `/anomalies?${params}`)
-    found.push(...answer.items.filter((a) => a.dateRaised >= from && a.dateRaised <= to))
-    const oldest = answer.items.at(-1)
-    if (!oldest || oldest.dateRaised < from || page >= answer.totalPages) break
-  }
-  return found.reverse()
+export async function chartAnomalies(
+  tenantId: string,
+  chart: { scope: string; subscriptionId: string | null },
+  from: string,
+  to: string,
+): Promise<Anomaly[]> {
+  const params = new URLSearchParams({ tenancyId: tenantId, scope: chart.scope, from, to, pageSize: '200' })
+  if (chart.subscriptionId) params.set('subscriptionId', chart.subscriptionId)
+  const answer = await call<ListPage<Anomaly>>('GET', `/anomalies?${params}`)
+  return answer.items.reverse()
 }
 
 /** The chart scope (`costs/daily?scope=`) an anomaly belongs to; a service is drawn on the tenant by service. */

@@ -37,7 +37,7 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
   const [loading, setLoading] = useState(true)
   const [error, setError] = useState<unknown>(null)
   const [active, setActive] = useState<string | null>(null)
-  const anomalies = useChartAnomalies(tenantId, from, to)
+  const anomalies = useChartAnomalies(tenantId, scope, from, to)
 
   useEffect(() => {
     api.tenant(tenantId).then(setTenant, setError)

@@ -1,14 +1,19 @@
 import { useEffect, useState } from 'preact/hooks'
-import { type Anomaly, anomaliesBetween } from '../anomalies/api'
+import type { ChartScope } from '../../components/chart-scope'
+import { type Anomaly, chartAnomalies } from '../anomalies/api'
 
-/** The tenant's anomalies raised in the chart's range; an error leaves the chart as it is and is shown below it. */
-export function useChartAnomalies(tenantId: string, from: string, to: string) {
+/**
+ * The anomalies of what the chart shows (its scope and the scopes inside it) raised in its range; an error leaves
+ * the chart as it is and is shown below it.
+ */
+export function useChartAnomalies(tenantId: string, scope: ChartScope, from: string, to: string) {
   const [anomalies, setAnomalies] = useState<Anomaly[]>([])
   const [error, setError] = useState<unknown>(null)
+  const { text, subscriptionId } = scope
   useEffect(() => {
     let current = true
     setError(null)
-    anomaliesBetween(tenantId, from, to).then(
+    chartAnomalies(tenantId, { scope: text, subscriptionId }, from, to).then(
       (found) => current && setAnomalies(found),
       (err) => {
         if (!current) return
@@ -19,6 +24,6 @@ export function useChartAnomalies(tenantId: string, from: string, to: string) {
     return () => {
       current = false
     }
-  }, [tenantId, from, to])
+  }, [tenantId, text, subscriptionId, from, to])
   return { anomalies, error }
 }
