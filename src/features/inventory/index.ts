@@ -1,9 +1,9 @@
 import type { Feature } from '../feature.js'
 import { inventoryRoutes } from './routes.js'
-import { ResourceGroupRecord, ResourceRecord, SubscriptionRecord } from './schemas.js'
+import { ResourceGroupRecord, ResourceRecord, ResourceTypeList, SubscriptionRecord } from './schemas.js'
 
 export const inventory: Feature = {
   name: 'inventory',
-  schemas: [SubscriptionRecord, ResourceGroupRecord, ResourceRecord],
+  schemas: [SubscriptionRecord, ResourceGroupRecord, ResourceRecord, ResourceTypeList],
   routes: (api, s) => api.register(inventoryRoutes, { inventory: s.inventory }),
 }
