@@ -57,7 +57,7 @@ for (const dialect of testDialects()) {
           name: 'Cache_50%Off',
           resourceType: 'microsoft.cache/Redis',
           location: 'westeurope',
-          tags: JSON.stringify({ CostCenter: 'cc:42', empty: '' }),
+          tags: JSON.stringify({ CostCenter: 'cc:42', empty: '', 'odd"key\\': 'x' }),
           sku: null,
           state: null,
           properties: '{}',
@@ -93,6 +93,11 @@ for (const dialect of testDialects()) {
       expect(ids(await walk('/resources?tag=costcenter:cc:42'))).toEqual(['01900000-0000-7000-8000-0000000000bb'])
       expect(ids(await walk('/resources?tag=empty:'))).toEqual(['01900000-0000-7000-8000-0000000000bb'])
       expect(await walk('/resources?tag=costcenter:cc')).toEqual([])
+      // Quotes and backslashes in a key, and LIKE's wildcards, are taken literally.
+      const odd = encodeURIComponent('ODD"key\\:x')
+      expect(ids(await walk(`/resources?tag=${odd}`))).toEqual(['01900000-0000-7000-8000-0000000000bb'])
+      expect(await walk('/resources?tag=cost%25center')).toEqual([])
+      expect(await walk('/resources?tag=cost_enter')).toEqual([])
     })
 
     it('filters resource groups by tag the same way', async () => {

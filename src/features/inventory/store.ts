@@ -65,15 +65,31 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  */
 export function createInventoryStore(db: Kysely<Database>, dialect: DialectName) {
   /**
-   * Rows whose `tags` (JSON text) carry the tag. Tags are few per row and read only for the tenant's own rows, so
-   * unpacking them per row costs little next to the tenant scan the other filters need anyway.
+   * Rows whose `tags` (JSON text, as JSON.stringify wrote it) carry the tag. A LIKE on the text, whose case it
+   * ignores as the key's comparison does, first keeps the rows that may match; among them, the key spelled as asked
+   * is one cheap lookup, and only another spelling (Environment for environment) unpacks every tag of the row.
    */
   const hasTag = (column: RawBuilder<unknown>, tag: TagCondition) => {
-    const value = tag.value === undefined ? sql`` : sql` and j.value = ${tag.value}`
-    return dialect === 'postgres'
-      ? sql<boolean>`exists (select 1 from jsonb_each_text(${column}::jsonb) j where lower(j.key) = ${tag.key.toLowerCase()}${value})`
-      : sql<boolean>`exists (select 1 from json_each(${column}) j where lower(j.key) = ${tag.key.toLowerCase()}${value})`
+    const { key, value } = tag
+    const text = value === undefined ? `${JSON.stringify(key)}:` : `${JSON.stringify(key)}:${JSON.stringify(value)}`
+    const valueIs = value === undefined ? sql`` : sql` and j.value = ${value}`
+    if (dialect === 'postgres') {
+      const asAsked = value === undefined ? sql`${column}::jsonb ? ${key}` : sql`${column}::jsonb ->> ${key} = ${value}`
+      return sql<boolean>`(${column} ilike ${containsPattern(text)} escape '\\' and (${asAsked} or exists (
+        select 1 from jsonb_each_text(${column}::jsonb) j where lower(j.key) = ${key.toLowerCase()}${valueIs})))`
+    }
+    // A path names the key in double quotes, which cannot hold a quote or a backslash: those keys take the long way.
+    const path = /^[^"\\]*$/.test(key) ? `$."${key}"` : null
+    const asAsked =
+      path === null
+        ? sql`0`
+        : value === undefined
+          ? sql`json_type(${column}, ${path}) is not null`
+          : sql`json_extract(${column}, ${path}) = ${value}`
+    return sql<boolean>`(${column} like ${containsPattern(text)} escape '\\' and (${asAsked} or exists (
+      select 1 from json_each(${column}) j where lower(j.key) = ${key.toLowerCase()}${valueIs})))`
   }
+
   const subscriptionRows = (tenantId: string) =>
     db
       .selectFrom('subscriptions as s')
