@@ -69,7 +69,7 @@ export const analysisBenchmark: Benchmark = {
         const reads = secondsSince(started)
         const analyser = createAnomalyAnalyser({
           store,
-          inventory: createInventoryStore(db.kysely),
+          inventory: createInventoryStore(db.kysely, db.dialect),
           organisationOf: async () => org.organisation.id,
           options: config.anomalyDetection,
           clock: systemClock,

@@ -15,6 +15,7 @@ import { eventsBenchmark } from './events.js'
 import { focusImportBenchmark } from './focus-import.js'
 import { ingestBenchmark } from './ingest.js'
 import { insightsBenchmark } from './insights.js'
+import { inventoryBenchmark } from './inventory.js'
 import { type Benchmark, Scope } from './lib.js'
 import { listBenchmark } from './list.js'
 import { liveMarkersBenchmark } from './live-markers.js'
@@ -30,6 +31,7 @@ BENCHMARKS.push(focusImportBenchmark)
 BENCHMARKS.push(reportsBenchmark)
 BENCHMARKS.push(chartsBenchmark)
 BENCHMARKS.push(liveMarkersBenchmark)
+BENCHMARKS.push(inventoryBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))

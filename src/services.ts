@@ -102,7 +102,7 @@ export function createServices(deps: {
     clock,
     ids,
   })
-  const inventoryStore = createInventoryStore(db.kysely)
+  const inventoryStore = createInventoryStore(db.kysely, db.dialect)
   const eventStore = createEventStore(db.kysely, db.dialect)
   const anomalyStore = createAnomalyStore(db.kysely, costStore)
   const insightStore = createInsightStore(db.kysely, { ids })

@@ -145,7 +145,7 @@ for (const dialect of testDialects()) {
     })
 
     it('keeps the daily CPU of running virtual machines, read per resource over a range', async () => {
-      const store = createInventoryStore(t.db.kysely)
+      const store = createInventoryStore(t.db.kysely, t.db.dialect)
       const vms = await walk('/resources?resourceType=microsoft.compute/virtualmachines', 100)
       const vm = vms.find((v) => v.state === 'VM running')!
       const stopped = vms.find((v) => v.state !== 'VM running')!

@@ -90,8 +90,10 @@ describe('inventory page', () => {
     await lists.getByRole('link', { name: 'Resources' }).click()
     await page.getByRole('region', { name: 'Resources' }).waitFor()
     await page.getByLabel('Resource group').selectOption(tagged.resourceGroupId)
-    await page.getByLabel('Resource type').fill(VM)
-    await page.getByLabel('Resource type').press('Enter')
+    // The type picker offers the tenant's types (not just the page's), readably, with their counts.
+    const types = (await t.request('GET', `${API_PREFIX}/tenants/${tenantId}/resource-types`, org.ownerKey)).json()
+    expect(await page.getByLabel('Resource type').locator('option').count()).toBe(1 + types.items.length)
+    await page.getByLabel('Resource type').selectOption(VM)
     const expected = await t.request(
       'GET',
       `${API_PREFIX}/tenants/${tenantId}/resources?resourceGroupId=${tagged.resourceGroupId}&resourceType=${VM}`,
@@ -101,7 +103,7 @@ describe('inventory page', () => {
     await page.getByText(`${count} resources`, { exact: true }).waitFor()
     const resources = page.getByRole('region', { name: 'Resources' })
     expect(await resources.getByRole('row').count()).toBe(1 + count)
-    expect(await resources.getByText(VM).count()).toBe(count)
+    expect(await resources.getByText('virtualMachines (Microsoft.Compute)', { exact: true }).count()).toBe(count)
     await page.screenshot({ path: '/work/shots/inventory-1280.png', fullPage: true })
 
     // The matching resource's chart has the marker, and keeps its scope through a reload.
@@ -111,6 +113,12 @@ describe('inventory page', () => {
     const markers = page.getByRole('list', { name: 'Event markers' })
     await markers.getByText('Deploy workload release').waitFor()
     await page.getByRole('button', { name: 'Deployment marker: Deploy workload release' }).waitFor()
+    // One resource is one group and one resource: the chart offers no split by either.
+    expect(await page.getByLabel('Group by').locator('option').allTextContents()).toEqual([
+      'Nothing (total)',
+      'Service',
+      'Tag',
+    ])
     await page.reload()
     await page.getByRole('heading', { name: `Resource ${tagged.name}` }).waitFor()
     await markers.getByText('Deploy workload release').waitFor()
@@ -133,6 +141,42 @@ describe('inventory page', () => {
     await page.getByRole('heading', { name: 'Production estate' }).waitFor()
     await markers.getByText('Deploy workload release').waitFor()
 
+    // A tag typed in, a part of a name, then a row's tag chip: each narrows the list as the API does.
+    const countOf = async (query: string) =>
+      (await t.request('GET', `${API_PREFIX}/tenants/${tenantId}/resources?${query}`, org.ownerKey)).json()
+        .totalCount as number
+    const counted = (n: number) => page.getByText(new RegExp(`(^|· )${n} resources$`)).waitFor()
+    const workload = `workload:${workloadOf(tagged)}`
+    await page.goto(`${base}/tenants/${tenantId}/inventory?view=resources`)
+    await page.getByLabel('Add a tag filter').fill(workload)
+    await page.getByLabel('Add a tag filter').press('Enter')
+    await counted(await countOf(`tag=${workload}`))
+    await page.getByRole('button', { name: `Remove the tag filter ${workload}` }).waitFor()
+    const part = tagged.name.slice(0, 6).toUpperCase()
+    await page.getByLabel('Name contains').fill(part)
+    await page.getByLabel('Name contains').press('Enter')
+    const narrowed = await countOf(`tag=${workload}&search=${part}`)
+    expect(narrowed).toBeGreaterThan(0)
+    await counted(narrowed)
+    const [otherKey, otherValue] = Object.entries(tagged.tags).find(([key]) => key.toLowerCase() !== 'workload')!
+    await page
+      .getByRole('row', { name: new RegExp(tagged.name) })
+      .getByRole('link', { name: `${otherKey}=${otherValue}` })
+      .click()
+    await counted(await countOf(`tag=${workload}&search=${part}&tag=${otherKey}:${otherValue}`))
+    expect(page.url()).toContain(`tag=${encodeURIComponent(`${otherKey}:${otherValue}`)}`)
+    await page.getByLabel('Sort by').selectOption('-name')
+    const [firstRow] = (
+      await t.request(
+        'GET',
+        `${API_PREFIX}/tenants/${tenantId}/resources?tag=${workload}&tag=${otherKey}:${otherValue}&search=${part}&sort=-name`,
+        org.ownerKey,
+      )
+    ).json().items
+    await page.waitForURL(/sort=-name/)
+    await resources.getByRole('row').nth(1).getByRole('link', { name: firstRow.name, exact: true }).waitFor()
+    await page.screenshot({ path: '/work/shots/inventory-filters-1280.png', fullPage: true })
+
     // A phone: the wide table scrolls inside its own frame, the page does not.
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto(`${base}/tenants/${tenantId}/inventory?view=resources&name=no-such-resource`)
@@ -149,6 +193,10 @@ describe('inventory page', () => {
     await pages.getByText(`Page 2 of ${all.totalPages}`).waitFor()
     expect(page.url()).toContain('page=2')
     await page.screenshot({ path: '/work/shots/inventory-390.png' })
+    await page.goto(`${base}/tenants/${tenantId}/inventory?view=resources&tag=${workload}&search=${part}`)
+    await counted(await countOf(`tag=${workload}&search=${part}`))
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+    await page.screenshot({ path: '/work/shots/inventory-filters-390.png', fullPage: true })
     await page.goto(`${base}/tenants/${tenantId}?scope=resource:${tagged.id}`)
     await markers.getByText('Deploy workload release').waitFor()
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)

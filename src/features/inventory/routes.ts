@@ -10,12 +10,13 @@ import {
   ResourceListQuery,
   ResourceParams,
   ResourceRecord,
+  ResourceTypeList,
   SubscriptionParams,
   SubscriptionRecord,
   TagListQuery,
   TenantTags,
 } from './schemas.js'
-import type { InventoryService } from './service.js'
+import { type InventoryService, parseSearch, parseTagConditions } from './service.js'
 
 const viewer = { requires: { tenancyRole: 'Viewer' as const } }
 
@@ -54,7 +55,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
     {
       schema: publicOperation(
         'PublicListTenantResourceGroups',
-        'Resource groups of the tenant, by name, then subscription.',
+        'Resource groups of the tenant, by name, then subscription. Extension: `tag` filters by tags.',
         {
           params: TenantParams,
           querystring: ResourceGroupListQuery,
@@ -63,12 +64,10 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       ),
       config: viewer,
     },
-    async (req, reply) =>
-      replyPage(
-        req,
-        reply,
-        await inventory.listResourceGroups(req.params.tenantId, req.query.subscriptionId, pagingOf(req.query)),
-      ),
+    async (req, reply) => {
+      const filter = { subscriptionId: req.query.subscriptionId, tags: parseTagConditions(req.query.tag) }
+      return replyPage(req, reply, await inventory.listResourceGroups(req.params.tenantId, filter, pagingOf(req.query)))
+    },
   )
 
   app.get(
@@ -93,6 +92,9 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
     '/tenants/:tenantId/resources',
     {
       schema: publicOperation('PublicListTenantResources', 'Resources of the tenant, by name.', {
+        description:
+          'Extensions: `tag` (by tags), `search` (a part of the name) and `sort`. The exact filters combine with ' +
+          'them; a bad value of any is a 400 naming it.',
         params: TenantParams,
         querystring: ResourceListQuery,
         response: { 200: Page(ref(ResourceRecord), 'ResourcePage'), ...problemResponses(400, 404) },
@@ -100,10 +102,32 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: viewer,
     },
     async (req, reply) => {
-      const { subscriptionId, resourceGroupId, armResourceName, resourceType } = req.query
-      const filter = { subscriptionId, resourceGroupId, armResourceName, resourceType }
-      return replyPage(req, reply, await inventory.listResources(req.params.tenantId, filter, pagingOf(req.query)))
+      const { subscriptionId, resourceGroupId, armResourceName, resourceType, sort } = req.query
+      const tags = parseTagConditions(req.query.tag)
+      const search = parseSearch(req.query.search)
+      const filter = { subscriptionId, resourceGroupId, armResourceName, resourceType, tags, search }
+      const page = await inventory.listResources(req.params.tenantId, filter, pagingOf(req.query), sort)
+      return replyPage(req, reply, page)
     },
+  )
+
+  app.get(
+    '/tenants/:tenantId/resource-types',
+    {
+      schema: publicOperation(
+        'ListTenantResourceTypes',
+        "The tenant's resource types with how many resources each has, by type (types differing only in case " +
+          'are one): the choices of a type filter.',
+        {
+          description: 'An addition to the specification.',
+          params: TenantParams,
+          response: { 200: ref(ResourceTypeList), ...problemResponses(400, 404) },
+        },
+        'Extensions',
+      ),
+      config: viewer,
+    },
+    async (req) => inventory.resourceTypes(req.params.tenantId),
   )
 
   app.get(

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { ref } from '../../platform/http/openapi.js'
-import { CostSummary, Currency, Instant, Nullable, PageQuery, Uuid } from '../../platform/http/schemas.js'
+import { CostSummary, Currency, Instant, Nullable, PageQuery, StringEnum, Uuid } from '../../platform/http/schemas.js'
+import { RESOURCE_SORTS } from './store.js'
 
 const Tags = Type.Record(Type.String(), Type.String(), { description: 'Tags as the provider reports them.' })
 
@@ -70,9 +71,23 @@ export const ResourceGroupGetQuery = Type.Object({
   ),
 })
 export const ResourceParams = Type.Object({ tenantId: Uuid, resourceId: Uuid })
+const EXTENSION = 'An addition to the specification.'
+
+/** `tag=key:value` or `tag=key`, repeatable: Azure's limits are 512 characters for a key and 256 for a value. */
+const TagQuery = Type.Optional(
+  Type.Array(Type.String({ minLength: 1, maxLength: 512 + 1 + 256 }), {
+    maxItems: 10,
+    description:
+      `${EXTENSION} \`key:value\` (the key ends at the first colon) keeps rows with that tag, \`key\` alone rows ` +
+      'that have the key whatever its value; repeat it (up to 10) and every one must match. The key matches ' +
+      'ignoring case (as Azure tag names do), the value exactly.',
+  }),
+)
+
 export const ResourceGroupListQuery = Type.Object({
   ...PageQuery.properties,
   subscriptionId: Type.Optional(Type.String()),
+  tag: TagQuery,
 })
 export const ResourceListQuery = Type.Object({
   ...PageQuery.properties,
@@ -81,6 +96,21 @@ export const ResourceListQuery = Type.Object({
   armResourceName: Type.Optional(Type.String({ description: 'Resource name, case-insensitive exact.' })),
   resourceType: Type.Optional(
     Type.String({ description: 'e.g. Microsoft.Compute/virtualMachines, case-insensitive.' }),
+  ),
+  tag: TagQuery,
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: `${EXTENSION} A part of the name, ignoring case (\`web\` finds vm-Web-01); blank is refused.`,
+    }),
+  ),
+  sort: Type.Optional(
+    StringEnum(RESOURCE_SORTS, {
+      description:
+        `${EXTENSION} \`name\` (the default), \`-name\` (Z to A), \`resourceType\` (then name) or ` +
+        '`-firstSeenAt` (newest first); ties by id.',
+    }),
   ),
 })
 
@@ -156,3 +186,12 @@ export const TagListQuery = Type.Object({
     }),
   ),
 })
+
+const ResourceTypeCount = Type.Object({
+  resourceType: Type.String({ description: 'e.g. Microsoft.Compute/virtualMachines.' }),
+  resourceCount: Type.Integer({ minimum: 1 }),
+})
+export const ResourceTypeList = Type.Object(
+  { items: Type.Array(ResourceTypeCount, { description: 'By type, ignoring case.' }) },
+  { $id: 'ResourceTypeList' },
+)

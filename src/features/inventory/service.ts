@@ -4,8 +4,48 @@ import { type Paging, pageOf } from '../../platform/http/schemas.js'
 import { toDay } from '../../platform/time.js'
 import type { CostStore } from '../costs/store.js'
 import type { ResourceGroupRecord, ResourceRecord, SubscriptionRecord, TenantTags } from './schemas.js'
-import { type InventoryStore, parseTags, type ResourceFilter } from './store.js'
+import {
+  type InventoryStore,
+  parseTags,
+  type ResourceFilter,
+  type ResourceGroupFilter,
+  type ResourceSort,
+  type TagCondition,
+} from './store.js'
 import { summariseTags } from './tags.js'
+
+/** Azure's limits on a tag: 512 characters for a key, 256 for a value. */
+const TAG_KEY_MAX = 512
+const TAG_VALUE_MAX = 256
+
+/**
+ * `key:value` (the key ends at the first colon; the value may be empty, as Azure allows) or `key` alone, as the
+ * `tag` query parameter writes them. Any bad one is a 400 naming it, and nothing is read.
+ */
+export function parseTagConditions(raw: readonly string[] | undefined): TagCondition[] {
+  const errors: string[] = []
+  const conditions = (raw ?? []).map((text) => {
+    const colon = text.indexOf(':')
+    const key = (colon < 0 ? text : text.slice(0, colon)).trim()
+    const value = colon < 0 ? undefined : text.slice(colon + 1)
+    if (key === '') errors.push(`"${text}": the tag key before ":" must not be empty`)
+    else if (key.length > TAG_KEY_MAX)
+      errors.push(`"${key.slice(0, 20)}…": a tag key has at most ${TAG_KEY_MAX} characters`)
+    if (value !== undefined && value.length > TAG_VALUE_MAX)
+      errors.push(`the value of "${key}" has more than ${TAG_VALUE_MAX} characters`)
+    return value === undefined ? { key } : { key, value }
+  })
+  if (errors.length) throw ApiError.invalid({ tag: errors })
+  return conditions
+}
+
+/** The name search as given, trimmed; blank would match everything, which a caller never means. */
+export function parseSearch(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined
+  const text = raw.trim()
+  if (text === '') throw ApiError.invalid({ search: ['must not be blank'] })
+  return text
+}
 
 type SubscriptionRow = Awaited<ReturnType<InventoryStore['listSubscriptions']>>['rows'][number]
 type GroupRow = Awaited<ReturnType<InventoryStore['resourceGroupsByName']>>[number]
@@ -87,8 +127,8 @@ export function createInventoryService(deps: { store: InventoryStore; costs: Cos
       return (await subscriptions(tenantId, [row]))[0]!
     },
 
-    async listResourceGroups(tenantId: string, subscriptionId: string | undefined, paging: Paging) {
-      const { rows, totalCount } = await store.listResourceGroups(tenantId, subscriptionId, paging)
+    async listResourceGroups(tenantId: string, filter: ResourceGroupFilter, paging: Paging) {
+      const { rows, totalCount } = await store.listResourceGroups(tenantId, filter, paging)
       return pageOf(await groups(tenantId, rows), totalCount, paging)
     },
 
@@ -106,14 +146,18 @@ export function createInventoryService(deps: { store: InventoryStore; costs: Cos
       return (await groups(tenantId, rows))[0]!
     },
 
-    async listResources(tenantId: string, filter: ResourceFilter, paging: Paging) {
-      const { rows, totalCount } = await store.listResources(tenantId, filter, paging)
+    async listResources(tenantId: string, filter: ResourceFilter, paging: Paging, sort?: ResourceSort) {
+      const { rows, totalCount } = await store.listResources(tenantId, filter, paging, sort)
       return pageOf(await resources(tenantId, rows), totalCount, paging)
     },
 
     /** The tag keys of the tenant's resources with their distinct values; with `key`, that key alone. */
     async tags(tenantId: string, key?: string): Promise<TenantTags> {
       return { tenantId, ...summariseTags(await store.tagSets(tenantId), { onlyKey: key }) }
+    },
+
+    async resourceTypes(tenantId: string) {
+      return { items: await store.resourceTypeCounts(tenantId) }
     },
 
     async getResource(tenantId: string, id: string): Promise<ResourceRecord> {

@@ -1,7 +1,7 @@
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { CpuSample, InventorySnapshot } from '../../connectors/types.js'
 import type { Ids } from '../../platform/clock.js'
-import type { Database } from '../../platform/db/index.js'
+import type { Database, DialectName } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/schemas.js'
 import { resourceKeyOf } from '../costs/store.js'
 
@@ -24,12 +24,36 @@ function spellings(subscriptionId: string): string[] {
   return [...new Set([subscriptionId, subscriptionId.toLowerCase()])]
 }
 
+/** A tag a row must carry: the key compared ignoring case (as Azure does), the value, when given, exactly. */
+export interface TagCondition {
+  key: string
+  value?: string
+}
+
 export interface ResourceFilter {
   subscriptionId?: string
   /** The group's id (UUID) or its ARM id. */
   resourceGroupId?: string
   armResourceName?: string
   resourceType?: string
+  /** Every one must match. */
+  tags?: TagCondition[]
+  /** A part of the name, ignoring case. */
+  search?: string
+}
+
+export interface ResourceGroupFilter {
+  subscriptionId?: string
+  /** Every one must match. */
+  tags?: TagCondition[]
+}
+
+export const RESOURCE_SORTS = ['name', '-name', 'resourceType', '-firstSeenAt'] as const
+export type ResourceSort = (typeof RESOURCE_SORTS)[number]
+
+/** `text` as a LIKE pattern that matches it literally anywhere (`\` escapes). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -39,7 +63,33 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  * (cpu_metrics): the lists and lookups the API and cost charts read, and, below, the writes a snapshot or an
  * import makes inside its own transaction.
  */
-export function createInventoryStore(db: Kysely<Database>) {
+export function createInventoryStore(db: Kysely<Database>, dialect: DialectName) {
+  /**
+   * Rows whose `tags` (JSON text, as JSON.stringify wrote it) carry the tag. A LIKE on the text, whose case it
+   * ignores as the key's comparison does, first keeps the rows that may match; among them, the key spelled as asked
+   * is one cheap lookup, and only another spelling (Environment for environment) unpacks every tag of the row.
+   */
+  const hasTag = (column: RawBuilder<unknown>, tag: TagCondition) => {
+    const { key, value } = tag
+    const text = value === undefined ? `${JSON.stringify(key)}:` : `${JSON.stringify(key)}:${JSON.stringify(value)}`
+    const valueIs = value === undefined ? sql`` : sql` and j.value = ${value}`
+    if (dialect === 'postgres') {
+      const asAsked = value === undefined ? sql`${column}::jsonb ? ${key}` : sql`${column}::jsonb ->> ${key} = ${value}`
+      return sql<boolean>`(${column} ilike ${containsPattern(text)} escape '\\' and (${asAsked} or exists (
+        select 1 from jsonb_each_text(${column}::jsonb) j where lower(j.key) = ${key.toLowerCase()}${valueIs})))`
+    }
+    // A path names the key in double quotes, which cannot hold a quote or a backslash: those keys take the long way.
+    const path = /^[^"\\]*$/.test(key) ? `$."${key}"` : null
+    const asAsked =
+      path === null
+        ? sql`0`
+        : value === undefined
+          ? sql`json_type(${column}, ${path}) is not null`
+          : sql`json_extract(${column}, ${path}) = ${value}`
+    return sql<boolean>`(${column} like ${containsPattern(text)} escape '\\' and (${asAsked} or exists (
+      select 1 from json_each(${column}) j where lower(j.key) = ${key.toLowerCase()}${valueIs})))`
+  }
+
   const subscriptionRows = (tenantId: string) =>
     db
       .selectFrom('subscriptions as s')
@@ -83,28 +133,37 @@ export function createInventoryStore(db: Kysely<Database>) {
       ])
   const resourceRows = (tenantId: string, filter: ResourceFilter) => {
     const group = filter.resourceGroupId
-    return db
-      .selectFrom('resources')
-      .where('tenantId', '=', tenantId)
-      .$if(filter.subscriptionId !== undefined, (qb) =>
-        qb.where('subscriptionId', '=', filter.subscriptionId!.toLowerCase()),
-      )
-      .$if(group !== undefined && UUID.test(group), (qb) => qb.where('resourceGroupId', '=', group!.toLowerCase()))
-      .$if(group !== undefined && !UUID.test(group), (qb) =>
-        qb.where('resourceGroupId', 'in', (eb) =>
-          eb
-            .selectFrom('resourceGroups')
-            .select('id')
-            .where('tenantId', '=', tenantId)
-            .where(sql`lower(arm_id)`, '=', group!.toLowerCase()),
-        ),
-      )
-      .$if(filter.armResourceName !== undefined, (qb) =>
-        qb.where(sql`lower(name)`, '=', filter.armResourceName!.toLowerCase()),
-      )
-      .$if(filter.resourceType !== undefined, (qb) =>
-        qb.where(sql`lower(resource_type)`, '=', filter.resourceType!.toLowerCase()),
-      )
+    return (
+      db
+        .selectFrom('resources')
+        .where('tenantId', '=', tenantId)
+        .$if(filter.subscriptionId !== undefined, (qb) =>
+          qb.where('subscriptionId', '=', filter.subscriptionId!.toLowerCase()),
+        )
+        .$if(group !== undefined && UUID.test(group), (qb) => qb.where('resourceGroupId', '=', group!.toLowerCase()))
+        .$if(group !== undefined && !UUID.test(group), (qb) =>
+          qb.where('resourceGroupId', 'in', (eb) =>
+            eb
+              .selectFrom('resourceGroups')
+              .select('id')
+              .where('tenantId', '=', tenantId)
+              .where(sql`lower(arm_id)`, '=', group!.toLowerCase()),
+          ),
+        )
+        .$if(filter.armResourceName !== undefined, (qb) =>
+          qb.where(sql`lower(name)`, '=', filter.armResourceName!.toLowerCase()),
+        )
+        .$if(filter.resourceType !== undefined, (qb) =>
+          qb.where(sql`lower(resource_type)`, '=', filter.resourceType!.toLowerCase()),
+        )
+        // No index serves a substring: the tenant's rows are scanned, which the tenant's index bounds.
+        .$if(filter.search !== undefined, (qb) =>
+          qb.where(sql`lower(name)`, 'like', sql`${containsPattern(filter.search!.toLowerCase())} escape '\\'`),
+        )
+        .$if((filter.tags ?? []).length > 0, (qb) =>
+          qb.where((eb) => eb.and(filter.tags!.map((tag) => hasTag(sql.ref('tags'), tag)))),
+        )
+    )
   }
   return {
     /** Group names by `{subscriptionId}/{lower-cased name}`, the key cost rows carry. */
@@ -154,10 +213,11 @@ export function createInventoryStore(db: Kysely<Database>) {
     },
 
     /** Ordered by name (case-insensitive), subscription, then id. */
-    async listResourceGroups(tenantId: string, subscriptionId: string | undefined, paging: Paging) {
-      const base = groupRows(tenantId).$if(subscriptionId !== undefined, (qb) =>
-        qb.where('g.subscriptionId', '=', subscriptionId!.toLowerCase()),
-      )
+    async listResourceGroups(tenantId: string, filter: ResourceGroupFilter, paging: Paging) {
+      const { subscriptionId, tags = [] } = filter
+      const base = groupRows(tenantId)
+        .$if(subscriptionId !== undefined, (qb) => qb.where('g.subscriptionId', '=', subscriptionId!.toLowerCase()))
+        .$if(tags.length > 0, (qb) => qb.where((eb) => eb.and(tags.map((tag) => hasTag(sql.ref('g.tags'), tag)))))
       const [rows, total] = await Promise.all([
         base
           .orderBy('g.nameLower')
@@ -171,9 +231,25 @@ export function createInventoryStore(db: Kysely<Database>) {
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('tenantId', '=', tenantId)
           .$if(subscriptionId !== undefined, (qb) => qb.where('subscriptionId', '=', subscriptionId!.toLowerCase()))
+          .$if(tags.length > 0, (qb) => qb.where((eb) => eb.and(tags.map((tag) => hasTag(sql.ref('tags'), tag)))))
           .executeTakeFirstOrThrow(),
       ])
       return { rows, totalCount: Number(total.n) }
+    },
+
+    /**
+     * The tenant's resource types with how many resources each has, by type; types that differ only in case are
+     * one (as Azure treats them), shown in the first spelling by sort order.
+     */
+    async resourceTypeCounts(tenantId: string) {
+      const rows = await db
+        .selectFrom('resources')
+        .select((eb) => [eb.fn.min('resourceType').as('resourceType'), eb.fn.countAll<number>().as('resourceCount')])
+        .where('tenantId', '=', tenantId)
+        .groupBy(sql`lower(resource_type)`)
+        .orderBy(sql`lower(resource_type)`)
+        .execute()
+      return rows.map((r) => ({ resourceType: r.resourceType, resourceCount: Number(r.resourceCount) }))
     },
 
     async resourceGroupsByName(tenantId: string, name: string, subscriptionId?: string) {
@@ -184,12 +260,15 @@ export function createInventoryStore(db: Kysely<Database>) {
         .execute()
     },
 
-    /** Ordered by name, then id. */
-    async listResources(tenantId: string, filter: ResourceFilter, paging: Paging) {
+    /** Ordered by name (or as `sort` asks), then id, so that pages never repeat or skip a row. */
+    async listResources(tenantId: string, filter: ResourceFilter, paging: Paging, sort: ResourceSort = 'name') {
       const [rows, total] = await Promise.all([
         resourceRows(tenantId, filter)
           .selectAll()
-          .orderBy('name')
+          .$if(sort === 'name', (qb) => qb.orderBy('name'))
+          .$if(sort === '-name', (qb) => qb.orderBy('name', 'desc'))
+          .$if(sort === 'resourceType', (qb) => qb.orderBy(sql`lower(resource_type)`).orderBy('name'))
+          .$if(sort === '-firstSeenAt', (qb) => qb.orderBy('firstSeenAt', 'desc').orderBy('name'))
           .orderBy('id')
           .limit(paging.pageSize)
           .offset(offsetOf(paging))

@@ -15,17 +15,21 @@ export function useSearchParams(): URLSearchParams {
   return useMemo(() => new URLSearchParams(search), [search])
 }
 
-/** The current path with `params` as its query string; empty values are left out. */
-export function withSearch(path: string, params: Record<string, string | number | null | undefined>): string {
+export type SearchValue = string | number | null | undefined | readonly string[]
+
+/** The current path with `params` as its query string; empty values are left out, a list repeats its name. */
+export function withSearch(path: string, params: Record<string, SearchValue>): string {
   const query = new URLSearchParams()
   for (const [name, value] of Object.entries(params)) {
-    if (value !== null && value !== undefined && value !== '') query.set(name, String(value))
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one !== null && one !== undefined && one !== '') query.append(name, String(one))
+    }
   }
   const text = query.toString()
   return text ? `${path}?${text}` : path
 }
 
 /** Changes the query string in place (a filter, not a new page: the back button skips it). */
-export function replaceSearch(params: Record<string, string | number | null | undefined>) {
+export function replaceSearch(params: Record<string, SearchValue>) {
   navigate(withSearch(location.pathname, params), { replace: true })
 }

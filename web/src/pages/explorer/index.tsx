@@ -43,7 +43,12 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
     api.tenant(tenantId).then(setTenant, setError)
   }, [tenantId])
 
-  const groupBy = grouping === 'tag' ? (tagKey.trim() ? `tag:${tagKey.trim()}` : '') : grouping
+  // One resource is one group of either kind: those splits say nothing there.
+  const groupings = GROUPINGS.filter(
+    (g) => scope.kind !== 'resource' || (g.value !== 'resourceGroup' && g.value !== 'resource'),
+  )
+  const chosen = groupings.some((g) => g.value === grouping) ? grouping : ''
+  const groupBy = chosen === 'tag' ? (tagKey.trim() ? `tag:${tagKey.trim()}` : '') : chosen
   useEffect(() => {
     let current = true
     setLoading(true)
@@ -79,15 +84,15 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
         </div>
         <div class="field">
           <label for="group-by">Group by</label>
-          <select id="group-by" value={grouping} onChange={(e) => setGrouping(e.currentTarget.value)}>
-            {GROUPINGS.map((g) => (
+          <select id="group-by" value={chosen} onChange={(e) => setGrouping(e.currentTarget.value)}>
+            {groupings.map((g) => (
               <option key={g.value} value={g.value}>
                 {g.label}
               </option>
             ))}
           </select>
         </div>
-        {grouping === 'tag' && (
+        {chosen === 'tag' && (
           <div class="field">
             <label for="tag-key">Tag key</label>
             <input

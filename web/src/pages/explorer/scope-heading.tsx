@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, type Tenant } from '../../api'
 import { type ChartScope, chartHref, SCOPE_LABELS } from '../../components/chart-scope'
+import { readableResourceType } from '../../components/resource-type'
 import { onLinkClick } from '../../router'
 import './scope-heading.css'
 
@@ -34,7 +35,10 @@ async function scopeName(tenantId: string, scope: ChartScope): Promise<ScopeName
         'GET',
         `${tenant}/resources/${value}`,
       )
-      return { name: resource.name, detail: `${resource.resourceType} in ${resource.resourceGroupName}` }
+      return {
+        name: resource.name,
+        detail: `${readableResourceType(resource.resourceType)} in ${resource.resourceGroupName}`,
+      }
     }
   }
 }

@@ -53,28 +53,56 @@ export interface ResourceFilter {
   resourceGroupId?: string
   armResourceName?: string
   resourceType?: string
+  /** `key:value` or `key` alone; every one must match. */
+  tag?: string[]
+  /** A part of the name, any case. */
+  search?: string
+  sort?: ResourceSort
+}
+export const RESOURCE_SORTS = [
+  { value: 'name', label: 'Name, A to Z' },
+  { value: '-name', label: 'Name, Z to A' },
+  { value: 'resourceType', label: 'Resource type' },
+  { value: '-firstSeenAt', label: 'Newest first' },
+] as const
+export type ResourceSort = (typeof RESOURCE_SORTS)[number]['value']
+
+export interface ResourceTypeCount {
+  resourceType: string
+  resourceCount: number
 }
 
 export const PAGE_SIZE = 50
 /** The most a list answers at once: enough for the filter choices of any real estate. */
 const ALL = 200
 
-function listPath(tenantId: string, list: string, query: Record<string, string | number | undefined>): string {
+function listPath(
+  tenantId: string,
+  list: string,
+  query: Record<string, string | number | readonly string[] | undefined>,
+): string {
   const params = new URLSearchParams()
   for (const [name, value] of Object.entries(query))
-    if (value !== undefined && value !== '') params.set(name, `${value}`)
+    for (const one of Array.isArray(value) ? value : [value])
+      if (one !== undefined && one !== '') params.append(name, `${one}`)
   return `/tenants/${encodeURIComponent(tenantId)}/${list}?${params}`
 }
 
 export const inventoryApi = {
   subscriptions: (tenantId: string, page = 1, pageSize = PAGE_SIZE) =>
     call<ListPage<Subscription>>('GET', listPath(tenantId, 'subscriptions', { page, pageSize })),
-  resourceGroups: (tenantId: string, subscriptionId: string | undefined, page = 1, pageSize = PAGE_SIZE) =>
-    call<ListPage<ResourceGroup>>('GET', listPath(tenantId, 'resource-groups', { subscriptionId, page, pageSize })),
+  resourceGroups: (
+    tenantId: string,
+    filter: { subscriptionId?: string; tag?: string[] },
+    page = 1,
+    pageSize = PAGE_SIZE,
+  ) => call<ListPage<ResourceGroup>>('GET', listPath(tenantId, 'resource-groups', { ...filter, page, pageSize })),
   resources: (tenantId: string, filter: ResourceFilter, page = 1) =>
     call<ListPage<Resource>>('GET', listPath(tenantId, 'resources', { ...filter, page, pageSize: PAGE_SIZE })),
-  /** Choices for the filters: every subscription, and every group (of one subscription when given). */
+  /** Choices for the filters: every subscription, every group (of one subscription when given), every type. */
   allSubscriptions: (tenantId: string) => inventoryApi.subscriptions(tenantId, 1, ALL),
   allResourceGroups: (tenantId: string, subscriptionId?: string) =>
-    inventoryApi.resourceGroups(tenantId, subscriptionId, 1, ALL),
+    inventoryApi.resourceGroups(tenantId, { subscriptionId }, 1, ALL),
+  resourceTypes: (tenantId: string) =>
+    call<{ items: ResourceTypeCount[] }>('GET', `/tenants/${encodeURIComponent(tenantId)}/resource-types`),
 }

@@ -1,15 +1,19 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, type Tenant } from '../../api'
 import { ProblemMessage } from '../../components/problem'
-import { replaceSearch, useSearchParams, withSearch } from '../../components/search-params'
+import { readableResourceType } from '../../components/resource-type'
+import { replaceSearch, type SearchValue, useSearchParams, withSearch } from '../../components/search-params'
 import { TenantTabs } from '../../components/tenant-tabs'
 import { onLinkClick } from '../../router'
 import {
   inventoryApi,
   type ListPage,
+  RESOURCE_SORTS,
   type Resource,
   type ResourceFilter,
   type ResourceGroup,
+  type ResourceSort,
+  type ResourceTypeCount,
   type Subscription,
 } from './api'
 import './inventory.css'
@@ -31,13 +35,25 @@ type Listing =
 function requestOf(search: URLSearchParams) {
   const view: View = VIEWS.find((v) => v.key === search.get('view'))?.key ?? 'subscriptions'
   const page = Math.max(1, Number.parseInt(search.get('page') ?? '1', 10) || 1)
+  const sort = RESOURCE_SORTS.find((s) => s.value === search.get('sort'))?.value
+  const tags = search.getAll('tag').filter(Boolean)
   const filter: ResourceFilter = {
     subscriptionId: search.get('subscriptionId') || undefined,
     resourceGroupId: search.get('resourceGroupId') || undefined,
     resourceType: search.get('resourceType') || undefined,
     armResourceName: search.get('name') || undefined,
+    search: search.get('search') || undefined,
+    tag: tags.length ? tags : undefined,
+    sort: sort === 'name' ? undefined : sort,
   }
   return { view, page, filter }
+}
+
+/** The address's parameters as `withSearch` takes them, repeated ones (`tag`) as lists. */
+function paramsOf(search: URLSearchParams): Record<string, SearchValue> {
+  const params: Record<string, SearchValue> = Object.fromEntries(search)
+  params.tag = search.getAll('tag')
+  return params
 }
 
 function load(tenantId: string, view: View, filter: ResourceFilter, page: number): Promise<Listing> {
@@ -46,7 +62,7 @@ function load(tenantId: string, view: View, filter: ResourceFilter, page: number
       return inventoryApi.subscriptions(tenantId, page).then((answer) => ({ view, page: answer }))
     case 'groups':
       return inventoryApi
-        .resourceGroups(tenantId, filter.subscriptionId, page)
+        .resourceGroups(tenantId, { subscriptionId: filter.subscriptionId, tag: filter.tag }, page)
         .then((answer) => ({ view, page: answer }))
     case 'resources':
       return inventoryApi.resources(tenantId, filter, page).then((answer) => ({ view, page: answer }))
@@ -63,6 +79,7 @@ export function InventoryPage({ tenantId }: { tenantId: string }) {
   const [tenant, setTenant] = useState<Tenant | null>(null)
   const [subscriptions, setSubscriptions] = useState<Subscription[]>([])
   const [groups, setGroups] = useState<ResourceGroup[]>([])
+  const [types, setTypes] = useState<ResourceTypeCount[]>([])
   const [listing, setListing] = useState<Listing | null>(null)
   const [loading, setLoading] = useState(true)
   const [error, setError] = useState<unknown>(null)
@@ -72,6 +89,10 @@ export function InventoryPage({ tenantId }: { tenantId: string }) {
     // The filters' choices; without them the lists still work, so a failure here shows only as fewer choices.
     inventoryApi.allSubscriptions(tenantId).then(
       (answer) => setSubscriptions(answer.items),
+      () => undefined,
+    )
+    inventoryApi.resourceTypes(tenantId).then(
+      (answer) => setTypes(answer.items),
       () => undefined,
     )
   }, [tenantId])
@@ -110,12 +131,25 @@ export function InventoryPage({ tenantId }: { tenantId: string }) {
   const subscriptionName = (id: string) => subscriptions.find((s) => s.subscriptionId === id)?.displayName ?? id
   const noun = VIEWS.find((v) => v.key === view)!.noun
   const filtered =
-    view === 'groups' ? !!filter.subscriptionId : view === 'resources' && Object.values(filter).some(Boolean)
+    view === 'groups'
+      ? !!filter.subscriptionId || !!filter.tag
+      : view === 'resources' && Object.entries(filter).some(([name, value]) => name !== 'sort' && value)
   const shown = listing?.view === view ? listing : null
+  // Tag suggestions: the tags of the rows in view, the ones a person has just seen.
+  const tagChoices =
+    shown?.view === 'resources' || shown?.view === 'groups'
+      ? [...new Set(shown.page.items.flatMap((r) => Object.entries(r.tags).map(([k, v]) => `${k}:${v}`)))].sort()
+      : []
+
+  /** The same list narrowed to rows that also carry `tag`, from its first page. */
+  const tagHref = (tag: string) => {
+    const tags = filter.tag ?? []
+    return withSearch(base, { ...paramsOf(search), tag: tags.includes(tag) ? tags : [...tags, tag], page: null })
+  }
 
   /** Applies a change of filters: back to the first page, the rest of the address kept. */
-  const applyFilter = (changes: Record<string, string>) =>
-    replaceSearch({ ...Object.fromEntries(search), ...changes, page: null })
+  const applyFilter = (changes: Record<string, SearchValue>) =>
+    replaceSearch({ ...paramsOf(search), ...changes, page: null })
 
   return (
     <section aria-labelledby="inventory-title">
@@ -143,7 +177,8 @@ export function InventoryPage({ tenantId }: { tenantId: string }) {
           filter={filter}
           subscriptions={subscriptions}
           groups={groups}
-          types={shown?.view === 'resources' ? shown.page.items.map((r) => r.resourceType) : []}
+          types={types}
+          tagChoices={tagChoices}
           subscriptionName={subscriptionName}
           onApply={applyFilter}
           onClear={() => replaceSearch({ view })}
@@ -167,14 +202,17 @@ export function InventoryPage({ tenantId }: { tenantId: string }) {
         <div class={loading ? 'stale' : undefined} aria-busy={loading}>
           {shown.view === 'subscriptions' && <SubscriptionTable tenantId={tenantId} items={shown.page.items} />}
           {shown.view === 'groups' && (
-            <ResourceGroupTable tenantId={tenantId} items={shown.page.items} subscriptionName={subscriptionName} />
+            <ResourceGroupTable
+              tenantId={tenantId}
+              items={shown.page.items}
+              subscriptionName={subscriptionName}
+              tagHref={tagHref}
+            />
           )}
-          {shown.view === 'resources' && <ResourceTable tenantId={tenantId} items={shown.page.items} />}
-          <Pager
-            page={shown.page}
-            noun={noun}
-            href={(p) => withSearch(base, { ...Object.fromEntries(search), page: p })}
-          />
+          {shown.view === 'resources' && (
+            <ResourceTable tenantId={tenantId} items={shown.page.items} tagHref={tagHref} />
+          )}
+          <Pager page={shown.page} noun={noun} href={(p) => withSearch(base, { ...paramsOf(search), page: p })} />
         </div>
       )}
     </section>
@@ -186,24 +224,33 @@ function Filters(props: {
   filter: ResourceFilter
   subscriptions: Subscription[]
   groups: ResourceGroup[]
-  types: string[]
+  types: ResourceTypeCount[]
+  tagChoices: string[]
   subscriptionName(id: string): string
-  onApply(changes: Record<string, string>): void
+  onApply(changes: Record<string, SearchValue>): void
   onClear(): void
 }) {
   const { filter } = props
-  // Typed filters apply on Enter, on leaving the field, or with the button; choices apply at once.
-  const [type, setType] = useState(filter.resourceType ?? '')
-  const [name, setName] = useState(filter.armResourceName ?? '')
-  // The address changed (a link, back, clear): the typed fields follow it.
-  useEffect(() => setType(filter.resourceType ?? ''), [filter.resourceType])
-  useEffect(() => setName(filter.armResourceName ?? ''), [filter.armResourceName])
+  // Typed filters apply on Enter or with the button (the search also on leaving its field); choices apply at once.
+  const [searchText, setSearchText] = useState(filter.search ?? '')
+  const [tagText, setTagText] = useState('')
+  // The address changed (a link, back, clear): the typed field follows it.
+  useEffect(() => setSearchText(filter.search ?? ''), [filter.search])
   const resources = props.view === 'resources'
-  const any = Object.values(filter).some(Boolean)
-  const types = [...new Set(props.types)].sort()
+  const tags = filter.tag ?? []
+  const any = Object.entries(filter).some(([name, value]) => name !== 'sort' && value)
+  // A type the address names but the tenant no longer has stays choosable, so the picker shows what is applied.
+  const typeChoices =
+    filter.resourceType && !props.types.some((t) => t.resourceType.toLowerCase() === filter.resourceType!.toLowerCase())
+      ? [...props.types, { resourceType: filter.resourceType, resourceCount: 0 }]
+      : props.types
   const typed = () => {
-    if (type.trim() !== (filter.resourceType ?? '') || name.trim() !== (filter.armResourceName ?? ''))
-      props.onApply({ resourceType: type.trim(), name: name.trim() })
+    const changes: Record<string, SearchValue> = {}
+    if (resources && searchText.trim() !== (filter.search ?? '')) changes.search = searchText.trim()
+    const tag = tagText.trim()
+    if (tag && !tags.includes(tag)) changes.tag = [...tags, tag]
+    setTagText('')
+    if (Object.keys(changes).length) props.onApply(changes)
   }
 
   return (
@@ -249,36 +296,102 @@ function Filters(props: {
           </div>
           <div class="field">
             <label for="filter-type">Resource type</label>
-            <input
+            <select
               id="filter-type"
-              type="text"
-              list="resource-types"
-              placeholder="e.g. Microsoft.Compute/virtualMachines"
-              value={type}
-              onInput={(e) => setType(e.currentTarget.value)}
-              onChange={typed}
-            />
-            <datalist id="resource-types">
-              {types.map((t) => (
-                <option key={t} value={t} />
+              value={
+                typeChoices.find((t) => t.resourceType.toLowerCase() === filter.resourceType?.toLowerCase())
+                  ?.resourceType ?? ''
+              }
+              onChange={(e) => props.onApply({ resourceType: e.currentTarget.value })}
+            >
+              <option value="">All types</option>
+              {typeChoices.map((t) => (
+                <option key={t.resourceType} value={t.resourceType}>
+                  {`${readableResourceType(t.resourceType)} · ${t.resourceCount}`}
+                </option>
               ))}
-            </datalist>
+            </select>
           </div>
           <div class="field">
-            <label for="filter-name">Name (exact)</label>
+            <label for="filter-search">Name contains</label>
             <input
-              id="filter-name"
-              type="text"
-              placeholder="e.g. vm-web-0001"
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
+              id="filter-search"
+              type="search"
+              placeholder="e.g. web"
+              value={searchText}
+              onInput={(e) => setSearchText(e.currentTarget.value)}
               onChange={typed}
             />
           </div>
         </>
       )}
+      <div class="field">
+        <label for="filter-tag">Add a tag filter</label>
+        <input
+          id="filter-tag"
+          type="text"
+          list="tag-choices"
+          placeholder="key:value or key"
+          title="key:value, or a key alone for any value; Enter adds it, and every tag must match"
+          value={tagText}
+          onInput={(e) => setTagText(e.currentTarget.value)}
+        />
+        <datalist id="tag-choices">
+          {props.tagChoices.slice(0, 100).map((t) => (
+            <option key={t} value={t} />
+          ))}
+        </datalist>
+      </div>
+      {resources && (
+        <div class="field">
+          <label for="filter-sort">Sort by</label>
+          <select
+            id="filter-sort"
+            value={filter.sort ?? 'name'}
+            onChange={(e) =>
+              props.onApply({ sort: e.currentTarget.value === 'name' ? '' : (e.currentTarget.value as ResourceSort) })
+            }
+          >
+            {RESOURCE_SORTS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {(tags.length > 0 || filter.armResourceName) && (
+        <ul class="active-filters" aria-label="Active tag and name filters, all of which must match">
+          {tags.map((tag) => (
+            <li key={tag}>
+              <span>{tag.includes(':') ? tag.replace(':', ' = ') : `has ${tag}`}</span>
+              <button
+                type="button"
+                class="remove"
+                aria-label={`Remove the tag filter ${tag}`}
+                onClick={() => props.onApply({ tag: tags.filter((t) => t !== tag) })}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+          {filter.armResourceName && (
+            <li>
+              <span>name is {filter.armResourceName}</span>
+              <button
+                type="button"
+                class="remove"
+                aria-label={`Remove the name filter ${filter.armResourceName}`}
+                onClick={() => props.onApply({ name: '' })}
+              >
+                ×
+              </button>
+            </li>
+          )}
+        </ul>
+      )}
       <div class="filter-actions">
-        {resources && <button type="submit">Apply</button>}
+        <button type="submit">Apply</button>
         {any && (
           <button type="button" class="plain" onClick={props.onClear}>
             Clear filters

@@ -1,5 +1,6 @@
 import { type ComponentChildren, Fragment } from 'preact'
 import { chartHref } from '../../components/chart-scope'
+import { readableResourceType } from '../../components/resource-type'
 import { withSearch } from '../../components/search-params'
 import { onLinkClick } from '../../router'
 import { formatMoney } from '../explorer/markers'
@@ -36,25 +37,28 @@ function CostCells({ costs }: { costs: CostSummary }) {
   )
 }
 
-function TagList({ tags }: { tags: Tags }) {
+/** A row's tags, each a link to the same list narrowed to rows with that tag. */
+function TagList({ tags, tagHref }: { tags: Tags; tagHref(tag: string): string }) {
   const entries = Object.entries(tags)
   if (entries.length === 0) return <span class="muted">none</span>
   return (
     <ul class="tag-list">
       {entries.map(([key, value]) => (
         <li key={key}>
-          {key}={value}
+          <a href={tagHref(`${key}:${value}`)} onClick={onLinkClick} title={`Show only those tagged ${key}=${value}`}>
+            {key}={value}
+          </a>
         </li>
       ))}
     </ul>
   )
 }
 
-/** A resource type that breaks, where it must, after a slash rather than inside a word. */
+/** `virtualMachines (Microsoft.Compute)`, its full name on hover; it breaks after a slash, not inside a word. */
 function ResourceType({ type }: { type: string }) {
-  const parts = type.split('/')
+  const parts = readableResourceType(type).split('/')
   return (
-    <>
+    <span title={type}>
       {parts.map((part, i) => (
         <Fragment key={`${i}-${part}`}>
           {part}
@@ -65,7 +69,7 @@ function ResourceType({ type }: { type: string }) {
           )}
         </Fragment>
       ))}
-    </>
+    </span>
   )
 }
 
@@ -136,6 +140,7 @@ export function ResourceGroupTable(props: {
   tenantId: string
   items: ResourceGroup[]
   subscriptionName(id: string): string
+  tagHref(tag: string): string
 }) {
   const { tenantId } = props
   return (
@@ -169,7 +174,7 @@ export function ResourceGroupTable(props: {
             </th>
             <td>{group.location ?? '–'}</td>
             <td>
-              <TagList tags={group.tags} />
+              <TagList tags={group.tags} tagHref={props.tagHref} />
             </td>
             <td class="count">
               <a
@@ -192,7 +197,7 @@ export function ResourceGroupTable(props: {
   )
 }
 
-export function ResourceTable(props: { tenantId: string; items: Resource[] }) {
+export function ResourceTable(props: { tenantId: string; items: Resource[]; tagHref(tag: string): string }) {
   const { tenantId } = props
   return (
     <TableFrame label="Resources">
@@ -225,7 +230,7 @@ export function ResourceTable(props: { tenantId: string; items: Resource[] }) {
               {resource.state && <span class="muted">{resource.state}</span>}
             </td>
             <td>
-              <TagList tags={resource.tags} />
+              <TagList tags={resource.tags} tagHref={props.tagHref} />
             </td>
             <CostCells costs={resource.costs} />
           </tr>
