@@ -148,6 +148,9 @@ describe('inventory page', () => {
     const counted = (n: number) => page.getByText(new RegExp(`(^|· )${n} resources$`)).waitFor()
     const workload = `workload:${workloadOf(tagged)}`
     await page.goto(`${base}/tenants/${tenantId}/inventory?view=resources`)
+    // The field suggests every tag of the tenant, not only those of the rows in view.
+    await page.locator(`#tag-choices option[value="${workload}"]`).waitFor({ state: 'attached' })
+    await page.locator(`#tag-choices option[value="workload:${workloadOf(untagged)}"]`).waitFor({ state: 'attached' })
     await page.getByLabel('Add a tag filter').fill(workload)
     await page.getByLabel('Add a tag filter').press('Enter')
     await counted(await countOf(`tag=${workload}`))

@@ -3,6 +3,7 @@ import { api, type Tenant } from '../../api'
 import { ProblemMessage } from '../../components/problem'
 import { readableResourceType } from '../../components/resource-type'
 import { replaceSearch, type SearchValue, useSearchParams, withSearch } from '../../components/search-params'
+import { useTagSuggestions } from '../../components/tag-suggestions'
 import { TenantTabs } from '../../components/tenant-tabs'
 import { onLinkClick } from '../../router'
 import {
@@ -127,6 +128,8 @@ export function InventoryPage({ tenantId }: { tenantId: string }) {
     }
   }, [tenantId, key])
 
+  // Tag suggestions: every tag of the tenant's resources, most used keys first.
+  const tagChoices = useTagSuggestions(tenantId)
   const base = `/tenants/${encodeURIComponent(tenantId)}/inventory`
   const subscriptionName = (id: string) => subscriptions.find((s) => s.subscriptionId === id)?.displayName ?? id
   const noun = VIEWS.find((v) => v.key === view)!.noun
@@ -135,12 +138,6 @@ export function InventoryPage({ tenantId }: { tenantId: string }) {
       ? !!filter.subscriptionId || !!filter.tag
       : view === 'resources' && Object.entries(filter).some(([name, value]) => name !== 'sort' && value)
   const shown = listing?.view === view ? listing : null
-  // Tag suggestions: the tags of the rows in view, the ones a person has just seen.
-  const tagChoices =
-    shown?.view === 'resources' || shown?.view === 'groups'
-      ? [...new Set(shown.page.items.flatMap((r) => Object.entries(r.tags).map(([k, v]) => `${k}:${v}`)))].sort()
-      : []
-
   /** The same list narrowed to rows that also carry `tag`, from its first page. */
   const tagHref = (tag: string) => {
     const tags = filter.tag ?? []
@@ -337,7 +334,7 @@ function Filters(props: {
           onInput={(e) => setTagText(e.currentTarget.value)}
         />
         <datalist id="tag-choices">
-          {props.tagChoices.slice(0, 100).map((t) => (
+          {props.tagChoices.slice(0, 200).map((t) => (
             <option key={t} value={t} />
           ))}
         </datalist>
