@@ -4,7 +4,7 @@ import { ProblemMessage } from './problem'
 import './confirm-dialog.css'
 
 /**
- * A modal question before an action that cannot be undone (revoking a key, disabling a user). The browser's own
+ * A modal question before an action that cannot be undone (revoking a key, deleting a marker or a report). The browser's own
  * modal dialog keeps the focus inside and closes on Escape; the focus starts on "Cancel", the safe answer, and goes
  * back to where it was when the dialog closes.
  */
@@ -12,6 +12,8 @@ export function ConfirmDialog(props: {
   title: string
   children: ComponentChildren
   confirmLabel: string
+  /** The safe answer's words; "Cancel" unless the question reads better with others ("Keep it"). */
+  cancelLabel?: string
   /** Runs the action; the dialog stays open with the problem in words when it fails. */
   onConfirm(): Promise<void>
   onClose(): void
@@ -55,7 +57,7 @@ export function ConfirmDialog(props: {
       <ProblemMessage error={error} />
       <div class="dialog-actions">
         <button ref={cancel} type="button" class="plain" onClick={props.onClose} disabled={busy}>
-          Cancel
+          {props.cancelLabel ?? 'Cancel'}
         </button>
         <button type="button" class="danger" onClick={confirm} disabled={busy}>
           {busy ? 'Working…' : props.confirmLabel}

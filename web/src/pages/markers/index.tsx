@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, type EventCategory, hasRole, type SessionUser, type Tenant } from '../../api'
+import { ConfirmDialog } from '../../components/confirm-dialog'
 import { ProblemMessage } from '../../components/problem'
 import { TenantTabs } from '../../components/tenant-tabs'
 import { CATEGORY_COLOURS, formatInstant, formatMoney, markerTag } from '../explorer/markers'
@@ -181,12 +182,17 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
         </>
       )}
       {deleting && (
-        <DeleteDialog
-          tenantId={tenantId}
-          marker={deleting}
-          onDeleted={() => deleted(deleting)}
+        <ConfirmDialog
+          title={`Delete “${deleting.title}”?`}
+          confirmLabel="Delete marker"
+          onConfirm={async () => {
+            await markersApi.remove(tenantId, deleting.id)
+            deleted(deleting)
+          }}
           onClose={() => setDeleting(null)}
-        />
+        >
+          <p>The marker disappears from every chart at once. This cannot be undone.</p>
+        </ConfirmDialog>
       )}
     </section>
   )
@@ -291,51 +297,5 @@ function Pager({ page, onPage }: { page: MarkerPage; onPage(n: number): void }) 
         Next
       </button>
     </nav>
-  )
-}
-
-/**
- * Asks before deleting for good, in a modal `<dialog>`: focus moves into it, Escape cancels. Whether this user may
- * delete (the creator or an Admin) is the server's decision; its refusal shows here in words.
- */
-function DeleteDialog(props: { tenantId: string; marker: MarkerRecord; onDeleted(): void; onClose(): void }) {
-  const dialog = useRef<HTMLDialogElement>(null)
-  const cancel = useRef<HTMLButtonElement>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [busy, setBusy] = useState(false)
-  useEffect(() => {
-    const element = dialog.current
-    if (element && !element.open) element.showModal()
-    // Cancel, not Delete, takes the focus: Enter right after opening must not delete.
-    cancel.current?.focus()
-    return () => element?.close()
-  }, [])
-
-  async function confirm() {
-    setBusy(true)
-    setError(null)
-    try {
-      await markersApi.remove(props.tenantId, props.marker.id)
-      props.onDeleted()
-    } catch (err) {
-      setError(err)
-      setBusy(false)
-    }
-  }
-
-  return (
-    <dialog ref={dialog} class="confirm" aria-labelledby="delete-title" onClose={props.onClose}>
-      <h2 id="delete-title">Delete “{props.marker.title}”?</h2>
-      <p>The marker disappears from every chart at once. This cannot be undone.</p>
-      <ProblemMessage error={error} />
-      <div class="form-actions">
-        <button type="button" class="danger" onClick={confirm} disabled={busy}>
-          {busy ? 'Deleting…' : 'Delete marker'}
-        </button>
-        <button type="button" class="plain" onClick={() => dialog.current?.close()} ref={cancel}>
-          Cancel
-        </button>
-      </div>
-    </dialog>
   )
 }

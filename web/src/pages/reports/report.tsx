@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import { api, hasRole, type SessionUser, type Tenant } from '../../api'
+import { ConfirmDialog } from '../../components/confirm-dialog'
 import { ProblemMessage } from '../../components/problem'
 import { navigate, onLinkClick } from '../../router'
 import { formatInstant } from '../explorer/markers'
 import { type Report, type ReportRun, type ReportRunDetail, reportsApi } from './api'
-import { DeleteReportDialog } from './delete-dialog'
 import { ReportForm } from './form'
 import { RunPanel } from './run-panel'
 import { RunStatusBadge } from './run-status'
@@ -230,13 +230,18 @@ export function ReportPage({ reportId, user }: { reportId: string; user: Session
       </section>
 
       {deleting && (
-        <DeleteReportDialog
-          report={report}
-          onDeleted={() => navigate('/reports')}
-          onClose={() => {
-            setDeleting(false)
+        <ConfirmDialog
+          title={`Delete “${report.name}”?`}
+          confirmLabel="Delete report"
+          cancelLabel="Keep it"
+          onConfirm={async () => {
+            await reportsApi.remove(report.id)
+            navigate('/reports')
           }}
-        />
+          onClose={() => setDeleting(false)}
+        >
+          <p>Its definition, every run and their files go for good. This cannot be undone.</p>
+        </ConfirmDialog>
       )}
     </section>
   )
