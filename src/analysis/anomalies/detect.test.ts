@@ -70,6 +70,23 @@ describe('anomaly detection on a daily series', () => {
     expect(found(values)).toEqual([80])
   })
 
+  it('an outage of several days that ends raises one anomaly, even when the return lands off the usual day', () => {
+    // Down to a tenth for four days: confirmed as a new level, whose spread is a tenth of the old one's. The return
+    // is judged against the old level in the old level's units, so a usual day 7% above the norm is a return.
+    const values = seasonal(120, { level: 500, seed: 11, growth: 0 })
+    for (let day = 60; day < 64; day++) values[day] = values[day]! * 0.1
+    values[64] = 500 * 1.07
+    expect(found(values)).toEqual([60])
+  })
+
+  it('an outage at zero cost that ends raises one anomaly, and the baseline is the old level again', () => {
+    const values = seasonal(120, { level: 500, seed: 12 })
+    for (let day = 60; day < 65; day++) values[day] = 0
+    const { anomalies, expected } = judgeSeries(values)
+    expect(anomalies.map((a) => a.index)).toEqual([60])
+    expect(Math.abs(expected[70]! - values[70]!) / values[70]!).toBeLessThan(0.12)
+  })
+
   it('a single historical outlier does not poison the baseline', () => {
     const values = seasonal(120, { seed: 6 })
     values[20] = values[20]! * 10

@@ -98,10 +98,23 @@ function medianOf(buf: Float64Array, n: number): number {
 interface Episode {
   direction: 1 | -1
   start: number
+  /** The spread of a day at the episode's start, in the units of the level before it. */
+  spread: number
   days: number
   actuals: number[]
   expecteds: number[]
   shift: Shift | null
+}
+
+/**
+ * A confirmed shift, with the cleaned history as it stood before it: a shift that turns out to be a long spike is
+ * undone by restoring that history, which also works when the shift was to nothing (an outage at zero cost, whose
+ * factor of 0 cannot be divided out).
+ */
+interface ConfirmedShift {
+  start: number
+  history: Float64Array
+  spread: number
 }
 
 /**
@@ -113,8 +126,12 @@ type Shift = { start: number; factor: number } | { start: number; add: number }
 function applyShift(shift: Shift, value: number): number {
   return 'factor' in shift ? value * shift.factor : value + shift.add
 }
-function undoShift(shift: Shift, value: number): number {
-  return 'factor' in shift ? value / shift.factor : value - shift.add
+
+/** The expected cost of day `t` from the history before a shift: the median of its weekdays before the shift. */
+function baselineBefore(shift: ConfirmedShift, t: number, buf: Float64Array): number {
+  let samples = 0
+  for (let i = t - 7; i >= 0 && samples < buf.length; i -= 7) if (i < shift.start) buf[samples++] = shift.history[i]!
+  return samples === 0 ? Number.NaN : medianOf(buf, samples)
 }
 
 function shiftOf(episode: Episode, minImpact: number): Shift {
@@ -164,7 +181,7 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
   const seasonBuf = new Float64Array(o.seasonWeeks)
   const diffBuf = new Float64Array(SCALE_WEEKS * 7)
   let episode: Episode | null = null
-  let lastShift: Shift | null = null
+  let lastShift: ConfirmedShift | null = null
   let scale = 0
   let scaleAt = -1
 
@@ -201,14 +218,18 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
     }
     const direction: 1 | -1 = deviation > 0 ? 1 : -1
 
-    // The end of a long spike: back to the level before the shift it looked like. Undo that shift.
+    // The end of a long spike: back to the level before the shift it looked like. Undo that shift. The old level
+    // is judged in its own units: after a drop to a tenth, today's spread is a tenth of the old level's.
     if (
       lastShift &&
       (episode === null || episode.shift !== null) &&
       t - lastShift.start <= RETURN_WITHIN_DAYS &&
-      Math.abs(actual - undoShift(lastShift, base)) <= Math.max(o.scoreThreshold * spread, o.minImpact)
+      Math.abs(actual - baselineBefore(lastShift, t, seasonBuf)) <=
+        Math.max(o.scoreThreshold * lastShift.spread, o.minImpact)
     ) {
-      for (let i = 0; i < t; i++) cleaned[i] = undoShift(lastShift, cleaned[i]!)
+      cleaned.set(lastShift.history)
+      // The days of the long spike stand at the old level, as any anomalous day stands at its expected value.
+      for (let i = lastShift.start; i < t; i++) cleaned[i] = baselineBefore(lastShift, i, seasonBuf)
       lastShift = null
       episode = null
       scaleAt = -1
@@ -216,7 +237,7 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
     }
 
     if (episode === null || episode.direction !== direction) {
-      episode = { direction, start: t, days: 0, actuals: [], expecteds: [], shift: null }
+      episode = { direction, start: t, spread, days: 0, actuals: [], expecteds: [], shift: null }
       anomalies.push({
         index: t,
         expected: base,
@@ -234,10 +255,10 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
     cleaned[t] = base
     if (episode.days >= o.shiftConfirmDays) {
       const shift = shiftOf(episode, o.minImpact)
+      lastShift = { start: episode.start, history: cleaned.slice(0, episode.start), spread: episode.spread }
       for (let i = 0; i < episode.start; i++) cleaned[i] = applyShift(shift, cleaned[i]!)
       for (let i = episode.start; i <= t; i++) cleaned[i] = values[i]!
       episode.shift = shift
-      lastShift = shift
       scaleAt = -1
     }
   }
