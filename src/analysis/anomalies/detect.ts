@@ -6,7 +6,9 @@
  *   history in which earlier anomalous days stand at their expected value, so one outlier never poisons the
  *   baseline;
  * - a robust score: the deviation from expected over a scale taken from the median absolute deviation of the
- *   week-over-week differences of the last five weeks (a spread that weekly seasonality does not inflate);
+ *   week-over-week differences of the last five weeks (a spread that weekly seasonality does not inflate), in
+ *   money and in proportion to the day's expected cost, whichever is larger (so quiet weekends do not deflate a
+ *   busy weekday's spread);
  * - a day is anomalous when the score is at least `scoreThreshold` in either direction (spike or drop) and the
  *   deviation clears both minimum impacts, absolute and percent, so small wobbles and tiny series never count.
  *
@@ -170,6 +172,22 @@ function cleanHead(values: ArrayLike<number>, cleaned: Float64Array, o: Detectio
   }
 }
 
+/**
+ * The spread of a day in proportion to its cost: the median absolute deviation of the week-over-week changes of
+ * the last five weeks, each in proportion to the mean of the two days it compares (days without cost are left out).
+ */
+function relativeScaleOf(cleaned: Float64Array, t: number, buf: Float64Array): number {
+  let m = 0
+  for (let i = Math.max(7, t - SCALE_WEEKS * 7); i < t; i++) {
+    const level = (Math.abs(cleaned[i]!) + Math.abs(cleaned[i - 7]!)) / 2
+    if (level > 0) buf[m++] = (cleaned[i]! - cleaned[i - 7]!) / level
+  }
+  if (m === 0) return 0
+  const centre = medianOf(buf, m)
+  for (let i = 0; i < m; i++) buf[i] = Math.abs(buf[i]! - centre)
+  return MAD_TO_SIGMA * DIFF_TO_DAY * medianOf(buf, m)
+}
+
 /** Judges every day of `values` (one per consecutive UTC day); see the module comment for the method. */
 export function judgeSeries(values: ArrayLike<number>, options: Partial<DetectionOptions> = {}): SeriesJudgement {
   const o = { ...DEFAULT_DETECTION, ...options }
@@ -184,6 +202,7 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
   let lastShift: ConfirmedShift | null = null
   let scale = 0
   let scaleAt = -1
+  let relativeScale = 0
 
   for (let t = Math.max(o.minHistoryDays, 7); t < n; t++) {
     let samples = 0
@@ -197,13 +216,18 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
       const centre = medianOf(diffBuf, m)
       for (let i = 0; i < m; i++) diffBuf[i] = Math.abs(diffBuf[i]! - centre)
       scale = MAD_TO_SIGMA * DIFF_TO_DAY * medianOf(diffBuf, m)
+      relativeScale = relativeScaleOf(cleaned, t, diffBuf)
       scaleAt = t
     }
+    // Cost noise grows with the day's cost: a busy weekday wobbles more, in money, than a quiet weekend. The
+    // spread in money, pooled over both, understates a weekday's; the spread in percent of the day's expected cost
+    // gives it its due, and the spread in money remains the floor (and the only measure near zero cost).
+    const dayScale = Math.max(scale, relativeScale * Math.abs(base))
     const actual = values[t]!
     const deviation = actual - base
     // The baseline is itself a median of `samples` noisy days (its spread about 1.25 σ / √samples): a young series,
     // judged on two or three weeks, must not read the baseline's own error as the day's departure.
-    const spread = Math.max(scale * Math.sqrt(1 + MEDIAN_VARIANCE / samples), 0.01 * Math.abs(base), 1e-6)
+    const spread = Math.max(dayScale * Math.sqrt(1 + MEDIAN_VARIANCE / samples), 0.01 * Math.abs(base), 1e-6)
     const score = deviation / spread
     const percent = base !== 0 ? (100 * deviation) / Math.abs(base) : deviation === 0 ? 0 : 100 * Math.sign(deviation)
     const significant = Math.abs(score) >= o.scoreThreshold && (base === 0 || Math.abs(percent) >= o.minImpactPercent)
