@@ -100,8 +100,8 @@ function medianOf(buf: Float64Array, n: number): number {
 interface Episode {
   direction: 1 | -1
   start: number
-  /** The spread of a day at the episode's start, in the units of the level before it. */
-  spread: number
+  /** The scales at the episode's start, those of the level before it. */
+  scales: Scales
   days: number
   actuals: number[]
   expecteds: number[]
@@ -116,7 +116,26 @@ interface Episode {
 interface ConfirmedShift {
   start: number
   history: Float64Array
-  spread: number
+  scales: Scales
+}
+
+/** The spread of daily costs: in money, and in proportion to the day's cost (see `spreadOf`). */
+interface Scales {
+  money: number
+  relative: number
+}
+
+/**
+ * The spread of a day expected to cost `base`, judged on a baseline of `samples` days. Cost noise grows with the
+ * day's cost: a busy weekday wobbles more, in money, than a quiet weekend, so the spread in money, pooled over
+ * both, understates a weekday's; the spread in proportion to the expected cost gives it its due, and the spread in
+ * money remains the floor (and the only measure near zero cost). The baseline is itself a median of `samples`
+ * noisy days (its spread about 1.25 σ / √samples): a young series, judged on two or three weeks, must not read
+ * the baseline's own error as the day's departure.
+ */
+function spreadOf(scales: Scales, base: number, samples: number): number {
+  const day = Math.max(scales.money, scales.relative * Math.abs(base))
+  return Math.max(day * Math.sqrt(1 + MEDIAN_VARIANCE / samples), 0.01 * Math.abs(base), 1e-6)
 }
 
 /**
@@ -129,11 +148,16 @@ function applyShift(shift: Shift, value: number): number {
   return 'factor' in shift ? value * shift.factor : value + shift.add
 }
 
-/** The expected cost of day `t` from the history before a shift: the median of its weekdays before the shift. */
-function baselineBefore(shift: ConfirmedShift, t: number, buf: Float64Array): number {
+/**
+ * The expected cost of day `t` from the history before a shift (the median of its weekdays before the shift), and
+ * the spread of that day at the old level.
+ */
+function baselineBefore(shift: ConfirmedShift, t: number, buf: Float64Array): { base: number; spread: number } {
   let samples = 0
   for (let i = t - 7; i >= 0 && samples < buf.length; i -= 7) if (i < shift.start) buf[samples++] = shift.history[i]!
-  return samples === 0 ? Number.NaN : medianOf(buf, samples)
+  if (samples === 0) return { base: Number.NaN, spread: Number.NaN }
+  const base = medianOf(buf, samples)
+  return { base, spread: spreadOf(shift.scales, base, samples) }
 }
 
 function shiftOf(episode: Episode, minImpact: number): Shift {
@@ -200,9 +224,8 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
   const diffBuf = new Float64Array(SCALE_WEEKS * 7)
   let episode: Episode | null = null
   let lastShift: ConfirmedShift | null = null
-  let scale = 0
+  let scales: Scales = { money: 0, relative: 0 }
   let scaleAt = -1
-  let relativeScale = 0
 
   for (let t = Math.max(o.minHistoryDays, 7); t < n; t++) {
     let samples = 0
@@ -215,19 +238,13 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
       for (let i = Math.max(7, t - SCALE_WEEKS * 7); i < t; i++) diffBuf[m++] = cleaned[i]! - cleaned[i - 7]!
       const centre = medianOf(diffBuf, m)
       for (let i = 0; i < m; i++) diffBuf[i] = Math.abs(diffBuf[i]! - centre)
-      scale = MAD_TO_SIGMA * DIFF_TO_DAY * medianOf(diffBuf, m)
-      relativeScale = relativeScaleOf(cleaned, t, diffBuf)
+      const money = MAD_TO_SIGMA * DIFF_TO_DAY * medianOf(diffBuf, m)
+      scales = { money, relative: relativeScaleOf(cleaned, t, diffBuf) }
       scaleAt = t
     }
-    // Cost noise grows with the day's cost: a busy weekday wobbles more, in money, than a quiet weekend. The
-    // spread in money, pooled over both, understates a weekday's; the spread in percent of the day's expected cost
-    // gives it its due, and the spread in money remains the floor (and the only measure near zero cost).
-    const dayScale = Math.max(scale, relativeScale * Math.abs(base))
     const actual = values[t]!
     const deviation = actual - base
-    // The baseline is itself a median of `samples` noisy days (its spread about 1.25 σ / √samples): a young series,
-    // judged on two or three weeks, must not read the baseline's own error as the day's departure.
-    const spread = Math.max(dayScale * Math.sqrt(1 + MEDIAN_VARIANCE / samples), 0.01 * Math.abs(base), 1e-6)
+    const spread = spreadOf(scales, base, samples)
     const score = deviation / spread
     const percent = base !== 0 ? (100 * deviation) / Math.abs(base) : deviation === 0 ? 0 : 100 * Math.sign(deviation)
     const significant = Math.abs(score) >= o.scoreThreshold && (base === 0 || Math.abs(percent) >= o.minImpactPercent)
@@ -244,16 +261,16 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
 
     // The end of a long spike: back to the level before the shift it looked like. Undo that shift. The old level
     // is judged in its own units: after a drop to a tenth, today's spread is a tenth of the old level's.
+    const old = lastShift && t - lastShift.start <= RETURN_WITHIN_DAYS ? baselineBefore(lastShift, t, seasonBuf) : null
     if (
       lastShift &&
+      old &&
       (episode === null || episode.shift !== null) &&
-      t - lastShift.start <= RETURN_WITHIN_DAYS &&
-      Math.abs(actual - baselineBefore(lastShift, t, seasonBuf)) <=
-        Math.max(o.scoreThreshold * lastShift.spread, o.minImpact)
+      Math.abs(actual - old.base) <= Math.max(o.scoreThreshold * old.spread, o.minImpact)
     ) {
       cleaned.set(lastShift.history)
       // The days of the long spike stand at the old level, as any anomalous day stands at its expected value.
-      for (let i = lastShift.start; i < t; i++) cleaned[i] = baselineBefore(lastShift, i, seasonBuf)
+      for (let i = lastShift.start; i < t; i++) cleaned[i] = baselineBefore(lastShift, i, seasonBuf).base
       lastShift = null
       episode = null
       scaleAt = -1
@@ -261,7 +278,7 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
     }
 
     if (episode === null || episode.direction !== direction) {
-      episode = { direction, start: t, spread, days: 0, actuals: [], expecteds: [], shift: null }
+      episode = { direction, start: t, scales, days: 0, actuals: [], expecteds: [], shift: null }
       anomalies.push({
         index: t,
         expected: base,
@@ -279,7 +296,7 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
     cleaned[t] = base
     if (episode.days >= o.shiftConfirmDays) {
       const shift = shiftOf(episode, o.minImpact)
-      lastShift = { start: episode.start, history: cleaned.slice(0, episode.start), spread: episode.spread }
+      lastShift = { start: episode.start, history: cleaned.slice(0, episode.start), scales: episode.scales }
       for (let i = 0; i < episode.start; i++) cleaned[i] = applyShift(shift, cleaned[i]!)
       for (let i = episode.start; i <= t; i++) cleaned[i] = values[i]!
       episode.shift = shift
