@@ -24,6 +24,23 @@ describe('anomaly detection on a daily series', () => {
     expect(found(seasonal(400, { noise: 0.15, seed: 9 }))).toEqual([])
   })
 
+  it('rarely raises anything on a series that nearly stops at weekends, with noise in proportion to the cost', () => {
+    // Weekends at a fifth of the weekday cost, normal noise of 8%: the week-over-week changes of weekends are a
+    // fifth of a weekday's, so a spread pooled in money reads a weekday's usual wobble (a 3σ day is +24%) as an
+    // anomaly: about three a series. Judged in proportion to the day's cost, a false alarm is rare.
+    const series = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => {
+      const next = random(seed)
+      const normal = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next())
+      return Array.from({ length: 300 }, (_, d) => 1000 * (d % 7 >= 5 ? 0.2 : 1) * (1 + 0.08 * normal()))
+    })
+    const falseAlarms = series.reduce((sum, values) => sum + found(values).length, 0)
+    expect(falseAlarms).toBeLessThanOrEqual(2) // of 8 × 286 days judged
+    for (const values of series) {
+      for (const day of [100, 200]) values[day] = 1000 * 2
+      expect(found(values)).toEqual(expect.arrayContaining([100, 200]))
+    }
+  })
+
   it('finds single-day spikes where they were seeded, on weekdays and weekends', () => {
     const values = seasonal(200, { seed: 2 })
     for (const day of [40, 75, 110, 146]) values[day] = values[day]! * 2.5
@@ -68,6 +85,23 @@ describe('anomaly detection on a daily series', () => {
     const values = seasonal(150, { seed: 5 })
     for (let d = 80; d < 85; d++) values[d] = values[d]! * 3
     expect(found(values)).toEqual([80])
+  })
+
+  it('an outage of several days that ends raises one anomaly, even when the return lands off the usual day', () => {
+    // Down to a tenth for four days: confirmed as a new level, whose spread is a tenth of the old one's. The return
+    // is judged against the old level in the old level's units, so a usual day 7% above the norm is a return.
+    const values = seasonal(120, { level: 500, seed: 11, growth: 0 })
+    for (let day = 60; day < 64; day++) values[day] = values[day]! * 0.1
+    values[64] = 500 * 1.07
+    expect(found(values)).toEqual([60])
+  })
+
+  it('an outage at zero cost that ends raises one anomaly, and the baseline is the old level again', () => {
+    const values = seasonal(120, { level: 500, seed: 12 })
+    for (let day = 60; day < 65; day++) values[day] = 0
+    const { anomalies, expected } = judgeSeries(values)
+    expect(anomalies.map((a) => a.index)).toEqual([60])
+    expect(Math.abs(expected[70]! - values[70]!) / values[70]!).toBeLessThan(0.12)
   })
 
   it('a single historical outlier does not poison the baseline', () => {

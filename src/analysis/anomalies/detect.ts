@@ -6,7 +6,9 @@
  *   history in which earlier anomalous days stand at their expected value, so one outlier never poisons the
  *   baseline;
  * - a robust score: the deviation from expected over a scale taken from the median absolute deviation of the
- *   week-over-week differences of the last five weeks (a spread that weekly seasonality does not inflate);
+ *   week-over-week differences of the last five weeks (a spread that weekly seasonality does not inflate), in
+ *   money and in proportion to the day's expected cost, whichever is larger (so quiet weekends do not deflate a
+ *   busy weekday's spread);
  * - a day is anomalous when the score is at least `scoreThreshold` in either direction (spike or drop) and the
  *   deviation clears both minimum impacts, absolute and percent, so small wobbles and tiny series never count.
  *
@@ -98,10 +100,42 @@ function medianOf(buf: Float64Array, n: number): number {
 interface Episode {
   direction: 1 | -1
   start: number
+  /** The scales at the episode's start, those of the level before it. */
+  scales: Scales
   days: number
   actuals: number[]
   expecteds: number[]
   shift: Shift | null
+}
+
+/**
+ * A confirmed shift, with the cleaned history as it stood before it: a shift that turns out to be a long spike is
+ * undone by restoring that history, which also works when the shift was to nothing (an outage at zero cost, whose
+ * factor of 0 cannot be divided out).
+ */
+interface ConfirmedShift {
+  start: number
+  history: Float64Array
+  scales: Scales
+}
+
+/** The spread of daily costs: in money, and in proportion to the day's cost (see `spreadOf`). */
+interface Scales {
+  money: number
+  relative: number
+}
+
+/**
+ * The spread of a day expected to cost `base`, judged on a baseline of `samples` days. Cost noise grows with the
+ * day's cost: a busy weekday wobbles more, in money, than a quiet weekend, so the spread in money, pooled over
+ * both, understates a weekday's; the spread in proportion to the expected cost gives it its due, and the spread in
+ * money remains the floor (and the only measure near zero cost). The baseline is itself a median of `samples`
+ * noisy days (its spread about 1.25 σ / √samples): a young series, judged on two or three weeks, must not read
+ * the baseline's own error as the day's departure.
+ */
+function spreadOf(scales: Scales, base: number, samples: number): number {
+  const day = Math.max(scales.money, scales.relative * Math.abs(base))
+  return Math.max(day * Math.sqrt(1 + MEDIAN_VARIANCE / samples), 0.01 * Math.abs(base), 1e-6)
 }
 
 /**
@@ -113,8 +147,17 @@ type Shift = { start: number; factor: number } | { start: number; add: number }
 function applyShift(shift: Shift, value: number): number {
   return 'factor' in shift ? value * shift.factor : value + shift.add
 }
-function undoShift(shift: Shift, value: number): number {
-  return 'factor' in shift ? value / shift.factor : value - shift.add
+
+/**
+ * The expected cost of day `t` from the history before a shift (the median of its weekdays before the shift), and
+ * the spread of that day at the old level.
+ */
+function baselineBefore(shift: ConfirmedShift, t: number, buf: Float64Array): { base: number; spread: number } {
+  let samples = 0
+  for (let i = t - 7; i >= 0 && samples < buf.length; i -= 7) if (i < shift.start) buf[samples++] = shift.history[i]!
+  if (samples === 0) return { base: Number.NaN, spread: Number.NaN }
+  const base = medianOf(buf, samples)
+  return { base, spread: spreadOf(shift.scales, base, samples) }
 }
 
 function shiftOf(episode: Episode, minImpact: number): Shift {
@@ -153,6 +196,22 @@ function cleanHead(values: ArrayLike<number>, cleaned: Float64Array, o: Detectio
   }
 }
 
+/**
+ * The spread of a day in proportion to its cost: the median absolute deviation of the week-over-week changes of
+ * the last five weeks, each in proportion to the mean of the two days it compares (days without cost are left out).
+ */
+function relativeScaleOf(cleaned: Float64Array, t: number, buf: Float64Array): number {
+  let m = 0
+  for (let i = Math.max(7, t - SCALE_WEEKS * 7); i < t; i++) {
+    const level = (Math.abs(cleaned[i]!) + Math.abs(cleaned[i - 7]!)) / 2
+    if (level > 0) buf[m++] = (cleaned[i]! - cleaned[i - 7]!) / level
+  }
+  if (m === 0) return 0
+  const centre = medianOf(buf, m)
+  for (let i = 0; i < m; i++) buf[i] = Math.abs(buf[i]! - centre)
+  return MAD_TO_SIGMA * DIFF_TO_DAY * medianOf(buf, m)
+}
+
 /** Judges every day of `values` (one per consecutive UTC day); see the module comment for the method. */
 export function judgeSeries(values: ArrayLike<number>, options: Partial<DetectionOptions> = {}): SeriesJudgement {
   const o = { ...DEFAULT_DETECTION, ...options }
@@ -164,8 +223,8 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
   const seasonBuf = new Float64Array(o.seasonWeeks)
   const diffBuf = new Float64Array(SCALE_WEEKS * 7)
   let episode: Episode | null = null
-  let lastShift: Shift | null = null
-  let scale = 0
+  let lastShift: ConfirmedShift | null = null
+  let scales: Scales = { money: 0, relative: 0 }
   let scaleAt = -1
 
   for (let t = Math.max(o.minHistoryDays, 7); t < n; t++) {
@@ -179,14 +238,13 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
       for (let i = Math.max(7, t - SCALE_WEEKS * 7); i < t; i++) diffBuf[m++] = cleaned[i]! - cleaned[i - 7]!
       const centre = medianOf(diffBuf, m)
       for (let i = 0; i < m; i++) diffBuf[i] = Math.abs(diffBuf[i]! - centre)
-      scale = MAD_TO_SIGMA * DIFF_TO_DAY * medianOf(diffBuf, m)
+      const money = MAD_TO_SIGMA * DIFF_TO_DAY * medianOf(diffBuf, m)
+      scales = { money, relative: relativeScaleOf(cleaned, t, diffBuf) }
       scaleAt = t
     }
     const actual = values[t]!
     const deviation = actual - base
-    // The baseline is itself a median of `samples` noisy days (its spread about 1.25 σ / √samples): a young series,
-    // judged on two or three weeks, must not read the baseline's own error as the day's departure.
-    const spread = Math.max(scale * Math.sqrt(1 + MEDIAN_VARIANCE / samples), 0.01 * Math.abs(base), 1e-6)
+    const spread = spreadOf(scales, base, samples)
     const score = deviation / spread
     const percent = base !== 0 ? (100 * deviation) / Math.abs(base) : deviation === 0 ? 0 : 100 * Math.sign(deviation)
     const significant = Math.abs(score) >= o.scoreThreshold && (base === 0 || Math.abs(percent) >= o.minImpactPercent)
@@ -201,14 +259,18 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
     }
     const direction: 1 | -1 = deviation > 0 ? 1 : -1
 
-    // The end of a long spike: back to the level before the shift it looked like. Undo that shift.
+    // The end of a long spike: back to the level before the shift it looked like. Undo that shift. The old level
+    // is judged in its own units: after a drop to a tenth, today's spread is a tenth of the old level's.
+    const old = lastShift && t - lastShift.start <= RETURN_WITHIN_DAYS ? baselineBefore(lastShift, t, seasonBuf) : null
     if (
       lastShift &&
+      old &&
       (episode === null || episode.shift !== null) &&
-      t - lastShift.start <= RETURN_WITHIN_DAYS &&
-      Math.abs(actual - undoShift(lastShift, base)) <= Math.max(o.scoreThreshold * spread, o.minImpact)
+      Math.abs(actual - old.base) <= Math.max(o.scoreThreshold * old.spread, o.minImpact)
     ) {
-      for (let i = 0; i < t; i++) cleaned[i] = undoShift(lastShift, cleaned[i]!)
+      cleaned.set(lastShift.history)
+      // The days of the long spike stand at the old level, as any anomalous day stands at its expected value.
+      for (let i = lastShift.start; i < t; i++) cleaned[i] = baselineBefore(lastShift, i, seasonBuf).base
       lastShift = null
       episode = null
       scaleAt = -1
@@ -216,7 +278,7 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
     }
 
     if (episode === null || episode.direction !== direction) {
-      episode = { direction, start: t, days: 0, actuals: [], expecteds: [], shift: null }
+      episode = { direction, start: t, scales, days: 0, actuals: [], expecteds: [], shift: null }
       anomalies.push({
         index: t,
         expected: base,
@@ -234,10 +296,10 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
     cleaned[t] = base
     if (episode.days >= o.shiftConfirmDays) {
       const shift = shiftOf(episode, o.minImpact)
+      lastShift = { start: episode.start, history: cleaned.slice(0, episode.start), scales: episode.scales }
       for (let i = 0; i < episode.start; i++) cleaned[i] = applyShift(shift, cleaned[i]!)
       for (let i = episode.start; i <= t; i++) cleaned[i] = values[i]!
       episode.shift = shift
-      lastShift = shift
       scaleAt = -1
     }
   }
