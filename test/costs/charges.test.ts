@@ -127,6 +127,40 @@ for (const dialect of testDialects()) {
       expect(byResource.map((s) => [s.scopeKey, [...s.costs]])).toEqual([[VM, [8.5]]])
     })
 
+    it('groups every day by the tags a resource has now, when a later import changes them', async () => {
+      const tenant = await t.given.tenant(org)
+      const file = join(dir, `${dialect}-tags.csv`)
+      writeFileSync(file, FILE)
+      await t.services.importFocus(tenant.id, [file])
+      const teams = async () =>
+        (await get(tenant, '/costs/daily?from=2025-10-15&to=2025-10-16&groupBy=tag:team')).groups.map(
+          (g: { label: string; points: { cost: number }[] }) => [g.label, g.points.map((p) => p.cost)],
+        )
+      expect(await teams()).toEqual([
+        ['(no team tag)', [119, 0]],
+        ['platform', [8.5, 0]],
+      ])
+      // The next day's usage, with the VM moved to another team: the day before regroups too.
+      const nextDay = line('Usage', '', 'D2s v3', VM, '4.00')
+        .replace('2025-10-15T', '2025-10-16T')
+        .replace('""platform""', '""search""')
+      writeFileSync(file, [HEADER, nextDay].join('\n'))
+      await t.services.importFocus(tenant.id, [file])
+      expect(await teams()).toEqual([
+        ['(no team tag)', [119, 0]],
+        ['search', [8.5, 4]],
+      ])
+      // A tag removed: its costs join those without it.
+      writeFileSync(file, [HEADER, nextDay.replace('"{""team"":""search""}"', '"{""Owner"":""ana""}"')].join('\n'))
+      await t.services.importFocus(tenant.id, [file])
+      expect(await teams()).toEqual([['(no team tag)', [127.5, 4]]])
+      const owners = await get(tenant, '/costs/daily?from=2025-10-15&to=2025-10-16&groupBy=tag:OWNER')
+      expect(owners.groups.map((g: { key: string; cost: number }) => [g.key, g.cost])).toEqual([
+        ['', 119],
+        ['ana', 12.5],
+      ])
+    })
+
     it('keeps every series equal to its rows after re-collections of overlapping windows', async () => {
       const tenant = await t.given.tenant(org)
       const store = t.services.costStore

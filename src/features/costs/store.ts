@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
+import { CompiledQuery, type Kysely, type RawBuilder, SqliteAdapter, sql } from 'kysely'
 import type { DailyCostRow } from '../../connectors/types.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { addDays, dayCount, dayDiff, monthStart, previousMonthStart } from '../../platform/time.js'
@@ -184,6 +184,55 @@ export async function rebuildSeries(trx: Kysely<Database>, tenantId: string, fro
     from cost_series where level = 'subscription' and ${range}
     group by tenant_id, date, charge_category, currency`.execute(trx)
   await rebuildRunningCosts(trx, tenantId, from)
+  await rebuildTagSeries(trx, tenantId, from, to)
+}
+
+/**
+ * Rewrites the tag series of [from, to] from the resource series and the resources' tags. The tags are read
+ * from the inventory and compared with those the series were last summed with (resource_tags): a tag key whose
+ * value changed on any resource (or that appeared or went) has its series rewritten over every day, since a
+ * chart groups all days by the tags a resource has now. Runs after the inventory is synced, in the same
+ * transaction (a snapshot run and an import sync it just before merging their costs).
+ */
+async function rebuildTagSeries(trx: Kysely<Database>, tenantId: string, from: string, to: string) {
+  const eachTag =
+    trx.getExecutor().adapter instanceof SqliteAdapter ? sql`json_each(r.tags)` : sql`jsonb_each_text(r.tags::jsonb)`
+  // A resource with a key in two spellings counts under the smaller value, as charts always grouped it.
+  const current = sql`select r.arm_id_lower as resource_key, lower(j.key) as tag_key, min(j.value) as tag_value
+    from resources r cross join ${eachTag} j where r.tenant_id = ${tenantId}
+    group by r.arm_id_lower, lower(j.key)`
+  const stored = sql`select resource_key, tag_key, tag_value from resource_tags where tenant_id = ${tenantId}`
+  const changed = (
+    await sql<{ tagKey: string }>`
+      select distinct tag_key as "tagKey" from (
+        select * from (${current} except ${stored}) added
+        union all
+        select * from (${stored} except ${current}) removed
+      ) differences`.execute(trx)
+  ).rows.map((r) => r.tagKey)
+  const changedKeys = sql.join(changed)
+  if (changed.length) {
+    await sql`delete from resource_tags where tenant_id = ${tenantId} and tag_key in (${changedKeys})`.execute(trx)
+    await sql`
+      insert into resource_tags (tenant_id, resource_key, tag_key, tag_value)
+      select ${tenantId}, resource_key, tag_key, tag_value from (${current}) tags
+      where tag_key in (${changedKeys})`.execute(trx)
+    await sql`delete from tag_cost_series where tenant_id = ${tenantId} and tag_key in (${changedKeys})`.execute(trx)
+  }
+  await sql`delete from tag_cost_series where tenant_id = ${tenantId} and date >= ${from} and date <= ${to}`.execute(
+    trx,
+  )
+  const insertSums = (days: RawBuilder<unknown>) => sql`
+    insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
+    select s.tenant_id, t.tag_key, s.date, t.tag_value, s.currency, sum(s.cost)
+    from resource_cost_series s
+    join resource_tags t on t.tenant_id = s.tenant_id and t.resource_key = s.resource_key
+    where s.tenant_id = ${tenantId} and ${days}
+    group by s.tenant_id, t.tag_key, s.date, t.tag_value, s.currency`
+  await insertSums(sql`s.date >= ${from} and s.date <= ${to}`).execute(trx)
+  if (changed.length) {
+    await insertSums(sql`(s.date < ${from} or s.date > ${to}) and t.tag_key in (${changedKeys})`).execute(trx)
+  }
 }
 
 /**
@@ -633,6 +682,18 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
       return result.rows
         .filter((r) => r.lastDate !== null && r.lastDate >= from)
         .map((r) => ({ key: r.key, cost: Number(r.upTo) - Number(r.before ?? 0) }))
+    },
+
+    /**
+     * The tenant's daily cost per value of tag `tagKey` (lower-cased), of the resources that have it, every
+     * category: one range of the tag series' key.
+     */
+    async tagDaily(tenantId: string, tagKey: string, from: string, to: string) {
+      return sums(
+        sql`tag_cost_series`,
+        sql<string>`tag_value`,
+        sql`tenant_id = ${tenantId} and tag_key = ${tagKey} and ${between(from, to)}`,
+      )
     },
 
     /** The daily cost of a few resources in `currency`: one seek per resource on daily_costs' key. */

@@ -25,6 +25,8 @@ export interface Database {
   groupCostSeries: GroupCostSeriesTable
   costSeries: CostSeriesTable
   resourceRunningCosts: ResourceRunningCostsTable
+  resourceTags: ResourceTagsTable
+  tagCostSeries: TagCostSeriesTable
   cpuMetrics: CpuMetricsTable
   analysisRuns: AnalysisRunsTable
   sessions: SessionsTable
@@ -273,6 +275,24 @@ export interface ResourceRunningCostsTable {
   currency: string
   date: string
   runningCost: number
+}
+
+/** The value of one tag key (lower-cased) of a resource, as the tag series were last summed with. */
+export interface ResourceTagsTable {
+  tenantId: string
+  resourceKey: string
+  tagKey: string
+  tagValue: string
+}
+
+/** The cost (every category) of a tenant's resources with one value of a tag key, per day and currency. */
+export interface TagCostSeriesTable {
+  tenantId: string
+  tagKey: string
+  date: string
+  tagValue: string
+  currency: string
+  cost: number
 }
 
 export interface CpuMetricsTable {
