@@ -1,7 +1,7 @@
 import { type CreateTableBuilder, type Kysely, SqliteAdapter, sql } from 'kysely'
 
 /**
- * A chart of a tenant grouped by tag read every resource's days and joined each to its tags (3.6 s at 60 days of
+ * Cheaper series. A chart of a tenant grouped by tag read every resource's days and joined each to its tags (3.6 s at 60 days of
  * 20,000 resources). Two tables make it a read of one small series, written with the other series (see
  * rebuildSeries in src/features/costs/store.ts):
  * - resource_tags: the value of each tag key (lower-cased, as Azure compares them) of each resource, as the
@@ -34,6 +34,28 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('cost', 'double precision', (c) => c.notNull())
     .addPrimaryKeyConstraint('tag_cost_series_key', ['tenant_id', 'tag_key', 'date', 'tag_value', 'currency'])
     .$call(keyIsTable)
+    .execute()
+
+  // The rewrite of the resource series reads a window of a tenant's cost rows grouped by day and resource: from an
+  // index of (tenant, date) it looked every row up in the table and sorted them all (at 100 days of 4,000
+  // resources, 2.4 s of CPU for 540,000 rows). An index holding every column it reads, in the order it groups them,
+  // is read in order with no lookup and no sort (1.4 s). It serves what the narrow one did (a tenant's latest
+  // currency, the totals of recent days), without lookups either.
+  await db.schema.dropIndex('daily_costs_tenant_date').execute()
+  await db.schema
+    .createIndex('daily_costs_tenant_date_series')
+    .on('daily_costs')
+    .columns([
+      'tenant_id',
+      'date',
+      'resource_key',
+      'service_name',
+      'charge_category',
+      'currency',
+      'subscription_id',
+      'resource_group_key',
+      'cost',
+    ])
     .execute()
 
   // The tags and tag series of what is stored already, as of this migration's schema.
