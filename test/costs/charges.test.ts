@@ -254,6 +254,21 @@ for (const dialect of testDialects()) {
         const expected = inRange.filter((r) => r[1] === p.date).reduce((a, r) => a + (r[3] as number), 0)
         expect(p.cost, p.date).toBeCloseTo(expected, 9)
       }
+      // A range holding every day of the resources: their totals come from their summary rows alone.
+      const whole = await get(tenant, '/costs/daily?from=2026-01-25&to=2026-02-28&groupBy=resource')
+      const allOf = (key: string) => rows.filter((r) => r[0] === key).reduce((a, r) => a + (r[3] as number), 0)
+      expect(whole.groups.map((g: { key: string; cost: number }) => [g.key, g.cost])).toEqual(
+        [VM.toLowerCase(), other, '']
+          .map((key) => [key, Math.round(allOf(key) * 100) / 100])
+          .sort((a, b) => (b[1] as number) - (a[1] as number)),
+      )
+      for (const g of whole.groups as { key: string; points: { date: string; cost: number }[] }[])
+        for (const p of g.points) {
+          const expected = rows
+            .filter((r) => r[0] === g.key && r[1] === p.date)
+            .reduce((a, r) => a + (r[3] as number), 0)
+          expect(p.cost, `${g.key} ${p.date}`).toBeCloseTo(expected, 9)
+        }
       const withSupport = await get(tenant, '/costs/daily?from=2026-02-01&to=2026-02-01&groupBy=resource')
       expect(withSupport.groups.map((g: { label: string }) => g.label)).toContain('(subscription charges)')
     })

@@ -25,6 +25,7 @@ export interface Database {
   groupCostSeries: GroupCostSeriesTable
   costSeries: CostSeriesTable
   resourceRunningCosts: ResourceRunningCostsTable
+  resourceCostTotals: ResourceCostTotalsTable
   resourceTags: ResourceTagsTable
   tagCostSeries: TagCostSeriesTable
   cpuMetrics: CpuMetricsTable
@@ -274,6 +275,22 @@ export interface ResourceRunningCostsTable {
   resourceKey: string
   currency: string
   date: string
+  runningCost: number
+  /** The cost of that day alone. */
+  cost: number
+}
+
+/**
+ * Per resource and currency, its first and last day with cost and its running total on the last: a chart ranks a
+ * tenant's resources by reading these rows, with a seek into the running totals only for a range ending before a
+ * resource's last day or starting after its first.
+ */
+export interface ResourceCostTotalsTable {
+  tenantId: string
+  currency: string
+  resourceKey: string
+  firstDate: string
+  lastDate: string
   runningCost: number
 }
 
