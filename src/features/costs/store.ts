@@ -229,6 +229,9 @@ async function rebuildTagSeries(trx: Kysely<Database>, tenantId: string, from: s
     join resource_tags t on t.tenant_id = s.tenant_id and t.resource_key = s.resource_key
     where s.tenant_id = ${tenantId} and ${days}
     group by s.tenant_id, t.tag_key, s.date, t.tag_value, s.currency`
+  // A tenant without tags (costs imported without an inventory) has nothing to sum: no join of every resource day.
+  const tagged = await sql`select 1 from resource_tags where tenant_id = ${tenantId} limit 1`.execute(trx)
+  if (tagged.rows.length === 0) return
   await insertSums(sql`s.date >= ${from} and s.date <= ${to}`).execute(trx)
   if (changed.length) {
     await insertSums(sql`(s.date < ${from} or s.date > ${to}) and t.tag_key in (${changedKeys})`).execute(trx)
