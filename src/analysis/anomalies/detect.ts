@@ -165,6 +165,9 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
   const diffBuf = new Float64Array(SCALE_WEEKS * 7)
   let episode: Episode | null = null
   let lastShift: Shift | null = null
+  // The spread of the level before the last shift: a return to that level is judged in its units. The spread after
+  // a drop to a fifth is a fifth of it, and the old level's usual day-to-day wobble would read as a new spike.
+  let spreadBeforeShift = 0
   let scale = 0
   let scaleAt = -1
 
@@ -206,7 +209,7 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
       lastShift &&
       (episode === null || episode.shift !== null) &&
       t - lastShift.start <= RETURN_WITHIN_DAYS &&
-      Math.abs(actual - undoShift(lastShift, base)) <= Math.max(o.scoreThreshold * spread, o.minImpact)
+      Math.abs(actual - undoShift(lastShift, base)) <= Math.max(o.scoreThreshold * spreadBeforeShift, o.minImpact)
     ) {
       for (let i = 0; i < t; i++) cleaned[i] = undoShift(lastShift, cleaned[i]!)
       lastShift = null
@@ -238,6 +241,7 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
       for (let i = episode.start; i <= t; i++) cleaned[i] = values[i]!
       episode.shift = shift
       lastShift = shift
+      spreadBeforeShift = spread
       scaleAt = -1
     }
   }
