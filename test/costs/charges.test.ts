@@ -127,6 +127,40 @@ for (const dialect of testDialects()) {
       expect(byResource.map((s) => [s.scopeKey, [...s.costs]])).toEqual([[VM, [8.5]]])
     })
 
+    it('groups every day by the tags a resource has now, when a later import changes them', async () => {
+      const tenant = await t.given.tenant(org)
+      const file = join(dir, `${dialect}-tags.csv`)
+      writeFileSync(file, FILE)
+      await t.services.importFocus(tenant.id, [file])
+      const teams = async () =>
+        (await get(tenant, '/costs/daily?from=2025-10-15&to=2025-10-16&groupBy=tag:team')).groups.map(
+          (g: { label: string; points: { cost: number }[] }) => [g.label, g.points.map((p) => p.cost)],
+        )
+      expect(await teams()).toEqual([
+        ['(no team tag)', [119, 0]],
+        ['platform', [8.5, 0]],
+      ])
+      // The next day's usage, with the VM moved to another team: the day before regroups too.
+      const nextDay = line('Usage', '', 'D2s v3', VM, '4.00')
+        .replace('2025-10-15T', '2025-10-16T')
+        .replace('""platform""', '""search""')
+      writeFileSync(file, [HEADER, nextDay].join('\n'))
+      await t.services.importFocus(tenant.id, [file])
+      expect(await teams()).toEqual([
+        ['(no team tag)', [119, 0]],
+        ['search', [8.5, 4]],
+      ])
+      // A tag removed: its costs join those without it.
+      writeFileSync(file, [HEADER, nextDay.replace('"{""team"":""search""}"', '"{""Owner"":""ana""}"')].join('\n'))
+      await t.services.importFocus(tenant.id, [file])
+      expect(await teams()).toEqual([['(no team tag)', [127.5, 4]]])
+      const owners = await get(tenant, '/costs/daily?from=2025-10-15&to=2025-10-16&groupBy=tag:OWNER')
+      expect(owners.groups.map((g: { key: string; cost: number }) => [g.key, g.cost])).toEqual([
+        ['', 119],
+        ['ana', 12.5],
+      ])
+    })
+
     it('keeps every series equal to its rows after re-collections of overlapping windows', async () => {
       const tenant = await t.given.tenant(org)
       const store = t.services.costStore
@@ -220,6 +254,21 @@ for (const dialect of testDialects()) {
         const expected = inRange.filter((r) => r[1] === p.date).reduce((a, r) => a + (r[3] as number), 0)
         expect(p.cost, p.date).toBeCloseTo(expected, 9)
       }
+      // A range holding every day of the resources: their totals come from their summary rows alone.
+      const whole = await get(tenant, '/costs/daily?from=2026-01-25&to=2026-02-28&groupBy=resource')
+      const allOf = (key: string) => rows.filter((r) => r[0] === key).reduce((a, r) => a + (r[3] as number), 0)
+      expect(whole.groups.map((g: { key: string; cost: number }) => [g.key, g.cost])).toEqual(
+        [VM.toLowerCase(), other, '']
+          .map((key) => [key, Math.round(allOf(key) * 100) / 100])
+          .sort((a, b) => (b[1] as number) - (a[1] as number)),
+      )
+      for (const g of whole.groups as { key: string; points: { date: string; cost: number }[] }[])
+        for (const p of g.points) {
+          const expected = rows
+            .filter((r) => r[0] === g.key && r[1] === p.date)
+            .reduce((a, r) => a + (r[3] as number), 0)
+          expect(p.cost, `${g.key} ${p.date}`).toBeCloseTo(expected, 9)
+        }
       const withSupport = await get(tenant, '/costs/daily?from=2026-02-01&to=2026-02-01&groupBy=resource')
       expect(withSupport.groups.map((g: { label: string }) => g.label)).toContain('(subscription charges)')
     })

@@ -117,6 +117,31 @@ export function createCostService(deps: {
     return groups
   }
 
+  /**
+   * A tenant's rows by tag from the tag series: those of each value, and the costs without the tag as the day's
+   * total less them (key ''), present when they come to a cent on some day or over the range.
+   */
+  async function tenantByTag(
+    tenantId: string,
+    tagKey: string,
+    currency: string,
+    from: string,
+    to: string,
+    totalByDay: ReadonlyMap<string, number>,
+  ) {
+    const tagged = (await series.tagDaily(tenantId, tagKey, from, to)).filter((r) => r.currency === currency)
+    const taggedByDay = new Map<string, number>()
+    for (const r of tagged) taggedByDay.set(r.date, (taggedByDay.get(r.date) ?? 0) + r.cost)
+    const untagged = [...totalByDay].map(([date, cost]) => ({
+      date,
+      key: '',
+      cost: cost - (taggedByDay.get(date) ?? 0),
+    }))
+    const shown =
+      untagged.some((r) => roundMoney(r.cost) !== 0) || roundMoney(untagged.reduce((a, r) => a + r.cost, 0)) !== 0
+    return shown ? [...tagged, ...untagged] : tagged
+  }
+
   return {
     /** Daily cost of one chart with its groups and the markers drawn on it. */
     async daily(
@@ -179,7 +204,10 @@ export function createCostService(deps: {
         result.groups = groups.map((g) => ({ ...g, label: g.key === OTHER ? OTHER : label(g.key) }))
         return result
       }
-      const rows = (await series.daily(tenantId, filter, from, to, grouping)).filter((r) => r.currency === currency)
+      const rows =
+        tagKey !== null && filter.kind === 'tenant'
+          ? await tenantByTag(tenantId, tagKey, currency, from, to, totalByDay)
+          : (await series.daily(tenantId, filter, from, to, grouping)).filter((r) => r.currency === currency)
       let keyed = rows
       if (groupBy === 'resourceGroup') {
         const names = await inventoryStore.groupNames(tenantId)

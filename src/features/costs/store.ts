@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
+import { CompiledQuery, type Kysely, type RawBuilder, SqliteAdapter, sql } from 'kysely'
 import type { DailyCostRow } from '../../connectors/types.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { addDays, dayCount, dayDiff, monthStart, previousMonthStart } from '../../platform/time.js'
@@ -184,42 +184,126 @@ export async function rebuildSeries(trx: Kysely<Database>, tenantId: string, fro
     from cost_series where level = 'subscription' and ${range}
     group by tenant_id, date, charge_category, currency`.execute(trx)
   await rebuildRunningCosts(trx, tenantId, from)
+  await rebuildTagSeries(trx, tenantId, from, to)
+}
+
+/**
+ * Rewrites the tag series of [from, to] from the resource series and the resources' tags. The tags are read
+ * from the inventory and compared with those the series were last summed with (resource_tags): a tag key whose
+ * value changed on any resource (or that appeared or went) has its series rewritten over every day, since a
+ * chart groups all days by the tags a resource has now. Runs after the inventory is synced, in the same
+ * transaction (a snapshot run and an import sync it just before merging their costs).
+ */
+async function rebuildTagSeries(trx: Kysely<Database>, tenantId: string, from: string, to: string) {
+  const eachTag =
+    trx.getExecutor().adapter instanceof SqliteAdapter ? sql`json_each(r.tags)` : sql`jsonb_each_text(r.tags::jsonb)`
+  // A resource with a key in two spellings counts under the smaller value, as charts always grouped it.
+  const current = sql`select r.arm_id_lower as resource_key, lower(j.key) as tag_key, min(j.value) as tag_value
+    from resources r cross join ${eachTag} j where r.tenant_id = ${tenantId}
+    group by r.arm_id_lower, lower(j.key)`
+  const stored = sql`select resource_key, tag_key, tag_value from resource_tags where tenant_id = ${tenantId}`
+  const changed = (
+    await sql<{ tagKey: string }>`
+      select distinct tag_key as "tagKey" from (
+        select * from (${current} except ${stored}) added
+        union all
+        select * from (${stored} except ${current}) removed
+      ) differences`.execute(trx)
+  ).rows.map((r) => r.tagKey)
+  const changedKeys = sql.join(changed)
+  if (changed.length) {
+    await sql`delete from resource_tags where tenant_id = ${tenantId} and tag_key in (${changedKeys})`.execute(trx)
+    await sql`
+      insert into resource_tags (tenant_id, resource_key, tag_key, tag_value)
+      select ${tenantId}, resource_key, tag_key, tag_value from (${current}) tags
+      where tag_key in (${changedKeys})`.execute(trx)
+    await sql`delete from tag_cost_series where tenant_id = ${tenantId} and tag_key in (${changedKeys})`.execute(trx)
+  }
+  await sql`delete from tag_cost_series where tenant_id = ${tenantId} and date >= ${from} and date <= ${to}`.execute(
+    trx,
+  )
+  const insertSums = (days: RawBuilder<unknown>) => sql`
+    insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
+    select s.tenant_id, t.tag_key, s.date, t.tag_value, s.currency, sum(s.cost)
+    from resource_cost_series s
+    join resource_tags t on t.tenant_id = s.tenant_id and t.resource_key = s.resource_key
+    where s.tenant_id = ${tenantId} and ${days}
+    group by s.tenant_id, t.tag_key, s.date, t.tag_value, s.currency`
+  // A tenant without tags (costs imported without an inventory) has nothing to sum: no join of every resource day.
+  const tagged = await sql`select 1 from resource_tags where tenant_id = ${tenantId} limit 1`.execute(trx)
+  if (tagged.rows.length === 0) return
+  await insertSums(sql`s.date >= ${from} and s.date <= ${to}`).execute(trx)
+  if (changed.length) {
+    await insertSums(sql`(s.date < ${from} or s.date > ${to}) and t.tag_key in (${changedKeys})`).execute(trx)
+  }
 }
 
 /**
  * Rewrites the running totals of every resource with cost on or after `from` (a changed day shifts every later
  * running total, so they are rewritten up to the last day, not just to the run's end): each starts again from its
- * last running total before `from`, then adds its days from the resource series.
+ * last running total before `from`, then adds its days from the resource series. Each row keeps its day's cost
+ * too (every category), what a chart by resource draws for its largest resources. Then the summary row of each
+ * of those resources (see resource_cost_totals).
  */
 async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from: string) {
   const touched = sql`select distinct resource_key, currency from resource_cost_series
     where tenant_id = ${tenantId} and date >= ${from}`
+  const any = await sql`select 1 from resource_running_costs where tenant_id = ${tenantId} limit 1`.execute(trx)
+  if (any.rows.length === 0) {
+    // A tenant's first costs: nothing to delete and no total before `from`, so one window sum over the grouped
+    // days, which come out of the GROUP BY in the window's order (no second sort, no union of bases): 1.8 s of CPU
+    // instead of 2.8 s for 400,000 resource days.
+    await sql`
+      insert into resource_running_costs (tenant_id, resource_key, currency, date, running_cost, cost)
+      select ${tenantId}, resource_key, currency, date,
+        sum(sum(cost)) over (partition by resource_key, currency order by date), sum(cost)
+      from resource_cost_series where tenant_id = ${tenantId} and date >= ${from}
+      group by resource_key, currency, date`.execute(trx)
+  } else {
+    await sql`
+      delete from resource_running_costs
+      where tenant_id = ${tenantId} and (resource_key, currency) in (${touched}) and date >= ${from}`.execute(trx)
+    // Each touched resource's running total before `from` goes in as a row dated '' (sorting before every day), so
+    // one window sum over its partition adds it to the days that follow; a join of the bases to the days made
+    // SQLite rescan the bases for every day row.
+    await sql`
+      insert into resource_running_costs (tenant_id, resource_key, currency, date, running_cost, cost)
+      select ${tenantId}, resource_key, currency, date, running, cost from (
+        select resource_key, currency, date, cost,
+          sum(cost) over (partition by resource_key, currency order by date) as running
+        from (
+          select resource_key, currency, date, sum(cost) as cost from resource_cost_series
+          where tenant_id = ${tenantId} and date >= ${from}
+          group by resource_key, currency, date
+          union all
+          select k.resource_key, k.currency, '' as date, coalesce((
+            select r.running_cost from resource_running_costs r
+            where r.tenant_id = ${tenantId} and r.resource_key = k.resource_key and r.currency = k.currency
+              and r.date < ${from}
+            order by r.date desc limit 1
+          ), 0) as cost
+          from (${touched}) k
+        ) days
+      ) running_days
+      where date <> ''`.execute(trx)
+    await sql`
+      delete from resource_cost_totals
+      where tenant_id = ${tenantId} and (resource_key, currency) in (${touched})`.execute(trx)
+  }
+  // Three seeks per resource on the running totals' key, not a read of all its days.
+  const sameResource = (alias: string) =>
+    sql`r.tenant_id = ${tenantId} and r.resource_key = ${sql.raw(alias)}.resource_key
+      and r.currency = ${sql.raw(alias)}.currency`
   await sql`
-    delete from resource_running_costs
-    where tenant_id = ${tenantId} and (resource_key, currency) in (${touched}) and date >= ${from}`.execute(trx)
-  // Each touched resource's running total before `from` goes in as a row dated '' (sorting before every day), so
-  // one window sum over its partition adds it to the days that follow; a join of the bases to the days made SQLite
-  // rescan the bases for every day row.
-  await sql`
-    insert into resource_running_costs (tenant_id, resource_key, currency, date, running_cost)
-    select ${tenantId}, resource_key, currency, date, running from (
-      select resource_key, currency, date,
-        sum(cost) over (partition by resource_key, currency order by date) as running
-      from (
-        select resource_key, currency, date, sum(cost) as cost from resource_cost_series
-        where tenant_id = ${tenantId} and date >= ${from}
-        group by resource_key, currency, date
-        union all
-        select k.resource_key, k.currency, '' as date, coalesce((
-          select r.running_cost from resource_running_costs r
-          where r.tenant_id = ${tenantId} and r.resource_key = k.resource_key and r.currency = k.currency
-            and r.date < ${from}
-          order by r.date desc limit 1
-        ), 0) as cost
-        from (${touched}) k
-      ) days
-    ) running_days
-    where date <> ''`.execute(trx)
+    insert into resource_cost_totals (tenant_id, currency, resource_key, first_date, last_date, running_cost)
+    select ${tenantId}, currency, resource_key, first_date, last_date, (
+      select r.running_cost from resource_running_costs r where ${sameResource('k')} and r.date = k.last_date
+    ) from (
+      select t.resource_key, t.currency,
+        (select min(r.date) from resource_running_costs r where ${sameResource('t')}) as first_date,
+        (select max(r.date) from resource_running_costs r where ${sameResource('t')}) as last_date
+      from (${touched}) t
+    ) k`.execute(trx)
 }
 
 export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
@@ -608,41 +692,51 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
 
     /**
      * Each resource's cost in `currency` over [from, to] (every category; '' for charges of a subscription itself),
-     * for the resources with cost in the range: from the running totals, three index lookups per resource (the
-     * running total at the range's end, its day, and the running total before its start). The tenant's resource
-     * keys are found by skipping through the running totals' key (a recursive query, one seek per resource).
+     * for the resources with cost in the range: from each resource's summary row (its first and last day with cost
+     * and its running total on the last), with a seek into its running totals only where the range ends before its
+     * last day (the running total at the range's end) or starts after its first (the running total before it).
      */
     async resourceTotals(tenantId: string, currency: string, from: string, to: string) {
       const running = (bound: RawBuilder<unknown>, column: RawBuilder<unknown>) => sql`(
         select ${column} from resource_running_costs r
-        where r.tenant_id = ${tenantId} and r.resource_key = k.resource_key and r.currency = ${currency} and ${bound}
+        where r.tenant_id = ${tenantId} and r.resource_key = t.resource_key and r.currency = t.currency and ${bound}
         order by r.date desc limit 1)`
       const result = await sql<{ key: string; upTo: number | null; lastDate: string | null; before: number | null }>`
-        with recursive keys (resource_key) as (
-          select min(resource_key) from resource_running_costs where tenant_id = ${tenantId}
-          union all
-          select (select min(resource_key) from resource_running_costs
-            where tenant_id = ${tenantId} and resource_key > keys.resource_key)
-          from keys where keys.resource_key is not null
-        )
-        select k.resource_key as key,
-          ${running(sql`r.date <= ${to}`, sql`r.running_cost`)} as "upTo",
-          ${running(sql`r.date <= ${to}`, sql`r.date`)} as "lastDate",
-          ${running(sql`r.date < ${from}`, sql`r.running_cost`)} as "before"
-        from keys k where k.resource_key is not null`.execute(db)
+        select t.resource_key as key,
+          case when t.last_date <= ${to} then t.running_cost
+            else ${running(sql`r.date <= ${to}`, sql`r.running_cost`)} end as "upTo",
+          case when t.last_date <= ${to} then t.last_date
+            else ${running(sql`r.date <= ${to}`, sql`r.date`)} end as "lastDate",
+          case when t.first_date >= ${from} then 0
+            else ${running(sql`r.date < ${from}`, sql`r.running_cost`)} end as "before"
+        from resource_cost_totals t
+        where t.tenant_id = ${tenantId} and t.currency = ${currency} and t.first_date <= ${to}
+          and t.last_date >= ${from}`.execute(db)
       return result.rows
         .filter((r) => r.lastDate !== null && r.lastDate >= from)
         .map((r) => ({ key: r.key, cost: Number(r.upTo) - Number(r.before ?? 0) }))
     },
 
-    /** The daily cost of a few resources in `currency`: one seek per resource on daily_costs' key. */
+    /** The daily cost of a few resources in `currency`: one range of the running totals' key per resource. */
     async resourceDaily(tenantId: string, keys: string[], currency: string, from: string, to: string) {
       if (keys.length === 0) return []
       return sums(
-        sql`daily_costs`,
+        sql`resource_running_costs`,
         sql<string>`resource_key`,
-        sql`tenant_id = ${tenantId} and resource_key in (${sql.join(keys)}) and ${between(from, to)}
-          and currency = ${currency}`,
+        sql`tenant_id = ${tenantId} and resource_key in (${sql.join(keys)}) and currency = ${currency}
+          and ${between(from, to)}`,
+      )
+    },
+
+    /**
+     * The tenant's daily cost per value of tag `tagKey` (lower-cased), of the resources that have it, every
+     * category: one range of the tag series' key.
+     */
+    async tagDaily(tenantId: string, tagKey: string, from: string, to: string) {
+      return sums(
+        sql`tag_cost_series`,
+        sql<string>`tag_value`,
+        sql`tenant_id = ${tenantId} and tag_key = ${tagKey} and ${between(from, to)}`,
       )
     },
 

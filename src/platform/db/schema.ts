@@ -25,6 +25,9 @@ export interface Database {
   groupCostSeries: GroupCostSeriesTable
   costSeries: CostSeriesTable
   resourceRunningCosts: ResourceRunningCostsTable
+  resourceCostTotals: ResourceCostTotalsTable
+  resourceTags: ResourceTagsTable
+  tagCostSeries: TagCostSeriesTable
   cpuMetrics: CpuMetricsTable
   analysisRuns: AnalysisRunsTable
   sessions: SessionsTable
@@ -282,6 +285,40 @@ export interface ResourceRunningCostsTable {
   currency: string
   date: string
   runningCost: number
+  /** The cost of that day alone. */
+  cost: number
+}
+
+/**
+ * Per resource and currency, its first and last day with cost and its running total on the last: a chart ranks a
+ * tenant's resources by reading these rows, with a seek into the running totals only for a range ending before a
+ * resource's last day or starting after its first.
+ */
+export interface ResourceCostTotalsTable {
+  tenantId: string
+  currency: string
+  resourceKey: string
+  firstDate: string
+  lastDate: string
+  runningCost: number
+}
+
+/** The value of one tag key (lower-cased) of a resource, as the tag series were last summed with. */
+export interface ResourceTagsTable {
+  tenantId: string
+  resourceKey: string
+  tagKey: string
+  tagValue: string
+}
+
+/** The cost (every category) of a tenant's resources with one value of a tag key, per day and currency. */
+export interface TagCostSeriesTable {
+  tenantId: string
+  tagKey: string
+  date: string
+  tagValue: string
+  currency: string
+  cost: number
 }
 
 export interface CpuMetricsTable {

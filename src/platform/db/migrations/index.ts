@@ -11,6 +11,7 @@ import * as usersMailAudit from './0011_users_mail_audit.js'
 import * as reports from './0012_reports.js'
 import * as sessions from './0013_sessions.js'
 import * as chargeCategorySeries from './0014_charge_category_series.js'
+import * as tagSeries from './0017_tag_series.js'
 import * as resourceNameOrder from './0020_resource_name_order.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
@@ -27,5 +28,6 @@ export const migrations: Record<string, Migration> = {
   '0013_sessions': sessions,
   '0012_reports': reports,
   '0014_charge_category_series': chargeCategorySeries,
+  '0017_tag_series': tagSeries,
   '0020_resource_name_order': resourceNameOrder,
 }
