@@ -11,7 +11,7 @@ import { createCostStore, rebuildSeries } from '../src/features/costs/store.js'
 import { createInventoryStore } from '../src/features/inventory/store.js'
 import { systemClock, uuidV7Ids } from '../src/platform/clock.js'
 import { addDays } from '../src/platform/time.js'
-import { type Benchmark, benchDatabases, insertInBatches, seededRandom, withServices } from './lib.js'
+import { type Benchmark, benchDatabases, benchTenant, insertInBatches, seededRandom, withServices } from './lib.js'
 import { intFromEnv, secondsSince } from './support.js'
 
 const TARGET_SECONDS = 10
@@ -27,17 +27,11 @@ export const analysisBenchmark: Benchmark = {
     for (const database of benchDatabases()) {
       const opened = await database.open(scope)
       await withServices(opened, async (services, { db, config }) => {
-        const org = await services.organisations.create({ name: 'Bench', ownerEmail: 'bench@costwatch.test' })
-        const owner = {
-          organisationId: org.organisation.id,
-          actor: { type: 'User' as const, id: org.owner.id, name: org.owner.email },
-          isOwner: true,
-          tenancyRoles: new Map(),
-        }
-        const tenant = await services.tenants.create(owner, {
-          name: 'Bench estate',
+        const { organisationId, tenant } = await benchTenant(services, {
+          organisation: 'Bench',
+          ownerEmail: 'bench@costwatch.test',
+          tenant: 'Bench estate',
           cloudTenantId: 'bench.onmicrosoft.com',
-          credentialType: 'ManagedIdentity',
         })
         const random = seededRandom(7)
         const level = Array.from({ length: resources }, () => 5 + 300 * random())
@@ -70,7 +64,7 @@ export const analysisBenchmark: Benchmark = {
         const analyser = createAnomalyAnalyser({
           store,
           inventory: createInventoryStore(db.kysely, db.dialect),
-          organisationOf: async () => org.organisation.id,
+          organisationOf: async () => organisationId,
           options: config.anomalyDetection,
           clock: systemClock,
           ids: uuidV7Ids,

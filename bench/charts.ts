@@ -17,12 +17,12 @@ import { createSimulatedConnector } from '../src/connectors/simulated/index.js'
 import type { TenantConnection } from '../src/connectors/types.js'
 import { rebuildSeries, resourceKeyOf } from '../src/features/costs/store.js'
 import { syncInventory } from '../src/features/inventory/store.js'
-import type { Principal } from '../src/platform/auth/principal.js'
 import { systemClock, uuidV7Ids } from '../src/platform/clock.js'
 import { addDays } from '../src/platform/time.js'
 import {
   type BenchDatabase,
   type Benchmark,
+  benchTenant,
   fetchOk,
   fmt,
   heading,
@@ -56,21 +56,11 @@ const CHARTS: { label: string; query: string }[] = [
 async function seed(database: BenchDatabase): Promise<{ apiKey: string; tenantId: string; rows: number }> {
   const connector = createSimulatedConnector({ resourceCount: RESOURCES })
   const { apiKey, tenantId } = await withServices(database, async (services, { db }) => {
-    const { organisation, owner, apiKey } = await services.organisations.create({
-      name: 'Bench Charts',
+    const { apiKey, tenant } = await benchTenant(services, {
+      organisation: 'Bench Charts',
       ownerEmail: 'owner@charts.bench.example',
-      plan: 'enterprise',
-    })
-    const principal: Principal = {
-      organisationId: organisation.id,
-      actor: { type: 'User', id: owner.id, name: owner.email },
-      isOwner: true,
-      tenancyRoles: new Map(),
-    }
-    const tenant = await services.tenants.create(principal, {
-      name: 'Bench tenant',
+      tenant: 'Bench tenant',
       cloudTenantId: CLOUD_TENANT,
-      credentialType: 'ManagedIdentity',
     })
     const conn: TenantConnection = {
       tenantId: tenant.id,

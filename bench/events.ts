@@ -5,11 +5,11 @@
  * organisation with one tenant; every request sends the same body (allowed without a key: each makes an event).
  */
 import { randomUUID } from 'node:crypto'
-import type { Principal } from '../src/platform/auth/principal.js'
 import {
   type BenchDatabase,
   type Benchmark,
   benchDatabases,
+  benchTenant,
   fetchOk,
   fmt,
   heading,
@@ -38,21 +38,11 @@ const BODY = JSON.stringify({
 
 async function seed(database: BenchDatabase): Promise<{ apiKey: string; tenantId: string }> {
   return withServices(database, async (services) => {
-    const { organisation, owner, apiKey } = await services.organisations.create({
-      name: 'Bench Events',
+    const { apiKey, tenant } = await benchTenant(services, {
+      organisation: 'Bench Events',
       ownerEmail: 'owner@events.bench.example',
-      plan: 'enterprise',
-    })
-    const principal: Principal = {
-      organisationId: organisation.id,
-      actor: { type: 'User', id: owner.id, name: owner.email },
-      isOwner: true,
-      tenancyRoles: new Map(),
-    }
-    const tenant = await services.tenants.create(principal, {
-      name: 'Bench tenant',
+      tenant: 'Bench tenant',
       cloudTenantId: 'events.bench.example.com',
-      credentialType: 'ManagedIdentity',
     })
     return { apiKey, tenantId: tenant.id }
   })

@@ -22,6 +22,7 @@ import {
   type BenchDatabase,
   type Benchmark,
   benchDatabases,
+  benchTenant,
   fmt,
   heading,
   note,
@@ -122,17 +123,11 @@ async function importOnce(scope: Scope, main: string, database: BenchDatabase, s
       `${secondsSince(generating).toFixed(1)} s (not timed)`,
   )
   const tenantId = await withServices(database, async (services) => {
-    const org = await services.organisations.create({ name: 'Bench', ownerEmail: 'owner@bench.test' })
-    const owner = {
-      organisationId: org.organisation.id,
-      actor: { type: 'User' as const, id: org.owner.id, name: org.owner.email },
-      isOwner: true,
-      tenancyRoles: new Map(),
-    }
-    const tenant = await services.tenants.create(owner, {
-      name: 'FOCUS estate',
+    const { tenant } = await benchTenant(services, {
+      organisation: 'Bench',
+      ownerEmail: 'owner@bench.test',
+      tenant: 'FOCUS estate',
       cloudTenantId: `bench-focus-${scale}.onmicrosoft.com`,
-      credentialType: 'ManagedIdentity',
     })
     return tenant.id
   })

@@ -11,7 +11,7 @@ import { createInsightsAnalyser } from '../src/features/insights/analyser.js'
 import { saveCpuSamples, syncInventory } from '../src/features/inventory/store.js'
 import { systemClock, uuidV7Ids } from '../src/platform/clock.js'
 import { addDays } from '../src/platform/time.js'
-import { type Benchmark, benchDatabases, withServices } from './lib.js'
+import { type Benchmark, benchDatabases, benchTenant, withServices } from './lib.js'
 import { intFromEnv, secondsSince } from './support.js'
 
 const RESOURCES = intFromEnv('BENCH_INSIGHTS_RESOURCES', 20_000)
@@ -26,17 +26,11 @@ export const insightsBenchmark: Benchmark = {
     for (const { open } of benchDatabases()) {
       const database = await open(scope)
       await withServices(database, async (services, { db }) => {
-        const created = await services.organisations.create({ name: 'Bench', ownerEmail: 'bench@insights.test' })
-        const owner = {
-          organisationId: created.organisation.id,
-          actor: { type: 'User' as const, id: created.owner.id, name: created.owner.email },
-          isOwner: true,
-          tenancyRoles: new Map(),
-        }
-        const tenant = await services.tenants.create(owner, {
-          name: 'Estate',
+        const { tenant } = await benchTenant(services, {
+          organisation: 'Bench',
+          ownerEmail: 'bench@insights.test',
+          tenant: 'Estate',
           cloudTenantId: 'bench-insights.onmicrosoft.com',
-          credentialType: 'ManagedIdentity',
         })
         const conn: TenantConnection = {
           tenantId: tenant.id,

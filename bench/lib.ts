@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import type { Insertable, Kysely } from 'kysely'
 import { type Config, loadConfig } from '../src/config.js'
+import type { Principal } from '../src/platform/auth/principal.js'
 import { systemClock, uuidV7Ids } from '../src/platform/clock.js'
 import { type Database, type Db, type DialectName, migrateToLatest, openDatabase } from '../src/platform/db/index.js'
 import { createServices, type Services } from '../src/services.js'
@@ -168,6 +169,33 @@ export async function postgresDatabase(scope: Scope): Promise<BenchDatabase> {
 }
 
 /** Opens the database, migrates it and wires the services as the app does; closes it when `work` is done. */
+/**
+ * What most benchmarks start from: an organisation, its owner acting as a principal, the owner's API key, and one
+ * tenant (a managed identity: the simulated connector and the FOCUS import need no secret).
+ */
+export async function benchTenant(
+  services: Services,
+  names: { organisation: string; ownerEmail: string; tenant: string; cloudTenantId: string },
+) {
+  const { organisation, owner, apiKey } = await services.organisations.create({
+    name: names.organisation,
+    ownerEmail: names.ownerEmail,
+    plan: 'enterprise',
+  })
+  const principal: Principal = {
+    organisationId: organisation.id,
+    actor: { type: 'User', id: owner.id, name: owner.email },
+    isOwner: true,
+    tenancyRoles: new Map(),
+  }
+  const tenant = await services.tenants.create(principal, {
+    name: names.tenant,
+    cloudTenantId: names.cloudTenantId,
+    credentialType: 'ManagedIdentity',
+  })
+  return { organisationId: organisation.id, apiKey, principal, tenant }
+}
+
 export async function withServices<T>(
   database: BenchDatabase,
   work: (services: Services, ctx: { db: Db; config: Config }) => Promise<T>,

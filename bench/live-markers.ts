@@ -7,12 +7,12 @@
  * Target (as for the keyed reads of performance.md): the 304 poll at least 25% of bare node:http on SQLite.
  */
 import autocannon from 'autocannon'
-import type { Principal } from '../src/platform/auth/principal.js'
 import {
   type BenchDatabase,
   type Benchmark,
   bareServer,
   benchDatabases,
+  benchTenant,
   fetchOnce,
   fmt,
   heading,
@@ -33,21 +33,11 @@ const DAY_MS = 86_400_000
 
 async function seed(database: BenchDatabase): Promise<{ apiKey: string; tenantId: string }> {
   return withServices(database, async (services) => {
-    const { organisation, owner, apiKey } = await services.organisations.create({
-      name: 'Bench Live Markers',
+    const { apiKey, principal, tenant } = await benchTenant(services, {
+      organisation: 'Bench Live Markers',
       ownerEmail: 'owner@live-markers.bench.example',
-      plan: 'enterprise',
-    })
-    const principal: Principal = {
-      organisationId: organisation.id,
-      actor: { type: 'User', id: owner.id, name: owner.email },
-      isOwner: true,
-      tenancyRoles: new Map(),
-    }
-    const tenant = await services.tenants.create(principal, {
-      name: 'Bench tenant',
+      tenant: 'Bench tenant',
       cloudTenantId: 'live-markers.bench.example.com',
-      credentialType: 'ManagedIdentity',
     })
     // Through the service, so the marker version moves as in production; concurrent creates share commits.
     await Promise.all(

@@ -15,7 +15,16 @@ import { promisify } from 'node:util'
 import Database from 'better-sqlite3'
 import { costByDimension } from '../src/features/reports/kinds/cost-by-dimension.js'
 import { reportSource } from '../src/features/reports/run.js'
-import { BENCH_DIR, type Benchmark, fmt, printTable, REPO_DIR, sqliteDatabase, withServices } from './lib.js'
+import {
+  BENCH_DIR,
+  type Benchmark,
+  benchTenant,
+  fmt,
+  printTable,
+  REPO_DIR,
+  sqliteDatabase,
+  withServices,
+} from './lib.js'
 import { intFromEnv, secondsSince } from './support.js'
 
 const TARGET_RSS_MB = 300
@@ -94,20 +103,13 @@ export const reportsBenchmark: Benchmark = {
     const rows = intFromEnv('BENCH_REPORT_ROWS', 1_000_000)
     const database = sqliteDatabase(scope)
     const tenantId = await withServices(database, async (s) => {
-      const created = await s.organisations.create({ name: 'Bench', ownerEmail: 'bench@example.test' })
-      const owner = {
-        organisationId: created.organisation.id,
-        actor: { type: 'System' as const, id: null, name: 'bench' },
-        isOwner: true,
-        tenancyRoles: new Map(),
-      }
-      return (
-        await s.tenants.create(owner, {
-          name: 'Bench',
-          cloudTenantId: 'bench.onmicrosoft.com',
-          credentialType: 'ManagedIdentity',
-        })
-      ).id
+      const { tenant } = await benchTenant(s, {
+        organisation: 'Bench',
+        ownerEmail: 'bench@example.test',
+        tenant: 'Bench',
+        cloudTenantId: 'bench.onmicrosoft.com',
+      })
+      return tenant.id
     })
     let started = performance.now()
     seed(database.url, tenantId, rows)
