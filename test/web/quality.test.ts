@@ -404,6 +404,31 @@ describe('web interface: the quality bar of every page', () => {
     })
   }
 
+  it('says that it is loading while its data is on the way, on every route', async () => {
+    await page.setViewportSize(WIDTHS[0] ?? { width: 390, height: 844 })
+    // Every answer of the API a little late, so that the loading state has time to show.
+    await page.route('**/api/app/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      await route.continue()
+    })
+    try {
+      const routes = new Set<string>()
+      for (const visit of VISITS) {
+        if (visit.missing || routes.has(visit.route)) continue
+        routes.add(visit.route)
+        await page.goto(base + visit.url(seeded))
+        await page
+          .locator('main')
+          .getByText(/^Loading .+…$/)
+          .first()
+          .waitFor()
+        await page.locator('main h1').first().waitFor()
+      }
+    } finally {
+      await page.unroute('**/api/app/**')
+    }
+  })
+
   it('the sign-in page meets the bar at both widths', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('heading', { name: 'Sign in' }).waitFor()
