@@ -406,9 +406,11 @@ describe('web interface: the quality bar of every page', () => {
 
   it('says that it is loading while its data is on the way, on every route', async () => {
     await page.setViewportSize(WIDTHS[0] ?? { width: 390, height: 844 })
-    // Every answer of the API a little late, so that the loading state has time to show.
+    // The page's data is held back until its loading state has been seen; the session is not.
+    let release = () => {}
+    let held = Promise.resolve()
     await page.route('**/api/app/**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400))
+      if (new URL(route.request().url()).pathname !== '/api/app/session') await held
       await route.continue()
     })
     try {
@@ -416,15 +418,19 @@ describe('web interface: the quality bar of every page', () => {
       for (const visit of VISITS) {
         if (visit.missing || routes.has(visit.route)) continue
         routes.add(visit.route)
-        await page.goto(base + visit.url(seeded))
-        await page
-          .locator('main')
-          .getByText(/^Loading .+…$/)
-          .first()
-          .waitFor()
-        await page.locator('main h1').first().waitFor()
+        held = new Promise((resolve) => {
+          release = resolve
+        })
+        const url = visit.url(seeded)
+        await page.goto(base + url)
+        const loading = page.locator('main').getByText(/^Loading .+…$/)
+        await loading.first().waitFor()
+        expect(await page.locator('main h1').count(), url).toBe(1)
+        release()
+        await loading.first().waitFor({ state: 'detached' })
       }
     } finally {
+      release()
       await page.unroute('**/api/app/**')
     }
   })
