@@ -12,8 +12,9 @@ import { plantedEstate, writeFocusFiles } from '../support/focus-estate.js'
 /**
  * The quality bar every page of the web interface meets, checked over every route at a phone's and a desktop's
  * width: no horizontal scrolling, one h1, a title naming the page, the current section marked, every control
- * named, a keyboard pass in document order with a visible focus ring on each stop, words for a missing record, and
- * no console error or uncaught exception.
+ * named, a keyboard pass in document order with a visible focus ring on each stop, a loading state, an empty
+ * state (a tenant without data), words for a missing record, and no console error or uncaught exception. One
+ * browser page visits them all, signed in as the owner, then the sign-in page. Screenshots: /work/shots/quality-*.
  */
 
 const { t, base, ...browser } = await useBrowserApp()
@@ -309,6 +310,7 @@ describe('web interface: the quality bar of every page', () => {
     const planted = plantedEstate()
     const days = planted.days.map((_, d) => addDays(TODAY, d - planted.days.length))
     await t.services.importFocus(shop.id, writeFocusFiles({ ...planted, days }))
+    // The import stands for today's scheduled collection, which would add the simulated estate's days to it.
     await t.db.kysely.updateTable('snapshotRuns').set({ scheduledFor: TODAY }).where('tenantId', '=', shop.id).execute()
     const marker = await t.request('POST', `${API_PREFIX}/tenants/${shop.id}/events`, org.ownerKey, {
       occurredAt: `${addDays(TODAY, -9)}T08:30:00Z`,
