@@ -7,7 +7,7 @@ import { Layout } from './components/layout'
 import { ProblemMessage } from './components/problem'
 import { SignInPage } from './pages/sign-in'
 import { navigate, onLinkClick, usePath } from './router'
-import { matchRoute } from './routes'
+import { documentTitle, matchRoute } from './routes'
 
 function App() {
   const path = usePath()
@@ -33,6 +33,15 @@ function App() {
     if (session && (path === '/sign-in' || path === '/')) navigate('/tenants', { replace: true })
   }, [session, path])
 
+  // The title names the page: in the tab, the history and what a screen reader announces on arrival.
+  const match = session ? matchRoute(path) : null
+  let pageName = 'Sign in'
+  if (session) pageName = match ? match.route.title : 'No such page'
+  if (match?.route.ownersOnly && !session?.user.isOwner) pageName = 'For owners only'
+  useEffect(() => {
+    if (session !== undefined) document.title = documentTitle(pageName)
+  }, [session, pageName])
+
   const signOut = async () => {
     try {
       await api.signOut()
@@ -50,10 +59,8 @@ function App() {
       </Layout>
     )
   }
-  const match = matchRoute(path)
   let content = match?.route.page({ params: match.params, user: session.user })
-  if (!match) content = <NotFound title="No such page" />
-  else if (match.route.ownersOnly && !session.user.isOwner) content = <NotFound title="For owners only" />
+  if (!match || (match.route.ownersOnly && !session.user.isOwner)) content = <NotFound title={pageName} />
   return (
     <Layout user={session.user} onSignOut={signOut}>
       {content}

@@ -21,36 +21,50 @@ interface Route {
   /** A path with `:name` parts, e.g. `/tenants/:tenantId/markers`. */
   path: string
   page: (props: PageProps) => ComponentChildren
+  /** The page's name in the document's title ("Anomalies · Costwatch"). */
+  title: string
   /** Owners only: anyone else gets the "not for you" page. */
   ownersOnly?: boolean
 }
 
 /** Every page of the app. A new page is one line here (and, when it is a section, one in `NAV` below). */
 export const ROUTES: Route[] = [
-  { path: '/tenants', page: () => <TenantsPage /> },
-  { path: '/tenants/:tenantId', page: ({ params }) => <ExplorerPage tenantId={params.tenantId ?? ''} /> },
-  { path: '/tenants/:tenantId/inventory', page: ({ params }) => <InventoryPage tenantId={params.tenantId ?? ''} /> },
-  { path: '/reports', page: ({ user }) => <ReportsPage user={user} /> },
+  { path: '/tenants', title: 'Tenants', page: () => <TenantsPage /> },
+  {
+    path: '/tenants/:tenantId',
+    title: 'Costs',
+    page: ({ params }) => <ExplorerPage tenantId={params.tenantId ?? ''} />,
+  },
+  {
+    path: '/tenants/:tenantId/inventory',
+    title: 'Inventory',
+    page: ({ params }) => <InventoryPage tenantId={params.tenantId ?? ''} />,
+  },
+  { path: '/reports', title: 'Reports', page: ({ user }) => <ReportsPage user={user} /> },
   {
     path: '/reports/:reportId',
+    title: 'Report',
     page: ({ params, user }) => <ReportPage reportId={params.reportId ?? ''} user={user} />,
   },
-  { path: '/anomalies', page: () => <AnomaliesPage /> },
+  { path: '/anomalies', title: 'Anomalies', page: () => <AnomaliesPage /> },
   {
     path: '/anomalies/:anomalyId',
+    title: 'Anomaly',
     page: ({ params, user }) => <AnomalyPage anomalyId={params.anomalyId ?? ''} user={user} />,
   },
-  { path: '/insights', page: () => <InsightsPage /> },
+  { path: '/insights', title: 'Insights', page: () => <InsightsPage /> },
   {
     path: '/insights/:insightId',
+    title: 'Insight',
     page: ({ params, user }) => <InsightPage insightId={params.insightId ?? ''} user={user} />,
   },
-  { path: '/settings', page: () => <KeysPage />, ownersOnly: true },
-  { path: '/settings/keys', page: () => <KeysPage />, ownersOnly: true },
-  { path: '/settings/users', page: ({ user }) => <UsersPage me={user} />, ownersOnly: true },
-  { path: '/settings/audit', page: () => <AuditPage />, ownersOnly: true },
+  { path: '/settings', title: 'API keys', page: () => <KeysPage />, ownersOnly: true },
+  { path: '/settings/keys', title: 'API keys', page: () => <KeysPage />, ownersOnly: true },
+  { path: '/settings/users', title: 'Users', page: ({ user }) => <UsersPage me={user} />, ownersOnly: true },
+  { path: '/settings/audit', title: 'Audit log', page: () => <AuditPage />, ownersOnly: true },
   {
     path: '/tenants/:tenantId/markers',
+    title: 'Markers',
     page: ({ params, user }) => <MarkersPage tenantId={params.tenantId ?? ''} user={user} />,
   },
 ]
@@ -70,6 +84,11 @@ export const TENANT_TABS: { suffix: string; label: string }[] = [
   { suffix: '/markers', label: 'Markers' },
   { suffix: '/inventory', label: 'Inventory' },
 ]
+
+/** The document's title for a page named `name`. */
+export function documentTitle(name: string): string {
+  return `${name} · Costwatch`
+}
 
 export function matchRoute(path: string): { route: Route; params: Record<string, string> } | null {
   const parts = path.replace(/\/+$/, '').split('/')

@@ -226,7 +226,7 @@ function MarkerCard(props: {
           <button type="button" class="plain" onClick={props.onEdit} aria-label={`Edit ${marker.title}`}>
             Edit
           </button>
-          <button type="button" class="danger" onClick={props.onDelete} aria-label={`Delete ${marker.title}`}>
+          <button type="button" class="danger-outline" onClick={props.onDelete} aria-label={`Delete ${marker.title}`}>
             Delete
           </button>
         </div>

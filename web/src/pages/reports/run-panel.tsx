@@ -114,7 +114,10 @@ export function RunPanel(props: {
   )
 }
 
-/** The rows, money in its row's currency; the table scrolls inside its box, never the page. */
+/**
+ * The rows, money in its row's currency; the table scrolls inside its box, never the page. On a phone each row
+ * stacks its cells, each named by its column (`data-label`).
+ */
 function RunTable({ run, limit }: { run: ReportRunDetail; limit: number }) {
   const currencyColumn = run.columns.indexOf('Currency')
   const moneyColumns = new Set(run.columns.flatMap((title, i) => (title === 'Cost' ? [i] : [])))
@@ -141,7 +144,7 @@ function RunTable({ run, limit }: { run: ReportRunDetail; limit: number }) {
           {run.rows.slice(0, limit).map((row, r) => (
             <tr key={r}>
               {run.columns.map((title, i) => (
-                <td key={title} class={typeof row[i] === 'number' ? 'number' : undefined}>
+                <td key={title} class={typeof row[i] === 'number' ? 'number' : undefined} data-label={title}>
                   {cell(row, i)}
                 </td>
               ))}

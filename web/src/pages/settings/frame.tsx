@@ -9,7 +9,8 @@ const SECTIONS = [
 
 /** The frame of every settings page: its title and the links between them. */
 export function SettingsFrame(props: { title: string; children: ComponentChildren }) {
-  const path = usePath()
+  // `/settings` shows the keys page, so its tab is the current one there too.
+  const path = usePath().replace(/^\/settings\/?$/, '/settings/keys')
   return (
     <section aria-labelledby="settings-title">
       <p class="breadcrumb muted">Settings</p>
