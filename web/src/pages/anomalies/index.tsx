@@ -1,41 +1,27 @@
-import { useEffect, useState } from 'preact/hooks'
-import { api, type Tenant } from '../../api'
+import { api } from '../../api'
 import { Badge } from '../../components/badge'
-import { type ListPage, Pager } from '../../components/pager'
+import { Pager } from '../../components/pager'
 import { ProblemMessage } from '../../components/problem'
 import { useQueryFilters } from '../../components/query-filters'
+import { SelectFilter } from '../../components/select-filter'
+import { useLoad } from '../../components/use-load'
 import { onLinkClick } from '../../router'
 import { formatMoney } from '../explorer/markers'
-import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, type Anomaly, listAnomalies, scopeLabel } from './api'
+import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, listAnomalies, scopeLabel } from './api'
 
 /** The organisation's anomalies across the tenancies the user may see, newest first, filtered and paged. */
 export function AnomaliesPage() {
   const [filters, setFilters] = useQueryFilters({ tenancyId: '', status: '', severity: '', dateRaised: '', page: '1' })
-  const [tenants, setTenants] = useState<Tenant[]>([])
-  const [list, setList] = useState<ListPage<Anomaly> | null>(null)
-  const [loading, setLoading] = useState(true)
-  const [error, setError] = useState<unknown>(null)
-
-  useEffect(() => {
-    api.tenants().then((page) => setTenants(page.items), setError)
-  }, [])
-
-  useEffect(() => {
-    let current = true
-    setLoading(true)
-    setError(null)
-    listAnomalies({ ...filters, page: Number(filters.page) || 1 })
-      .then((answer) => current && setList(answer))
-      .catch((err) => {
-        if (!current) return
-        setList(null)
-        setError(err)
-      })
-      .finally(() => current && setLoading(false))
-    return () => {
-      current = false
-    }
-  }, [filters.tenancyId, filters.status, filters.severity, filters.dateRaised, filters.page])
+  const tenantList = useLoad(() => api.tenants().then((page) => page.items), [])
+  const tenants = tenantList.data ?? []
+  const {
+    data: list,
+    loading,
+    error,
+  } = useLoad(
+    () => listAnomalies({ ...filters, page: Number(filters.page) || 1 }),
+    [filters.tenancyId, filters.status, filters.severity, filters.dateRaised, filters.page],
+  )
 
   const filter = (changes: Partial<typeof filters>) => setFilters({ ...changes, page: '1' })
   const tenantName = (id: string) => tenants.find((t) => t.id === id)?.name ?? 'Tenant'
@@ -45,51 +31,30 @@ export function AnomaliesPage() {
       <h1 id="anomalies-title">Anomalies</h1>
       <p class="status">Days whose cost departed from what the weeks before it led to expect.</p>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <div class="field">
-          <label for="anomaly-tenancy">Tenant</label>
-          <select
-            id="anomaly-tenancy"
-            value={filters.tenancyId}
-            onChange={(e) => filter({ tenancyId: e.currentTarget.value })}
-          >
-            <option value="">All tenants</option>
-            {tenants.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="anomaly-status">Status</label>
-          <select
-            id="anomaly-status"
-            value={filters.status}
-            onChange={(e) => filter({ status: e.currentTarget.value })}
-          >
-            <option value="">Any status</option>
-            {ANOMALY_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="anomaly-severity">Severity</label>
-          <select
-            id="anomaly-severity"
-            value={filters.severity}
-            onChange={(e) => filter({ severity: e.currentTarget.value })}
-          >
-            <option value="">Any severity</option>
-            {ANOMALY_SEVERITIES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectFilter
+          id="anomaly-tenancy"
+          label="Tenant"
+          value={filters.tenancyId}
+          anyLabel="All tenants"
+          options={tenants.map((t) => ({ value: t.id, label: t.name }))}
+          onChange={(tenancyId) => filter({ tenancyId })}
+        />
+        <SelectFilter
+          id="anomaly-status"
+          label="Status"
+          value={filters.status}
+          anyLabel="Any status"
+          options={ANOMALY_STATUSES}
+          onChange={(status) => filter({ status })}
+        />
+        <SelectFilter
+          id="anomaly-severity"
+          label="Severity"
+          value={filters.severity}
+          anyLabel="Any severity"
+          options={ANOMALY_SEVERITIES}
+          onChange={(severity) => filter({ severity })}
+        />
         <div class="field">
           <label for="anomaly-date">Raised on</label>
           <input
@@ -101,7 +66,7 @@ export function AnomaliesPage() {
         </div>
       </form>
 
-      <ProblemMessage error={error} />
+      <ProblemMessage error={error ?? tenantList.error} />
       {loading && (
         <p class="status" role="status">
           Loading anomalies…

@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'preact/hooks'
-import { api, type Tenant } from '../../api'
+import { api } from '../../api'
 import { Badge } from '../../components/badge'
 import '../../components/findings.css'
-import { type ListPage, Pager } from '../../components/pager'
+import { Pager } from '../../components/pager'
 import { ProblemMessage } from '../../components/problem'
 import { useQueryFilters } from '../../components/query-filters'
+import { SelectFilter } from '../../components/select-filter'
+import { useLoad } from '../../components/use-load'
 import { onLinkClick } from '../../router'
 import { formatMoney } from '../explorer/markers'
-import { CATEGORY_LABELS, INSIGHT_SEVERITIES, type Insight, listInsights, statusLabel } from './api'
+import { CATEGORY_LABELS, INSIGHT_SEVERITIES, listInsights, statusLabel } from './api'
 import './insights.css'
 
 /** Cost-reduction insights across the tenancies the user may see, largest saving first, filtered and paged. */
@@ -19,31 +20,16 @@ export function InsightsPage() {
     includeDismissed: '',
     page: '1',
   })
-  const [tenants, setTenants] = useState<Tenant[]>([])
-  const [list, setList] = useState<ListPage<Insight> | null>(null)
-  const [loading, setLoading] = useState(true)
-  const [error, setError] = useState<unknown>(null)
-
-  useEffect(() => {
-    api.tenants().then((page) => setTenants(page.items), setError)
-  }, [])
-
-  useEffect(() => {
-    let current = true
-    setLoading(true)
-    setError(null)
-    listInsights({ ...filters, page: Number(filters.page) || 1 })
-      .then((answer) => current && setList(answer))
-      .catch((err) => {
-        if (!current) return
-        setList(null)
-        setError(err)
-      })
-      .finally(() => current && setLoading(false))
-    return () => {
-      current = false
-    }
-  }, [filters.category, filters.severity, filters.tenancyId, filters.includeDismissed, filters.page])
+  const tenantList = useLoad(() => api.tenants().then((page) => page.items), [])
+  const tenants = tenantList.data ?? []
+  const {
+    data: list,
+    loading,
+    error,
+  } = useLoad(
+    () => listInsights({ ...filters, page: Number(filters.page) || 1 }),
+    [filters.category, filters.severity, filters.tenancyId, filters.includeDismissed, filters.page],
+  )
 
   const filter = (changes: Partial<typeof filters>) => setFilters({ ...changes, page: '1' })
   const tenantName = (id: string) => tenants.find((t) => t.id === id)?.name ?? 'Tenant'
@@ -53,51 +39,30 @@ export function InsightsPage() {
       <h1 id="insights-title">Insights</h1>
       <p class="status">Ways to spend less, found in the latest snapshots, largest monthly saving first.</p>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <div class="field">
-          <label for="insight-tenancy">Tenant</label>
-          <select
-            id="insight-tenancy"
-            value={filters.tenancyId}
-            onChange={(e) => filter({ tenancyId: e.currentTarget.value })}
-          >
-            <option value="">All tenants</option>
-            {tenants.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="insight-category">Category</label>
-          <select
-            id="insight-category"
-            value={filters.category}
-            onChange={(e) => filter({ category: e.currentTarget.value })}
-          >
-            <option value="">Any category</option>
-            {Object.entries(CATEGORY_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="insight-severity">Severity</label>
-          <select
-            id="insight-severity"
-            value={filters.severity}
-            onChange={(e) => filter({ severity: e.currentTarget.value })}
-          >
-            <option value="">Any severity</option>
-            {INSIGHT_SEVERITIES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectFilter
+          id="insight-tenancy"
+          label="Tenant"
+          value={filters.tenancyId}
+          anyLabel="All tenants"
+          options={tenants.map((t) => ({ value: t.id, label: t.name }))}
+          onChange={(tenancyId) => filter({ tenancyId })}
+        />
+        <SelectFilter
+          id="insight-category"
+          label="Category"
+          value={filters.category}
+          anyLabel="Any category"
+          options={Object.entries(CATEGORY_LABELS).map(([value, label]) => ({ value, label }))}
+          onChange={(category) => filter({ category })}
+        />
+        <SelectFilter
+          id="insight-severity"
+          label="Severity"
+          value={filters.severity}
+          anyLabel="Any severity"
+          options={INSIGHT_SEVERITIES}
+          onChange={(severity) => filter({ severity })}
+        />
         <div class="field checkbox-field">
           <input
             id="insight-dismissed"
@@ -109,7 +74,7 @@ export function InsightsPage() {
         </div>
       </form>
 
-      <ProblemMessage error={error} />
+      <ProblemMessage error={error ?? tenantList.error} />
       {loading && (
         <p class="status" role="status">
           Loading insights…
