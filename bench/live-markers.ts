@@ -11,7 +11,6 @@ import {
   type BenchDatabase,
   type Benchmark,
   bareServer,
-  benchDatabases,
   benchTenant,
   fetchOnce,
   fmt,
@@ -19,6 +18,7 @@ import {
   type Measurement,
   measure,
   note,
+  onEachDatabase,
   printTable,
   type Scope,
   SETTINGS,
@@ -138,15 +138,7 @@ export const liveMarkersBenchmark: Benchmark = {
     note(
       `${SETTINGS.connections} connections, ${SETTINGS.seconds} s per run after ${SETTINGS.warmupSeconds} s of warm-up`,
     )
-    const rows: Row[] = []
-    for (const { open } of benchDatabases()) {
-      const part = scope.child()
-      try {
-        rows.push(...(await runOn(part, await open(part))))
-      } finally {
-        await part.close()
-      }
-    }
+    const rows = await onEachDatabase(scope, runOn)
     heading('GET .../events/visible of one chart, owner API key')
     printTable(
       ['database', 'answer', 'req/s', 'p50', 'p99', 'of bare', 'target'],
