@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { readsTenantInKeyOrder, rebuildSeries } from '../../src/features/costs/store.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
+import { addDays } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 
@@ -172,6 +174,37 @@ for (const dialect of testDialects()) {
       await bad('?scope=galaxy:far', 'scope')
       expect((await chart('?scope=resource:00000000-0000-4000-8000-000000000000')).statusCode).toBe(404)
       expect((await chart('?scope=subscription:nope')).statusCode).toBe(404)
+    })
+
+    it('rewrites the same resource series whichever way it reads the cost rows', async () => {
+      const resourceSeries = () =>
+        t.db.kysely
+          .selectFrom('resourceCostSeries')
+          .selectAll()
+          .where('tenantId', '=', tenant.id)
+          .orderBy('date')
+          .orderBy('resourceKey')
+          .orderBy('serviceName')
+          .orderBy('chargeCategory')
+          .orderBy('currency')
+          .execute()
+      const span = await t.db.kysely
+        .selectFrom('dailyCosts')
+        .select((eb) => [eb.fn.min('date').as('first'), eb.fn.max('date').as('last')])
+        .where('tenantId', '=', tenant.id)
+        .executeTakeFirstOrThrow()
+      const collected = await resourceSeries()
+      expect(collected.length).toBeGreaterThan(0)
+      const lastDays = { from: addDays(span.last, -2), to: span.last }
+      await t.db.kysely.transaction().execute(async (trx) => {
+        // Every day the tenant has: on SQLite through daily_costs' primary key; a few days: through the date index.
+        expect(await readsTenantInKeyOrder(trx, tenant.id, span.first, span.last)).toBe(dialect === 'sqlite')
+        expect(await readsTenantInKeyOrder(trx, tenant.id, lastDays.from, lastDays.to)).toBe(false)
+        await rebuildSeries(trx, tenant.id, span.first, span.last)
+      })
+      expect(await resourceSeries()).toEqual(collected)
+      await t.db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenant.id, lastDays.from, lastDays.to))
+      expect(await resourceSeries()).toEqual(collected)
     })
   })
 }

@@ -149,12 +149,15 @@ export async function rebuildSeries(trx: Kysely<Database>, tenantId: string, fro
   await sql`delete from cost_series where level in ('tenant', 'subscription', 'resourceGroup', 'service') and ${range}`.execute(
     trx,
   )
+  const rowsOfRange = (await readsTenantInKeyOrder(trx, tenantId, from, to))
+    ? sql`tenant_id = ${tenantId} and +date >= ${from} and +date <= ${to}`
+    : range
   await sql`
     insert into resource_cost_series (tenant_id, date, resource_key, service_name, charge_category, currency,
       subscription_id, resource_group_key, cost)
     select tenant_id, date, resource_key, service_name, charge_category, currency, max(subscription_id),
       max(resource_group_key), sum(cost)
-    from daily_costs where ${range}
+    from daily_costs where ${rowsOfRange}
     group by tenant_id, date, resource_key, service_name, charge_category, currency`.execute(trx)
   await sql`
     insert into group_cost_series (tenant_id, date, subscription_id, resource_group_key, service_name,
@@ -186,6 +189,32 @@ export async function rebuildSeries(trx: Kysely<Database>, tenantId: string, fro
   await rebuildRunningCosts(trx, tenantId, from)
   await rebuildTagSeries(trx, tenantId, from, to)
 }
+
+/**
+ * Whether the resource series of [from, to] should read the tenant's cost rows through daily_costs' primary key
+ * (on SQLite, with `+date` keeping it off the (tenant, date) index): when the days cover nearly every day the
+ * tenant has (a first collection, a backfill). The date index finds the same rows, but then looks each one up in
+ * the table, scattered over it; the primary key reads the tenant's rows in the table's order, skipping the few
+ * outside the days: 0.77 s of CPU instead of 1.02 s for 270,000 rows (bench/ingest.ts, 2,000 resources x 100
+ * days). The rows, and so the series, are the same either way; a few days of a long history keep the date index.
+ */
+export async function readsTenantInKeyOrder(trx: Kysely<Database>, tenantId: string, from: string, to: string) {
+  if (!(trx.getExecutor().adapter instanceof SqliteAdapter)) return false
+  // Two seeks on the date index (SQLite answers a lone min() or max() from an index's end).
+  const first = await sql<{ day: string | null }>`
+    select min(date) as day from daily_costs where tenant_id = ${tenantId}`.execute(trx)
+  const last = await sql<{ day: string | null }>`
+    select max(date) as day from daily_costs where tenant_id = ${tenantId}`.execute(trx)
+  const firstDay = first.rows[0]?.day
+  const lastDay = last.rows[0]?.day
+  if (!firstDay || !lastDay) return false
+  const storedDays = dayCount(firstDay, lastDay)
+  const windowDays = dayCount(from < firstDay ? firstDay : from, to > lastDay ? lastDay : to)
+  return windowDays >= KEY_ORDER_SHARE * storedDays
+}
+
+/** The share of a tenant's days from which reading all its rows in key order beats the date index (see above). */
+const KEY_ORDER_SHARE = 0.8
 
 /**
  * Rewrites the tag series of [from, to] from the resource series and the resources' tags. The tags are read
