@@ -164,6 +164,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
   let rowsRead = 0
   let rowsRejected = 0
 
+  const memo = createCellMemo()
+
   const error = (issue: FocusIssue) => {
     if (errorCount++ < maxIssues) errors.push(issue)
   }
@@ -188,8 +190,9 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     return group
   }
 
-  function noteCurrency(currency: string, at: FocusIssue) {
+  function noteCurrency(currency: string, file: string, line: number) {
     if (currencies.has(currency)) return
+    const at: FocusIssue = { file, line, message: '' }
     const first = currencies.values().next().value
     currencies.set(currency, at)
     if (first) {
@@ -217,7 +220,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     } else if (subscription.displayName === subscriptionId && row.subscriptionName) {
       subscription.displayName = row.subscriptionName
     }
-    noteCurrency(row.currency, { file, line, message: '' })
+    noteCurrency(row.currency, file, line)
 
     const group = row.groupName ? groupOf(subscriptionId, row.groupName) : null
     const resourceKey =
@@ -303,7 +306,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         error({ file, line, message: `expected ${columns.width} fields as in the header, found ${record.length}` })
         return
       }
-      const read = readRow(record, columns)
+      const read = readRow(record, columns, memo)
       if ('problems' in read) {
         rowsRejected++
         error({ file, line, message: read.problems.join('; ') })
@@ -448,7 +451,83 @@ function readHeader(names: string[]): ColumnIndex | { missing: string[] } {
   return missing.length > 0 ? { missing } : index
 }
 
-function readRow(record: string[], at: ColumnIndex): { row: FocusRow } | { problems: string[] } {
+/**
+ * The last or the known answers of the costly cell rules, per import. An export repeats the same few texts row
+ * after row (a file is ordered by day, so ChargePeriodStart changes once per day; a subscription, currency and a
+ * resource's tags change rarely): a string comparison or one map look-up replaces a regular expression, a Date
+ * and JSON.parse. Only answers of valid cells are kept, so a bad cell is still reported on its own line.
+ */
+interface CellMemo {
+  start: string
+  ms: number
+  day: string
+  subAccount: string
+  subscriptionId: string
+  currencyText: string
+  currency: string
+  /** Tags by their text (copied, so a key does not keep its chunk of the file alive); emptied when full. */
+  tags: Map<string, Tags>
+}
+
+/** Distinct Tags texts remembered at most: an estate's resources with their tag sets, bounded whatever the size. */
+const MEMO_TAGS_MAX = 20_000
+
+function createCellMemo(): CellMemo {
+  return {
+    start: '',
+    ms: 0,
+    day: '',
+    subAccount: '',
+    subscriptionId: '',
+    currencyText: '',
+    currency: '',
+    tags: new Map(),
+  }
+}
+
+function instantOf(text: string, memo: CellMemo): number | null {
+  if (text === memo.start) return memo.ms
+  const ms = parseInstant(text)
+  if (ms !== null) {
+    memo.start = text
+    memo.ms = ms
+    memo.day = toDay(new Date(ms))
+  }
+  return ms
+}
+
+function currencyOf(text: string, memo: CellMemo): string | null {
+  if (text === memo.currencyText) return memo.currency
+  const currency = normaliseCurrency(text)
+  if (currency !== null) {
+    memo.currencyText = text
+    memo.currency = currency
+  }
+  return currency
+}
+
+function subscriptionIdOf(subAccount: string, memo: CellMemo): string {
+  if (subAccount !== memo.subAccount) {
+    memo.subAccount = subAccount
+    memo.subscriptionId = normaliseSubscriptionId(subAccount)
+  }
+  return memo.subscriptionId
+}
+
+/** The same Tags object for the same text: the rules make no difference between two parses of one text. */
+function tagsOf(text: string | null, memo: CellMemo): Tags | null {
+  if (text === null) return parseTags(text)
+  const known = memo.tags.get(text)
+  if (known) return known
+  const tags = parseTags(text)
+  if (tags !== null) {
+    if (memo.tags.size >= MEMO_TAGS_MAX) memo.tags.clear()
+    memo.tags.set(ownCopy(text), tags)
+  }
+  return tags
+}
+
+function readRow(record: string[], at: ColumnIndex, memo: CellMemo): { row: FocusRow } | { problems: string[] } {
   // Azure writes nulls as empty fields, the FinOps Foundation sample as the bare word NULL.
   const cell = (column: Column): string | null => {
     const value = at[column] < 0 ? undefined : record[at[column]]?.trim()
@@ -457,12 +536,12 @@ function readRow(record: string[], at: ColumnIndex): { row: FocusRow } | { probl
   const problems: string[] = []
 
   const start = cell('ChargePeriodStart')
-  const ms = start === null ? null : parseInstant(start)
+  const ms = start === null ? null : instantOf(start, memo)
   if (start === null) problems.push('ChargePeriodStart is missing')
   else if (ms === null) problems.push(`ChargePeriodStart ${JSON.stringify(start)} is not a date-time`)
 
   const currencyText = cell('BillingCurrency')
-  const currency = currencyText === null ? null : normaliseCurrency(currencyText)
+  const currency = currencyText === null ? null : currencyOf(currencyText, memo)
   if (currencyText === null) problems.push('BillingCurrency is missing')
   else if (currency === null) problems.push(`BillingCurrency ${JSON.stringify(currencyText)} is not an ISO 4217 code`)
 
@@ -475,9 +554,7 @@ function readRow(record: string[], at: ColumnIndex): { row: FocusRow } | { probl
   const resourceId = cell('ResourceId')
   const subAccount = cell('SubAccountId')
   // A row without SubAccountId can still be placed when its ResourceId is an ARM id.
-  const subscriptionId = subAccount
-    ? normaliseSubscriptionId(subAccount)
-    : resourceId && subscriptionOfArmId(resourceId)
+  const subscriptionId = subAccount ? subscriptionIdOf(subAccount, memo) : resourceId && subscriptionOfArmId(resourceId)
   if (!subscriptionId) problems.push('SubAccountId is missing')
 
   const meterId = meterIdOf({
@@ -514,7 +591,7 @@ function readRow(record: string[], at: ColumnIndex): { row: FocusRow } | { probl
   return {
     row: {
       ms,
-      day: toDay(new Date(ms)),
+      day: memo.day,
       subscriptionId,
       subscriptionName: cell('SubAccountName'),
       currency,
@@ -530,7 +607,7 @@ function readRow(record: string[], at: ColumnIndex): { row: FocusRow } | { probl
       chargeCategory,
       chargeClass,
       serviceName: cell('ServiceName') ?? cell('ServiceCategory') ?? 'Other',
-      tags: parseTags(cell('Tags')),
+      tags: tagsOf(cell('Tags'), memo),
     },
   }
 }
