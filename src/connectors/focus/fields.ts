@@ -37,6 +37,12 @@ export function parseMoney(text: string): bigint | null {
   return sign === '-' ? -units : units
 }
 
+/** True when `parseMoney` reads the text (without converting it: a cell that is only checked costs no BigInt). */
+export function isMoney(text: string): boolean {
+  const m = DECIMAL.exec(text.trim())
+  return m !== null && (m[2] ?? '') + (m[3] ?? '') !== ''
+}
+
 /** Units of 10^-MONEY_SCALE back to a number, through its decimal text so the double is the nearest one. */
 export function moneyToNumber(units: bigint): number {
   const negative = units < 0n

@@ -16,6 +16,7 @@ import {
   chargeCategoryOf,
   chargeClassOf,
   isArmId,
+  isMoney,
   lastSegmentOf,
   meterIdOf,
   moneyToNumber,
@@ -585,7 +586,9 @@ function readRow(record: string[], at: ColumnIndex, memo: CellMemo): { row: Focu
   else if (currency === null) problems.push(`BillingCurrency ${JSON.stringify(currencyText)} is not an ISO 4217 code`)
 
   const effective = readMoney(cell('EffectiveCost'), 'EffectiveCost', problems)
-  const billed = readMoney(cell('BilledCost'), 'BilledCost', problems)
+  // BilledCost is only checked when EffectiveCost is there: a bad one is still a problem of the row.
+  const billed = effective === undefined ? readMoney(cell('BilledCost'), 'BilledCost', problems) : undefined
+  if (effective !== undefined) checkMoney(cell('BilledCost'), 'BilledCost', problems)
   // EffectiveCost is the figure (amortised); BilledCost stands in only when EffectiveCost is empty.
   const units = effective === undefined ? billed : effective
   if (effective === undefined && billed === undefined) problems.push('EffectiveCost and BilledCost are both missing')
@@ -663,6 +666,11 @@ function readMoney(text: string | null, column: Column, problems: string[]): big
   const units = parseMoney(text)
   if (units === null) problems.push(`${column} ${JSON.stringify(text)} is not a number`)
   return units
+}
+
+/** As readMoney without the units: notes a problem when the cell holds something other than a number. */
+function checkMoney(text: string | null, column: Column, problems: string[]): void {
+  if (text !== null && !isMoney(text)) problems.push(`${column} ${JSON.stringify(text)} is not a number`)
 }
 
 /**
