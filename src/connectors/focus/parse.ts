@@ -190,7 +190,23 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
   }
 
   /** The group of a row in its first spelling: Azure names are case-insensitive and FOCUS rows vary in case. */
+  // Groups by subscription and the name exactly as written: two look-ups per row, where the key below
+  // lower-cases and joins two strings. Names are own copies (see ownCopy).
+  const groupsBySpelling = new Map<string, Map<string, ResourceGroupItem>>()
   function groupOf(subscriptionId: string, name: string): ResourceGroupItem {
+    let spellings = groupsBySpelling.get(subscriptionId)
+    if (spellings === undefined) {
+      spellings = new Map()
+      groupsBySpelling.set(ownCopy(subscriptionId), spellings)
+    }
+    let group = spellings.get(name)
+    if (group === undefined) {
+      group = findGroup(subscriptionId, name)
+      spellings.set(ownCopy(name), group)
+    }
+    return group
+  }
+  function findGroup(subscriptionId: string, name: string): ResourceGroupItem {
     const key = `${subscriptionId}/${name.toLowerCase()}`
     let group = groups.get(key)
     if (!group) {
