@@ -8,6 +8,7 @@ import { parse as parseCsv } from 'csv-parse/sync'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   armTypeOfArmId,
+  isMoney,
   meterIdOf,
   moneyToNumber,
   normaliseSubscriptionId,
@@ -52,6 +53,26 @@ describe('FOCUS cell rules', () => {
     expect(parseMoney('1.5E-05')).toBe(1500000000000000n)
     expect(moneyToNumber(parseMoney('0.2618755954811488071493712087')!)).toBe(0.2618755954811488)
     for (const bad of ['', 'abc', '1,5', '.', '1.2.3', 'NaN', 'Infinity']) expect(parseMoney(bad), bad).toBeNull()
+    // The check of a BilledCost that is not used accepts what parseMoney reads, and only that.
+    const texts = [
+      '',
+      ' ',
+      '.',
+      '-',
+      '+.',
+      '0',
+      '-0.',
+      '.5',
+      '5.',
+      ' 1.5E-05 ',
+      '1e',
+      '1e5',
+      'e5',
+      '.e5',
+      '1.2.3',
+      'abc',
+    ]
+    for (const text of texts) expect(isMoney(text), text).toBe(parseMoney(text) !== null)
   })
 
   it('takes the UTC day of ChargePeriodStart in the shapes Azure and the FinOps sample write', () => {

@@ -13,6 +13,10 @@ const QUOTE = 0x22
 const CR = 0x0d
 const LF = 0x0a
 
+/** What `readRecord` returns for a record not all here yet, and for one that is not valid CSV. */
+const INCOMPLETE = -1
+const FAILED = -2
+
 /** One record larger than this is refused rather than held in memory while its end is looked for. */
 export const MAX_RECORD_CHARS = 16 * 1024 * 1024
 
@@ -60,29 +64,42 @@ export function createCsvReader(handlers: {
         continue
       }
       const outcome = readRecord(text, pos, final)
-      if (outcome === null) return pos
-      if ('error' in outcome) {
+      if (outcome === INCOMPLETE) return pos
+      if (outcome === FAILED) {
         // Resume after the physical line where the error is (once that line is all here, so it is told once).
-        const next = text.indexOf('\n', outcome.at)
+        const next = text.indexOf('\n', failedAt)
         if (next < 0 && !final) return pos
-        onError(outcome.error, line)
-        line += 1 + countLineBreaks(text, pos, outcome.at)
+        onError(failure, line)
+        line += 1 + countLineBreaks(text, pos, failedAt)
         pos = next < 0 ? length : next + 1
         continue
       }
       onRecord(fields, line)
-      line += outcome.lines
-      pos = outcome.end
+      line += recordLines
+      pos = outcome
     }
     return length
   }
 
-  /** One record from `start`: its fields, where the next starts and how many lines it took; null if incomplete. */
-  function readRecord(
-    text: string,
-    start: number,
-    final: boolean,
-  ): { end: number; lines: number } | { error: string; at: number } | null {
+  // How the last record read ended, kept here rather than in an object per record (544,000 of them).
+  let recordLines = 0
+  let failure = ''
+  let failedAt = 0
+  const done = (end: number, lines: number): number => {
+    recordLines = lines
+    return end
+  }
+  const fail = (error: string, at: number): number => {
+    failure = error
+    failedAt = at
+    return FAILED
+  }
+
+  /**
+   * One record from `start` into `fields`: where the next starts (its lines in `recordLines`), INCOMPLETE, or
+   * FAILED (the error in `failure`, at `failedAt`).
+   */
+  function readRecord(text: string, start: number, final: boolean): number {
     const length = text.length
     fields.length = 0
     let lineEnd = text.indexOf('\n', start)
@@ -97,8 +114,8 @@ export function createCsvReader(handlers: {
         for (;;) {
           close = text.indexOf('"', from)
           if (close < 0 || close + 1 >= length) {
-            if (!final) return null
-            if (close < 0) return { error: 'Quote Not Closed: the parsing is finished with an opening quote', at: p }
+            if (!final) return INCOMPLETE
+            if (close < 0) return fail('Quote Not Closed: the parsing is finished with an opening quote', p)
             break
           }
           if (text.charCodeAt(close + 1) !== QUOTE) break
@@ -110,34 +127,34 @@ export function createCsvReader(handlers: {
         fields.push(kept(fields.length) ? value : '')
         const after = close + 1
         if (after > lineEnd && lineEnd >= 0) lineEnd = text.indexOf('\n', after)
-        if (after >= length) return { end: length, lines: breaks }
+        if (after >= length) return done(length, breaks)
         const c = text.charCodeAt(after)
         if (c === COMMA) {
           p = after + 1
           continue
         }
-        if (c === LF) return { end: after + 1, lines: breaks }
+        if (c === LF) return done(after + 1, breaks)
         if (c === CR) {
-          if (after + 1 >= length) return final ? { end: length, lines: breaks } : null
-          if (text.charCodeAt(after + 1) === LF) return { end: after + 2, lines: breaks }
+          if (after + 1 >= length) return final ? done(length, breaks) : INCOMPLETE
+          if (text.charCodeAt(after + 1) === LF) return done(after + 2, breaks)
         }
-        return {
-          error: `Invalid Closing Quote: got "${text[after]}" instead of delimiter, record delimiter or quote`,
-          at: after,
-        }
+        return fail(
+          `Invalid Closing Quote: got "${text[after]}" instead of delimiter, record delimiter or quote`,
+          after,
+        )
       }
       // An unquoted field: up to the next comma on this line.
-      if (lineEnd < 0 && !final) return null
+      if (lineEnd < 0 && !final) return INCOMPLETE
       const end = lineEnd < 0 ? length : lineEnd
       let comma = text.indexOf(',', p)
       if (comma < 0 || comma > end) comma = -1
       const fieldEnd = comma < 0 ? end : comma
       const nextQuote = quoteFrom(text, p)
       if (nextQuote >= 0 && nextQuote < fieldEnd) {
-        return {
-          error: `Invalid Opening Quote: a quote is found in field ${fields.length + 1} that is not quoted`,
-          at: nextQuote,
-        }
+        return fail(
+          `Invalid Opening Quote: a quote is found in field ${fields.length + 1} that is not quoted`,
+          nextQuote,
+        )
       }
       if (comma >= 0) {
         fields.push(kept(fields.length) ? text.slice(p, comma) : '')
@@ -147,7 +164,7 @@ export function createCsvReader(handlers: {
       // The last field; a CR before the LF ends the line too.
       const last = end > p && text.charCodeAt(end - 1) === CR ? end - 1 : end
       fields.push(kept(fields.length) ? text.slice(p, last) : '')
-      return { end: lineEnd < 0 ? length : lineEnd + 1, lines: breaks }
+      return done(lineEnd < 0 ? length : lineEnd + 1, breaks)
     }
   }
 

@@ -10,6 +10,10 @@ import { ChargeCategories, type ChargeCategory, type ChargeClass } from '../type
 export const MONEY_SCALE = 20
 const SCALE_FACTOR = 10n ** BigInt(MONEY_SCALE)
 
+/** 10^n as bigints for the shifts money text needs (a BigInt power per cell was a tenth of reading a row). */
+const POWERS_OF_TEN = Array.from({ length: 2 * MONEY_SCALE + 1 }, (_, n) => 10n ** BigInt(n))
+const powerOfTen = (n: number): bigint => POWERS_OF_TEN[n] ?? 10n ** BigInt(n)
+
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,3}))?$/
 
 /**
@@ -24,13 +28,19 @@ export function parseMoney(text: string): bigint | null {
   const digits = BigInt(`${whole}${fraction}` || '0')
   const shift = MONEY_SCALE + Number(exp) - fraction.length
   let units: bigint
-  if (shift >= 0) units = digits * 10n ** BigInt(shift)
+  if (shift >= 0) units = digits * powerOfTen(shift)
   else {
     // Round half away from zero when the text has more decimals than we keep.
-    const divisor = 10n ** BigInt(-shift)
+    const divisor = powerOfTen(-shift)
     units = (digits + divisor / 2n) / divisor
   }
   return sign === '-' ? -units : units
+}
+
+/** True when `parseMoney` reads the text (without converting it: a cell that is only checked costs no BigInt). */
+export function isMoney(text: string): boolean {
+  const m = DECIMAL.exec(text.trim())
+  return m !== null && (m[2] ?? '') + (m[3] ?? '') !== ''
 }
 
 /** Units of 10^-MONEY_SCALE back to a number, through its decimal text so the double is the nearest one. */
