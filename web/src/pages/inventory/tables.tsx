@@ -37,6 +37,17 @@ function CostCells({ costs }: { costs: CostSummary }) {
   )
 }
 
+/** A count of a row's children, linking to the list of them; its name says what is counted, of what. */
+function CountCell(props: { count: number; href: string; label: string }) {
+  return (
+    <td class="count">
+      <a href={props.href} onClick={onLinkClick} aria-label={`${props.count} ${props.label}`}>
+        {props.count}
+      </a>
+    </td>
+  )
+}
+
 /** A row's tags, each a link to the same list narrowed to rows with that tag. */
 function TagList({ tags, tagHref }: { tags: Tags; tagHref(tag: string): string }) {
   const entries = Object.entries(tags)
@@ -110,24 +121,16 @@ export function SubscriptionTable(props: { tenantId: string; items: Subscription
               <span class="muted id">{sub.subscriptionId}</span>
             </th>
             <td>{sub.state}</td>
-            <td class="count">
-              <a
-                href={inventoryHref(tenantId, { view: 'groups', subscriptionId: sub.subscriptionId })}
-                onClick={onLinkClick}
-                aria-label={`${sub.resourceGroupCount} resource groups of ${sub.displayName}`}
-              >
-                {sub.resourceGroupCount}
-              </a>
-            </td>
-            <td class="count">
-              <a
-                href={inventoryHref(tenantId, { view: 'resources', subscriptionId: sub.subscriptionId })}
-                onClick={onLinkClick}
-                aria-label={`${sub.resourceCount} resources of ${sub.displayName}`}
-              >
-                {sub.resourceCount}
-              </a>
-            </td>
+            <CountCell
+              count={sub.resourceGroupCount}
+              href={inventoryHref(tenantId, { view: 'groups', subscriptionId: sub.subscriptionId })}
+              label={`resource groups of ${sub.displayName}`}
+            />
+            <CountCell
+              count={sub.resourceCount}
+              href={inventoryHref(tenantId, { view: 'resources', subscriptionId: sub.subscriptionId })}
+              label={`resources of ${sub.displayName}`}
+            />
             <CostCells costs={sub.costs} />
           </tr>
         ))}
@@ -176,19 +179,15 @@ export function ResourceGroupTable(props: {
             <td>
               <TagList tags={group.tags} tagHref={props.tagHref} />
             </td>
-            <td class="count">
-              <a
-                href={inventoryHref(tenantId, {
-                  view: 'resources',
-                  subscriptionId: group.subscriptionId,
-                  resourceGroupId: group.id,
-                })}
-                onClick={onLinkClick}
-                aria-label={`${group.resourceCount} resources of ${group.name}`}
-              >
-                {group.resourceCount}
-              </a>
-            </td>
+            <CountCell
+              count={group.resourceCount}
+              href={inventoryHref(tenantId, {
+                view: 'resources',
+                subscriptionId: group.subscriptionId,
+                resourceGroupId: group.id,
+              })}
+              label={`resources of ${group.name}`}
+            />
             <CostCells costs={group.costs} />
           </tr>
         ))}
