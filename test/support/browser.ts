@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { build } from 'vite'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { hashPassword } from '../../src/platform/auth/password.js'
 import { type OrgContext, type TestApp, useTestApp } from './app.js'
 
@@ -24,6 +24,11 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ]
 export const TEST_PASSWORD = 'correct horse battery staple'
+
+/** The page is no wider than a 390 px phone: nothing scrolls sideways. */
+export async function noHorizontalScroll(page: Page) {
+  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -47,6 +52,8 @@ export interface BrowserApp {
   newPage(): Promise<Page>
   /** Gives the user a password, so the page can sign in with it. */
   setPassword(userId: string, password?: string): Promise<void>
+  /** Fills the sign-in form the page shows and waits for the tenant list. */
+  signIn(page: Page, email: string, password?: string): Promise<void>
   /** Opens the app, signs in as the organisation's owner (password set first) and waits for the tenant list. */
   signInAsOwner(page: Page, org: OrgContext): Promise<void>
 }
@@ -106,6 +113,13 @@ export async function useBrowserApp(
       .execute()
   }
 
+  const signIn = async (page: Page, email: string, password = TEST_PASSWORD) => {
+    await page.getByLabel('E-mail address').fill(email)
+    await page.getByLabel('Password').fill(password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Tenants' }).waitFor()
+  }
+
   return {
     t,
     base,
@@ -128,13 +142,11 @@ export async function useBrowserApp(
       return page
     },
     setPassword,
+    signIn,
     async signInAsOwner(page, org) {
       await setPassword(org.ownerId)
       await page.goto(`${base}/`)
-      await page.getByLabel('E-mail address').fill(org.owner.actor.name ?? '')
-      await page.getByLabel('Password').fill(TEST_PASSWORD)
-      await page.getByRole('button', { name: 'Sign in' }).click()
-      await page.getByRole('heading', { name: 'Tenants' }).waitFor()
+      await signIn(page, org.owner.actor.name ?? '')
     },
   }
 }

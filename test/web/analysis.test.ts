@@ -1,11 +1,10 @@
-import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX } from '../../src/app.js'
 import type { AnomalyRecord } from '../../src/features/anomalies/schemas.js'
 import type { InsightRecord } from '../../src/features/insights/schemas.js'
 import { addDays } from '../../src/platform/time.js'
 import type { OrgContext } from '../support/app.js'
-import { TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
+import { noHorizontalScroll, useBrowserApp } from '../support/browser.js'
 import { plantedEstate, writeFocusFiles } from '../support/focus-estate.js'
 
 /**
@@ -19,10 +18,6 @@ const { t, base, problems, ...browser } = await useBrowserApp()
 const TODAY = new Date().toISOString().slice(0, 10)
 const SPIKE_DAY = addDays(TODAY, -9)
 const VIEWER = 'vera.viewer@analysis.test'
-
-async function noHorizontalScroll(page: Page) {
-  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
-}
 
 describe('web interface: anomalies and insights', () => {
   let org: OrgContext
@@ -221,10 +216,7 @@ describe('web interface: anomalies and insights', () => {
 
     // A Viewer of the tenancy reads the insight and is offered no action on it.
     await page.getByRole('button', { name: 'Sign out' }).click()
-    await page.getByLabel('E-mail address').fill(VIEWER)
-    await page.getByLabel('Password').fill(TEST_PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Tenants' }).waitFor()
+    await browser.signIn(page, VIEWER)
     await page.goto(`${base}/insights/${insight.id}`)
     await page.getByText('Acting on an insight needs the Editor role on this tenant.').waitFor()
     expect(await page.getByRole('button', { name: 'Snooze' }).count()).toBe(0)

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX } from '../../src/app.js'
 import type { OrgContext } from '../support/app.js'
-import { useBrowserApp } from '../support/browser.js'
+import { noHorizontalScroll, useBrowserApp } from '../support/browser.js'
 
 /**
  * The Inventory tab and the charts of single resources in a real browser against the real app (SQLite: the API
@@ -187,7 +187,7 @@ describe('inventory page', () => {
     await page.getByRole('button', { name: 'Clear filters' }).click()
     const frame = page.getByRole('region', { name: 'Resources' })
     await frame.waitFor()
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+    await noHorizontalScroll(page)
     expect(await frame.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true)
     const all = (await t.request('GET', `${API_PREFIX}/tenants/${tenantId}/resources`, org.ownerKey)).json()
     const pages = page.getByRole('navigation', { name: 'Pages' })
@@ -198,11 +198,11 @@ describe('inventory page', () => {
     await page.screenshot({ path: '/work/shots/inventory-390.png' })
     await page.goto(`${base}/tenants/${tenantId}/inventory?view=resources&tag=${workload}&search=${part}`)
     await counted(await countOf(`tag=${workload}&search=${part}`))
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+    await noHorizontalScroll(page)
     await page.screenshot({ path: '/work/shots/inventory-filters-390.png', fullPage: true })
     await page.goto(`${base}/tenants/${tenantId}?scope=resource:${tagged.id}`)
     await markers.getByText('Deploy workload release').waitFor()
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+    await noHorizontalScroll(page)
     await page.screenshot({ path: '/work/shots/inventory-chart-390.png' })
     expect(problems).toEqual([])
 

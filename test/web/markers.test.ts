@@ -3,7 +3,7 @@ import { API_PREFIX } from '../../src/app.js'
 import type { EventRecord } from '../../src/features/events/schemas.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import type { OrgContext } from '../support/app.js'
-import { TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
+import { noHorizontalScroll, useBrowserApp } from '../support/browser.js'
 
 /**
  * The Markers tab and the live markers of the cost chart in a real browser, against the real app (SQLite; the API
@@ -156,7 +156,7 @@ describe('web interface: event markers', () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await page.getByRole('button', { name: 'New marker' }).click()
     await page.getByLabel('Title').waitFor()
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+    await noHorizontalScroll(page)
     await page.screenshot({ path: '/work/shots/markers-390.png', fullPage: true })
 
     await page.close()
@@ -180,9 +180,7 @@ describe('web interface: event markers', () => {
     const page = await browser.newPage()
     await page.goto(`${base}/`)
     await page.getByRole('button', { name: 'Sign out' }).click()
-    await page.getByLabel('E-mail address').fill('editor@marker-org.test')
-    await page.getByLabel('Password').fill(TEST_PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await browser.signIn(page, 'editor@marker-org.test')
     await page.getByRole('link', { name: /Shop estate/ }).click()
     await page.getByRole('link', { name: 'Markers' }).click()
     await page.getByRole('button', { name: 'Delete CI deploy 7.1' }).click()

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX } from '../../src/app.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import type { OrgContext } from '../support/app.js'
-import { TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
+import { noHorizontalScroll, useBrowserApp } from '../support/browser.js'
 
 /**
  * The Reports pages in a real browser against the real app: an owner defines a report, runs it and downloads its
@@ -13,10 +12,6 @@ import { TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
  */
 
 const { t, base, problems, ...browser } = await useBrowserApp()
-
-async function noHorizontalScroll(page: Page) {
-  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
-}
 
 describe('web interface: reports', () => {
   let org: OrgContext
@@ -223,10 +218,7 @@ describe('web interface: reports', () => {
     await browser.context().clearCookies()
     const page = await browser.newPage()
     await page.goto(`${base}/reports`)
-    await page.getByLabel('E-mail address').fill(email)
-    await page.getByLabel('Password').fill(TEST_PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Tenants' }).waitFor()
+    await browser.signIn(page, email)
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Reports' }).click()
     const definitions = page.getByRole('list', { name: 'Report definitions' })
     await definitions.getByRole('link', { name: 'Production by service' }).click()

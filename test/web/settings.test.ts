@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX } from '../../src/app.js'
 import type { OrgContext } from '../support/app.js'
-import { TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
+import { noHorizontalScroll, TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
 import { createTestSmtpServer } from '../support/smtp.js'
 
 /**
@@ -31,17 +31,6 @@ function linkTo(email: string, page: 'invite' | 'reset-password'): string {
   const link = new RegExp(`${base.replace(/\./g, '\\.')}/${page}/[A-Za-z0-9_-]+`).exec(mail!.text)?.[0]
   expect(link, mail!.text).toBeTruthy()
   return link!
-}
-
-async function noHorizontalScroll(page: Page) {
-  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.getByLabel('E-mail address').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Tenants' }).waitFor()
 }
 
 describe('settings', () => {
@@ -74,7 +63,7 @@ describe('settings', () => {
     await page.getByRole('button', { name: 'Set the password' }).click()
     await page.getByRole('heading', { name: 'Your password is set' }).waitFor()
     await page.getByRole('link', { name: 'Sign in to Costwatch' }).click()
-    await signIn(page, ownerEmail, TEST_PASSWORD)
+    await browser.signIn(page, ownerEmail, TEST_PASSWORD)
 
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Settings' }).click()
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor()
@@ -257,7 +246,7 @@ describe('settings', () => {
     // The invitee signs in: their tenancy, no settings, and the settings' addresses are for owners only.
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('heading', { name: 'Sign in' }).waitFor()
-    await signIn(page, INVITEE, INVITEE_PASSWORD)
+    await browser.signIn(page, INVITEE, INVITEE_PASSWORD)
     await page.getByRole('link', { name: /Staging estate/ }).waitFor()
     expect(await page.getByRole('link', { name: /Production estate/ }).count()).toBe(0)
     expect(await page.getByRole('link', { name: 'Settings' }).count()).toBe(0)

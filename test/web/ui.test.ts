@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX } from '../../src/app.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
-import { TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
+import { noHorizontalScroll, TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
 
 /**
  * The web interface in a real browser against the real app on a real port. SQLite only: the API under it has its
@@ -105,7 +105,7 @@ describe('web interface', () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await page.getByRole('combobox', { name: 'Group by' }).selectOption('service')
     await page.locator('.u-legend').getByText('Total').waitFor()
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+    await noHorizontalScroll(page)
     await page.screenshot({ path: '/work/ui-390.png', fullPage: true })
 
     // A tenant without costs says so, and has no markers.
