@@ -37,11 +37,7 @@ export function versionOf(organisationId: unknown) {
 
 /** Bumps an organisation's version, in the caller's transaction. */
 export async function bumpVersion(db: Kysely<Database>, organisationId: string): Promise<void> {
-  await db
-    .insertInto('rowCounts')
-    .values({ counter: versionCounter(organisationId), n: 1 })
-    .onConflict((oc) => oc.column('counter').doUpdateSet((eb) => ({ n: eb('rowCounts.n', '+', 1) })))
-    .execute()
+  await adjustCount(db, versionCounter(organisationId), 1)
 }
 
 /**
