@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, type CostSeries, hasRole, type SessionUser, type Tenant } from '../../api'
 import { Badge } from '../../components/badge'
+import { formatInstant, formatMoney, utcDay } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
 import { onLinkClick } from '../../router'
 import { CostChart } from '../explorer/cost-chart'
 import { MarkerList } from '../explorer/marker-list'
-import { formatInstant, formatMoney, utcDay } from '../explorer/markers'
 import {
   type Anomaly,
   chartScopeOf,

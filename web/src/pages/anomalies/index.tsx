@@ -1,12 +1,12 @@
 import { api } from '../../api'
 import { Badge } from '../../components/badge'
+import { formatMoney } from '../../components/format'
 import { Pager } from '../../components/pager'
 import { ProblemMessage } from '../../components/problem'
 import { useQueryFilters } from '../../components/query-filters'
 import { SelectFilter } from '../../components/select-filter'
 import { useLoad } from '../../components/use-load'
 import { onLinkClick } from '../../router'
-import { formatMoney } from '../explorer/markers'
 import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, listAnomalies, scopeLabel } from './api'
 
 /** The organisation's anomalies across the tenancies the user may see, newest first, filtered and paged. */

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import uPlot from 'uplot'
 import type { CostSeries, EventMarker } from '../../api'
+import { formatInstant, formatMoney } from '../../components/format'
 import { onLinkClick } from '../../router'
 import type { Anomaly } from '../anomalies/api'
 import { type AnomalyDay, anomalyDays, SEVERITY_BANDS } from './anomaly-bands'
-import { CATEGORY_COLOURS, formatInstant, formatMoney, markerTag } from './markers'
+import { CATEGORY_COLOURS, markerTag } from './markers'
 
 const PALETTE = ['#2563eb', '#0d9488', '#d97706', '#9333ea', '#db2777', '#65a30d', '#0891b2', '#7c3aed']
 /** Lines beyond these groups make the chart unreadable; the rest stay in the totals. */

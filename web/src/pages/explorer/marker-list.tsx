@@ -1,5 +1,6 @@
 import type { EventMarker } from '../../api'
-import { CATEGORY_COLOURS, formatInstant, markerTag } from './markers'
+import { formatInstant } from '../../components/format'
+import { CATEGORY_COLOURS, markerTag } from './markers'
 
 /** The chart's markers as a list, for keyboards and screen readers; focusing one highlights it on the chart. */
 export function MarkerList(props: {

@@ -3,9 +3,9 @@ import { api, hasRole, type SessionUser, type Tenant } from '../../api'
 import { Badge } from '../../components/badge'
 import { FieldError, fieldMessages, withoutFields } from '../../components/field-errors'
 import '../../components/findings.css'
+import { formatInstant, formatMoney } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
 import { onLinkClick } from '../../router'
-import { formatInstant, formatMoney } from '../explorer/markers'
 import {
   actOnInsight,
   CATEGORY_LABELS,

@@ -1,9 +1,9 @@
 import { type ComponentChildren, Fragment } from 'preact'
 import { chartHref } from '../../components/chart-scope'
+import { formatMoney } from '../../components/format'
 import { readableResourceType } from '../../components/resource-type'
 import { withSearch } from '../../components/search-params'
 import { onLinkClick } from '../../router'
-import { formatMoney } from '../explorer/markers'
 import type { CostSummary, Resource, ResourceGroup, Subscription, Tags } from './api'
 
 /** The inventory's three lists as tables, each row's name a link to its own cost chart. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
+import { formatInstant, formatMoney } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
-import { formatInstant, formatMoney } from '../explorer/markers'
 import { downloadUrl, type Format, type ReportRunDetail, reportsApi } from './api'
 import { RunStatusBadge } from './run-status'
 import { isFinished, runPeriod, STATUS_WORDS } from './words'
