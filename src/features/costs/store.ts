@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely, type RawBuilder, SqliteAdapter, sql } from 
 import type { DailyCostRow } from '../../connectors/types.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { addDays, dayCount, dayDiff, monthStart, previousMonthStart } from '../../platform/time.js'
+import { createTempStaging } from './staging.js'
 
 /** The storage key of a cost row's resource: its lower-cased ARM id, or '' for the subscription's own charges. */
 export function resourceKeyOf(armId: string | null): string {
@@ -30,19 +31,8 @@ const STAGING_COLUMNS = [
   'cost',
   'currency',
 ] as const
-/**
- * Rows per staging INSERT. On SQLite 250 rows x 13 parameters: the statement's text (~7.2 KB) stays under the
- * statement cache's 8 KB, so it is compiled once, and the per-statement cost (Kysely's connection hand-over, a
- * bind and a step) is spread over 250 rows rather than 100. On PostgreSQL 500, as before: each statement is a
- * round trip.
- */
-const STAGE_ROWS: Record<DialectName, number> = { sqlite: 250, postgres: 500 }
-/**
- * Rows per staging transaction on SQLite: the write lock is held a quarter of a second at a time, never for a
- * whole collection, and a commit (with the WAL checkpoint it may start) comes every 50,000 rows rather than
- * every 100 (a simulated day of 20,000 resources, ~27,000 rows, is one transaction).
- */
-const STAGE_TRANSACTION_ROWS = 50_000
+/** Rows per staging INSERT on PostgreSQL: each statement is a round trip. */
+const STAGE_ROWS = 500
 
 /** `insert into cost_staging (...) values (?, ...), ...` for `rows` rows, in the dialect's placeholders. */
 function stagingInsert(dialect: DialectName, rows: number): string {
@@ -156,16 +146,16 @@ export async function rebuildSeries(trx: Kysely<Database>, tenantId: string, fro
   await sql`
     insert into resource_cost_series (tenant_id, date, resource_key, service_name, charge_category, currency,
       subscription_id, resource_group_key, cost)
-    select tenant_id, date, resource_key, service_name, charge_category, currency, max(subscription_id),
+    select ${tenantId}, date, resource_key, service_name, charge_category, currency, max(subscription_id),
       max(resource_group_key), sum(cost)
     from daily_costs where ${rowsOfRange}
-    group by tenant_id, date, resource_key, service_name, charge_category, currency`.execute(trx)
+    group by date, resource_key, service_name, charge_category, currency`.execute(trx)
   await sql`
     insert into group_cost_series (tenant_id, date, subscription_id, resource_group_key, service_name,
       charge_category, currency, cost)
-    select tenant_id, date, subscription_id, resource_group_key, service_name, charge_category, currency, sum(cost)
+    select ${tenantId}, date, subscription_id, resource_group_key, service_name, charge_category, currency, sum(cost)
     from resource_cost_series where ${range}
-    group by tenant_id, date, subscription_id, resource_group_key, service_name, charge_category, currency`.execute(trx)
+    group by date, subscription_id, resource_group_key, service_name, charge_category, currency`.execute(trx)
   await sql`
     insert into cost_series (tenant_id, level, date, scope_key, charge_category, currency, cost)
     select tenant_id, 'resourceGroup', date, subscription_id || '/' || resource_group_key, charge_category,
@@ -254,11 +244,11 @@ async function rebuildTagSeries(trx: Kysely<Database>, tenantId: string, from: s
   )
   const insertSums = (days: RawBuilder<unknown>) => sql`
     insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
-    select s.tenant_id, t.tag_key, s.date, t.tag_value, s.currency, sum(s.cost)
+    select ${tenantId}, t.tag_key, s.date, t.tag_value, s.currency, sum(s.cost)
     from resource_cost_series s
     join resource_tags t on t.tenant_id = s.tenant_id and t.resource_key = s.resource_key
     where s.tenant_id = ${tenantId} and ${days}
-    group by s.tenant_id, t.tag_key, s.date, t.tag_value, s.currency`
+    group by t.tag_key, s.date, t.tag_value, s.currency`
   // A tenant without tags (costs imported without an inventory) has nothing to sum: no join of every resource day.
   const tagged = await sql`select 1 from resource_tags where tenant_id = ${tenantId} limit 1`.execute(trx)
   if (tagged.rows.length === 0) return
@@ -393,7 +383,9 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
     return totals
   }
 
-  const perInsert = STAGE_ROWS[dialect]
+  // SQLite stages in the connection's TEMP database (see staging.ts); PostgreSQL in the cost_staging table.
+  const tempStaging = dialect === 'sqlite' ? createTempStaging(db) : null
+  const perInsert = STAGE_ROWS
   const fullInsert = stagingInsert(dialect, perInsert)
 
   async function insertStaged(
@@ -428,14 +420,11 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
 
   return {
     /**
-     * Staged rows of one attempt of a run; nothing reads them until `mergeStaged`. Outside a transaction, SQLite
-     * commits every STAGE_TRANSACTION_ROWS rows (a run collecting for minutes never blocks other writers long).
-     *
-     * The INSERTs are written as SQL text with parameters, not built with Kysely: building and compiling a
-     * 500-row Kysely insert (and the CamelCasePlugin's pass over its 5,500 values), then one commit per INSERT,
-     * made staging 14 µs a row (bench/ingest.ts at 100 days: 38.7 s for 2.7 million rows); now 6.6 µs at 20 days
-     * and 9.5 µs at 400 days, mostly SQLite's own work (building the parameters was 1.3 s of 4.8 s in a CPU
-     * profile at 20 days). The parameters go in the order of STAGING_COLUMNS.
+     * Staged rows of one attempt of a run; nothing reads them until `mergeStaged`. On SQLite they go to the
+     * connection's TEMP database (see staging.ts), taking no lock of the database file; on PostgreSQL to the
+     * cost_staging table, in multi-row INSERTs written as SQL text with parameters (building a 500-row Kysely
+     * insert, with the CamelCasePlugin's pass over its values, cost more than running it). The parameters go in
+     * the order of STAGING_COLUMNS.
      */
     async stage(
       stagingKey: string,
@@ -443,45 +432,23 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
       rows: readonly DailyCostRow[],
       trx: Kysely<Database> = db,
     ): Promise<void> {
-      if (dialect === 'sqlite' && !trx.isTransaction && rows.length > perInsert) {
-        for (let i = 0; i < rows.length; i += STAGE_TRANSACTION_ROWS) {
-          const part = rows.slice(i, i + STAGE_TRANSACTION_ROWS)
-          await trx.transaction().execute((t) => insertStaged(t, stagingKey, tenantId, part))
-        }
-        return
-      }
+      if (tempStaging) return tempStaging.stage(stagingKey, tenantId, rows, trx)
       await insertStaged(trx, stagingKey, tenantId, rows)
     },
 
     /**
-     * Forgets staged rows of every attempt of a run (a retry starts clean; a finished run leaves nothing).
-     *
-     * On SQLite, inside a transaction that has already written (the final transaction of a run or an import),
-     * when no other run has rows staged (the usual case), the whole table is emptied with a bare DELETE, which
-     * SQLite does by freeing the table's pages rather than deleting millions of rows one by one and rewriting every
-     * page of the table and its index into the WAL: on bench/ingest.ts at 20 days (543,000 rows), clear 0.6 s and
-     * commit 1.6 s became 0.2 s and 1.1 s. That transaction holds the write lock, so no other process can stage a
-     * row between the check and the DELETE (were it a read transaction overtaken by another writer, SQLite would
-     * refuse the DELETE with SQLITE_BUSY_SNAPSHOT rather than delete rows it did not see).
+     * Forgets staged rows of every attempt of a run (a retry starts clean; a finished run leaves nothing). On
+     * SQLite also any row of the run in cost_staging, where an earlier version staged them.
      */
     async clearStaged(runId: string, trx: Kysely<Database> = db): Promise<void> {
-      if (dialect === 'postgres') {
-        await trx.deleteFrom('costStaging').where('runId', 'like', `${runId}:%`).execute()
+      if (tempStaging) {
+        await tempStaging.clear(runId, trx)
+        // SQLite's LIKE is case-insensitive, so it cannot use the run_id index; the same prefix as a range of
+        // run_id (';' follows ':', and SQLite compares text byte by byte) can.
+        await trx.deleteFrom('costStaging').where('runId', '>=', `${runId}:`).where('runId', '<', `${runId};`).execute()
         return
       }
-      // SQLite's LIKE is case-insensitive, so it cannot use the run_id index and reads every staged row; the same
-      // prefix as a range of run_id (';' follows ':', and SQLite compares text byte by byte) can.
-      const from = `${runId}:`
-      const to = `${runId};`
-      if (trx.isTransaction) {
-        const before = await trx.selectFrom('costStaging').select('runId').where('runId', '<', from).limit(1).execute()
-        const after = await trx.selectFrom('costStaging').select('runId').where('runId', '>=', to).limit(1).execute()
-        if (before.length === 0 && after.length === 0) {
-          await trx.deleteFrom('costStaging').execute()
-          return
-        }
-      }
-      await trx.deleteFrom('costStaging').where('runId', '>=', from).where('runId', '<', to).execute()
+      await trx.deleteFrom('costStaging').where('runId', 'like', `${runId}:%`).execute()
     },
 
     /**
@@ -491,7 +458,7 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
      * transaction. Returns how many cost rows were written.
      *
      * `covered` is the tenant and the days the staged rows may fall on (a run's window), when the caller knows it;
-     * without it they are read from the staged rows.
+     * without it they are those of the staged rows.
      *
      * One statement over the whole run, not one per day: the GROUP BY sorts the rows into daily_costs' key order
      * (resource, date, meter), so they go in as appends to its primary key. Day after day, each day's rows land on
@@ -504,26 +471,32 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
       stagingKey: string,
       covered?: { tenantId: string; from: string; to: string },
     ): Promise<number> {
-      const result = await sql`
-        insert into daily_costs (tenant_id, resource_key, date, meter_id, charge_category, charge_class,
-          subscription_id, resource_group_key, meter_name, service_name, cost, currency)
-        select tenant_id, resource_key, date, meter_id, charge_category, charge_class, max(subscription_id),
-          max(resource_group_key), max(meter_name), max(service_name), sum(cost), max(currency)
-        from cost_staging where run_id = ${stagingKey}
-        group by tenant_id, resource_key, date, meter_id, charge_category, charge_class
-        on conflict (tenant_id, resource_key, date, meter_id, charge_category, charge_class) do update set
-          subscription_id = excluded.subscription_id, resource_group_key = excluded.resource_group_key,
-          meter_name = excluded.meter_name, service_name = excluded.service_name,
-          cost = excluded.cost, currency = excluded.currency`.execute(trx)
-      const ranges = covered
-        ? [covered]
-        : (
-            await sql<{ tenantId: string; from: string; to: string }>`
-              select tenant_id as "tenantId", min(date) as "from", max(date) as "to" from cost_staging
-              where run_id = ${stagingKey} group by tenant_id`.execute(trx)
-          ).rows
-      for (const range of ranges) await rebuildSeries(trx, range.tenantId, range.from, range.to)
-      return Number(result.numAffectedRows ?? 0n)
+      let merged: { rows: number; ranges: { tenantId: string; from: string; to: string }[] }
+      if (tempStaging) merged = await tempStaging.merge(trx, stagingKey)
+      else {
+        const result = await sql`
+          insert into daily_costs (tenant_id, resource_key, date, meter_id, charge_category, charge_class,
+            subscription_id, resource_group_key, meter_name, service_name, cost, currency)
+          select tenant_id, resource_key, date, meter_id, charge_category, charge_class, max(subscription_id),
+            max(resource_group_key), max(meter_name), max(service_name), sum(cost), max(currency)
+          from cost_staging where run_id = ${stagingKey}
+          group by tenant_id, resource_key, date, meter_id, charge_category, charge_class
+          on conflict (tenant_id, resource_key, date, meter_id, charge_category, charge_class) do update set
+            subscription_id = excluded.subscription_id, resource_group_key = excluded.resource_group_key,
+            meter_name = excluded.meter_name, service_name = excluded.service_name,
+            cost = excluded.cost, currency = excluded.currency`.execute(trx)
+        const ranges = covered
+          ? []
+          : (
+              await sql<{ tenantId: string; from: string; to: string }>`
+                select tenant_id as "tenantId", min(date) as "from", max(date) as "to" from cost_staging
+                where run_id = ${stagingKey} group by tenant_id`.execute(trx)
+            ).rows
+        merged = { rows: Number(result.numAffectedRows ?? 0n), ranges }
+      }
+      for (const range of covered ? [covered] : merged.ranges)
+        await rebuildSeries(trx, range.tenantId, range.from, range.to)
+      return merged.rows
     },
 
     /**

@@ -1,0 +1,287 @@
+import { CompiledQuery, type Kysely, sql } from 'kysely'
+import type { DailyCostRow } from '../../connectors/types.js'
+import type { Database } from '../../platform/db/index.js'
+
+/**
+ * Where a run's cost rows wait on SQLite until its final transaction moves them into daily_costs: tables of the
+ * connection's own TEMP database, one pair per staging key, in a compact form.
+ *
+ * - Each distinct key (tenant, resource, meter, charge category and class, and what describes it: subscription,
+ *   group, meter and service names, currency) is held once, in this process's memory while rows arrive and in a
+ *   keys table at the merge; a staged row is only (key number, date, cost), 3 values instead of 13.
+ * - TEMP tables are never written to the WAL, never checkpointed into the database file and take no lock of it:
+ *   staging no longer holds the write lock at all, and a finished run's rows go with a DROP TABLE.
+ * - The merge sorts those small rows by (resource's rank, date, key) and joins each group to its key once: the
+ *   sort that orders the rows into daily_costs' primary key no longer carries the long ARM paths of every row.
+ *
+ * bench/ingest.ts, 1,500 resources x 400 days (821,000 rows), SQLite: staging took 5.0 s and the merge's upsert
+ * 6.0 s with a staging table in the database file (rows of 13 values, a run_id index); now 1.5 s and 3.0 s.
+ *
+ * Staged rows belong to the process that staged them, which is also the one that merges them (a snapshot run's
+ * worker, an import's command line). A process that dies loses them with its TEMP database; its run is retried
+ * from the start, as before, when every attempt's staged rows were cleared first.
+ */
+export function createTempStaging(db: Kysely<Database>) {
+  interface CostKey {
+    id: number
+    tenantId: string
+    resourceKey: string
+    meterId: string
+    chargeCategory: string
+    chargeClass: string
+    subscriptionId: string
+    resourceGroupKey: string
+    meterName: string | null
+    serviceName: string
+    currency: string
+  }
+  interface Stage {
+    table: string
+    keysTable: string
+    /** tenant -> ARM id as written ('' for none) -> meter -> its keys (charge category, class, description). */
+    keys: Map<string, Map<string, Map<string, CostKey[]>>>
+    keyCount: number
+    /** Whether some cost key came with two descriptions (see keyOf). */
+    describedTwice: boolean
+    /** Per tenant, the first and last day staged. */
+    days: Map<string, { from: string; to: string }>
+    rows: number
+    /** Dropped inside a transaction that may yet roll back: dropped again (if still there) by the next clear. */
+    cleared: boolean
+  }
+  const stages = new Map<string, Stage>()
+  let nextTable = 0
+
+  const lowerCased = new Map<string, string>()
+  /** A lower-cased ARM id or group name, remembered: each recurs once a day for every day of a run. */
+  function lowerCase(text: string): string {
+    let lower = lowerCased.get(text)
+    if (lower === undefined) {
+      if (lowerCased.size >= 100_000) lowerCased.clear()
+      lower = text.toLowerCase()
+      lowerCased.set(text, lower)
+    }
+    return lower
+  }
+
+  async function stageOf(executor: Kysely<Database>, stagingKey: string): Promise<Stage> {
+    let stage = stages.get(stagingKey)
+    if (stage === undefined || stage.cleared) {
+      const n = nextTable++
+      stage = {
+        table: `staged_costs_${n}`,
+        keysTable: `staged_cost_keys_${n}`,
+        keys: new Map(),
+        keyCount: 0,
+        describedTwice: false,
+        days: new Map(),
+        rows: 0,
+        cleared: false,
+      }
+      await sql`create temp table ${sql.id(stage.table)} (key_id integer not null, date text not null,
+        cost real not null)`.execute(executor)
+      stages.set(stagingKey, stage)
+    }
+    return stage
+  }
+
+  /**
+   * The key of a row: its cost key and what describes it. Rows of one cost key that describe it differently
+   * (a meter renamed, a billing currency changed during the run's window) are keys of their own, so each day keeps
+   * its own description; the merge then sums them per day as a GROUP BY with max() would.
+   */
+  function keyOf(stage: Stage, tenantId: string, row: DailyCostRow): CostKey {
+    let byResource = stage.keys.get(tenantId)
+    if (byResource === undefined) {
+      byResource = new Map()
+      stage.keys.set(tenantId, byResource)
+    }
+    const armId = row.resourceArmId ?? ''
+    let byMeter = byResource.get(armId)
+    if (byMeter === undefined) {
+      byMeter = new Map()
+      byResource.set(armId, byMeter)
+    }
+    let keys = byMeter.get(row.meterId)
+    if (keys === undefined) {
+      keys = []
+      byMeter.set(row.meterId, keys)
+    }
+    const chargeClass = row.chargeClass ?? ''
+    const resourceGroupKey = row.resourceGroupName === null ? '' : lowerCase(row.resourceGroupName)
+    let sameCostKey: CostKey | undefined
+    for (const key of keys) {
+      if (key.chargeCategory !== row.chargeCategory || key.chargeClass !== chargeClass) continue
+      if (
+        key.subscriptionId === row.subscriptionId &&
+        key.resourceGroupKey === resourceGroupKey &&
+        key.meterName === row.meterName &&
+        key.serviceName === row.serviceName &&
+        key.currency === row.currency
+      )
+        return key
+      sameCostKey = key
+    }
+    const id = stage.keyCount++
+    if (sameCostKey !== undefined) stage.describedTwice = true
+    const key: CostKey = {
+      id,
+      tenantId,
+      resourceKey: row.resourceArmId ? lowerCase(row.resourceArmId) : '',
+      meterId: row.meterId,
+      chargeCategory: row.chargeCategory,
+      chargeClass,
+      subscriptionId: row.subscriptionId,
+      resourceGroupKey,
+      meterName: row.meterName,
+      serviceName: row.serviceName,
+      currency: row.currency,
+    }
+    keys.push(key)
+    return key
+  }
+
+  /** Rows per INSERT: 500 x 3 parameters, a statement of 4 KB, compiled once per staging table. */
+  const PER_INSERT = 500
+  const insertText = (table: string, rows: number) =>
+    `insert into temp."${table}" (key_id, date, cost) values ${new Array(rows).fill('(?,?,?)').join(',')}`
+
+  return {
+    async stage(
+      stagingKey: string,
+      tenantId: string,
+      rows: readonly DailyCostRow[],
+      executor: Kysely<Database> = db,
+    ): Promise<void> {
+      if (rows.length === 0) return
+      const stage = await stageOf(executor, stagingKey)
+      let days = stage.days.get(tenantId)
+      if (days === undefined) {
+        days = { from: rows[0]!.date, to: rows[0]!.date }
+        stage.days.set(tenantId, days)
+      }
+      const fullInsert = insertText(stage.table, PER_INSERT)
+      // One transaction of the TEMP database (the database file is not locked) for the whole batch.
+      const inTransaction = async (trx: Kysely<Database>) => {
+        for (let i = 0; i < rows.length; i += PER_INSERT) {
+          const n = Math.min(PER_INSERT, rows.length - i)
+          const parameters: unknown[] = new Array(n * 3)
+          let p = 0
+          for (let j = i; j < i + n; j++) {
+            const row = rows[j]!
+            parameters[p++] = keyOf(stage, tenantId, row).id
+            parameters[p++] = row.date
+            parameters[p++] = row.cost
+            if (row.date < days.from) days.from = row.date
+            if (row.date > days.to) days.to = row.date
+          }
+          const text = n === PER_INSERT ? fullInsert : insertText(stage.table, n)
+          await trx.executeQuery(CompiledQuery.raw(text, parameters))
+        }
+      }
+      if (executor.isTransaction) await inTransaction(executor)
+      else await executor.transaction().execute(inTransaction)
+      stage.rows += rows.length
+    },
+
+    /**
+     * Moves the staged rows of `stagingKey` into daily_costs (inside the caller's transaction): rows of one key
+     * and day summed, replacing what was stored for that key and day. Returns the rows written and, per tenant,
+     * the first and last day staged.
+     */
+    async merge(trx: Kysely<Database>, stagingKey: string) {
+      const stage = stages.get(stagingKey)
+      if (stage === undefined || stage.rows === 0) return { rows: 0, ranges: [] }
+      const keys = sql.id(stage.keysTable)
+      await sql`create temp table ${keys} (id integer primary key, tenant_id text not null,
+        resource_key text not null, meter_id text not null, charge_category text not null,
+        charge_class text not null, subscription_id text not null, resource_group_key text not null,
+        meter_name text, service_name text not null, currency text not null, resource_rank integer)`.execute(trx)
+      const all: CostKey[] = []
+      for (const byResource of stage.keys.values())
+        for (const byMeter of byResource.values()) for (const charges of byMeter.values()) all.push(...charges)
+      const PER_KEY_INSERT = 200
+      for (let i = 0; i < all.length; i += PER_KEY_INSERT) {
+        const part = all.slice(i, i + PER_KEY_INSERT)
+        await trx.executeQuery(
+          CompiledQuery.raw(
+            `insert into temp."${stage.keysTable}" (id, tenant_id, resource_key, meter_id, charge_category,
+              charge_class, subscription_id, resource_group_key, meter_name, service_name, currency)
+            values ${part.map(() => '(?,?,?,?,?,?,?,?,?,?,?)').join(',')}`,
+            part.flatMap((k) => [
+              k.id,
+              k.tenantId,
+              k.resourceKey,
+              k.meterId,
+              k.chargeCategory,
+              k.chargeClass,
+              k.subscriptionId,
+              k.resourceGroupKey,
+              k.meterName,
+              k.serviceName,
+              k.currency,
+            ]),
+          ),
+        )
+      }
+      // Each key's place in daily_costs' order (tenant, resource): what the rows are sorted by, as a number.
+      await sql`
+        update ${keys} set resource_rank = ranked.rank
+        from (select id, dense_rank() over (order by tenant_id, resource_key) as rank from ${keys}) ranked
+        where ${keys}.id = ranked.id`.execute(trx)
+      // The grouped rows come out in daily_costs' key order (resource, date, then meter within a few rows), so
+      // they go in as appends to its primary key; `cross join` keeps them the outer loop. When some cost key
+      // came with two descriptions, its rows are grouped by the cost key and day with the greater of each value,
+      // as the text columns sorted in full (slower: only such runs pay for it). `where true` tells SQLite's parser
+      // that ON CONFLICT is the upsert, not a join's ON.
+      const grouped = stage.describedTwice
+        ? sql`
+            select k.tenant_id, k.resource_key, s.date, k.meter_id, k.charge_category, k.charge_class,
+              max(k.subscription_id) as subscription_id, max(k.resource_group_key) as resource_group_key,
+              max(k.meter_name) as meter_name, max(k.service_name) as service_name, sum(s.cost) as cost,
+              max(k.currency) as currency
+            from ${sql.id(stage.table)} s join ${keys} k on k.id = s.key_id
+            where true
+            group by k.tenant_id, k.resource_key, s.date, k.meter_id, k.charge_category, k.charge_class`
+        : sql`
+            select k.tenant_id, k.resource_key, g.date, k.meter_id, k.charge_category, k.charge_class,
+              k.subscription_id, k.resource_group_key, k.meter_name, k.service_name, g.cost, k.currency
+            from (
+              select s.key_id, s.date, sum(s.cost) as cost
+              from ${sql.id(stage.table)} s join ${keys} r on r.id = s.key_id
+              group by r.resource_rank, s.date, s.key_id
+            ) g cross join ${keys} k on k.id = g.key_id
+            where true`
+      const result = await sql`
+        insert into daily_costs (tenant_id, resource_key, date, meter_id, charge_category, charge_class,
+          subscription_id, resource_group_key, meter_name, service_name, cost, currency)
+        ${grouped}
+        on conflict (tenant_id, resource_key, date, meter_id, charge_category, charge_class) do update set
+          subscription_id = excluded.subscription_id, resource_group_key = excluded.resource_group_key,
+          meter_name = excluded.meter_name, service_name = excluded.service_name,
+          cost = excluded.cost, currency = excluded.currency`.execute(trx)
+      const ranges = [...stage.days].map(([tenantId, days]) => ({ tenantId, ...days }))
+      return { rows: Number(result.numAffectedRows ?? 0n), ranges }
+    },
+
+    /**
+     * Drops the staged rows of every attempt of a run (`{runId}:{attempt}`) this process holds, and the tables of
+     * earlier runs dropped inside a transaction (should it have rolled back, they are still there).
+     */
+    async clear(runId: string, executor: Kysely<Database> = db): Promise<void> {
+      for (const [stagingKey, stage] of stages) {
+        if (!stage.cleared && !stagingKey.startsWith(`${runId}:`)) continue
+        await sql`drop table if exists ${sql.id(stage.table)}`.execute(executor)
+        await sql`drop table if exists ${sql.id(stage.keysTable)}`.execute(executor)
+        if (executor.isTransaction) {
+          stage.cleared = true
+          stage.keys = new Map()
+          stage.describedTwice = false
+          stage.days = new Map()
+          stage.rows = 0
+        } else stages.delete(stagingKey)
+      }
+    },
+  }
+}
+export type TempStaging = ReturnType<typeof createTempStaging>

@@ -1,0 +1,213 @@
+import SqliteDatabase from 'better-sqlite3'
+import { sql } from 'kysely'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { DailyCostRow } from '../../src/connectors/types.js'
+import { type OrgContext, useTestApp } from '../support/app.js'
+import { testDialects } from '../support/dialects.js'
+
+const SUB = '44444444-dddd-4ddd-8ddd-444444444444'
+const VM = `/subscriptions/${SUB}/resourceGroups/App/providers/Microsoft.Compute/virtualMachines/VM-1`
+const DISK = `/subscriptions/${SUB}/resourceGroups/App/providers/Microsoft.Compute/disks/Disk-1`
+
+const row = (over: Partial<DailyCostRow>): DailyCostRow => ({
+  date: '2026-02-01',
+  subscriptionId: SUB,
+  resourceArmId: VM,
+  resourceGroupName: 'App',
+  meterId: 'meter-vm',
+  meterName: 'D2s v3',
+  chargeCategory: 'Usage',
+  chargeClass: null,
+  serviceName: 'Virtual Machines',
+  cost: 1,
+  currency: 'EUR',
+  ...over,
+})
+
+for (const dialect of testDialects()) {
+  describe(`${dialect}: staged cost rows`, () => {
+    const t = useTestApp({ dialect, now: '2026-03-01T09:00:00.000Z' })
+    let org: OrgContext
+    beforeAll(async () => {
+      org = await t.given.organisation()
+    })
+
+    const stored = async (tenantId: string) =>
+      t.db.kysely
+        .selectFrom('dailyCosts')
+        .select(['resourceKey', 'date', 'meterId', 'chargeClass', 'meterName', 'resourceGroupKey', 'cost'])
+        .where('tenantId', '=', tenantId)
+        .orderBy('resourceKey')
+        .orderBy('date')
+        .orderBy('meterId')
+        .orderBy('chargeClass')
+        .execute()
+    /** What is left staged anywhere: rows of cost_staging, and on SQLite the connection's TEMP tables. */
+    const leftStaged = async () => {
+      const rows = await t.db.kysely.selectFrom('costStaging').select('runId').execute()
+      if (dialect !== 'sqlite') return rows.length
+      const temp = await sql<{ name: string }>`select name from temp.sqlite_master where type = 'table'`.execute(
+        t.db.kysely,
+      )
+      return rows.length + temp.rows.length
+    }
+
+    it('sums rows of one key across batches, keeps the greater description, and merges in one transaction', async () => {
+      const tenant = await t.given.tenant(org)
+      const store = t.services.costStore
+      await store.stage('merge-1:1', tenant.id, [
+        row({ cost: 2 }),
+        row({ meterId: 'meter-disk', resourceArmId: DISK, serviceName: 'Storage', meterName: null, cost: 0.5 }),
+        row({ date: '2026-02-02', cost: 3 }),
+      ])
+      await store.stage('merge-1:1', tenant.id, [
+        row({ cost: 5, meterName: 'D4s v3' }), // the same key again, in another batch
+        row({ meterId: 'meter-disk', resourceArmId: DISK, serviceName: 'Storage', meterName: 'P10', cost: 0.25 }),
+        row({ chargeClass: 'Correction', cost: -1 }), // another key: the class is part of it
+      ])
+      expect(await stored(tenant.id)).toEqual([])
+      const written = await t.db.kysely.transaction().execute(async (trx) => {
+        const n = await store.mergeStaged(trx, 'merge-1:1')
+        await store.clearStaged('merge-1', trx)
+        return n
+      })
+      expect(written).toBe(4)
+      expect(await stored(tenant.id)).toEqual([
+        {
+          resourceKey: DISK.toLowerCase(),
+          date: '2026-02-01',
+          meterId: 'meter-disk',
+          chargeClass: '',
+          meterName: 'P10',
+          resourceGroupKey: 'app',
+          cost: 0.75,
+        },
+        {
+          resourceKey: VM.toLowerCase(),
+          date: '2026-02-01',
+          meterId: 'meter-vm',
+          chargeClass: '',
+          meterName: 'D4s v3',
+          resourceGroupKey: 'app',
+          cost: 7,
+        },
+        {
+          resourceKey: VM.toLowerCase(),
+          date: '2026-02-01',
+          meterId: 'meter-vm',
+          chargeClass: 'Correction',
+          meterName: 'D2s v3',
+          resourceGroupKey: 'app',
+          cost: -1,
+        },
+        {
+          resourceKey: VM.toLowerCase(),
+          date: '2026-02-02',
+          meterId: 'meter-vm',
+          chargeClass: '',
+          meterName: 'D2s v3',
+          resourceGroupKey: 'app',
+          cost: 3,
+        },
+      ])
+      // The series of the staged days, rewritten in the same transaction.
+      const tenantSeries = await sql<{ date: string; cost: number }>`
+        select date, sum(cost) as cost from cost_series where tenant_id = ${tenant.id} and level = 'tenant'
+        group by date order by date`.execute(t.db.kysely)
+      expect(tenantSeries.rows.map((r) => [r.date, Number(r.cost)])).toEqual([
+        ['2026-02-01', 6.75],
+        ['2026-02-02', 3],
+      ])
+      expect(await leftStaged()).toBe(0)
+    })
+
+    it('keeps each day’s own currency and names when they change during the staged days', async () => {
+      const tenant = await t.given.tenant(org)
+      const store = t.services.costStore
+      await store.stage('changed:1', tenant.id, [
+        row({ date: '2026-02-01', cost: 2 }),
+        row({ date: '2026-02-02', cost: 3, currency: 'USD', meterName: 'D2s v3 (renamed)' }),
+      ])
+      await t.db.kysely.transaction().execute(async (trx) => {
+        await store.mergeStaged(trx, 'changed:1')
+        await store.clearStaged('changed', trx)
+      })
+      const rows = await t.db.kysely
+        .selectFrom('dailyCosts')
+        .select(['date', 'currency', 'meterName', 'cost'])
+        .where('tenantId', '=', tenant.id)
+        .orderBy('date')
+        .execute()
+      expect(rows).toEqual([
+        { date: '2026-02-01', currency: 'EUR', meterName: 'D2s v3', cost: 2 },
+        { date: '2026-02-02', currency: 'USD', meterName: 'D2s v3 (renamed)', cost: 3 },
+      ])
+      expect(await leftStaged()).toBe(0)
+    })
+
+    it('merges each tenant of one staging key over its own days', async () => {
+      const first = await t.given.tenant(org)
+      const second = await t.given.tenant(org)
+      const store = t.services.costStore
+      await store.stage('two-tenants:1', first.id, [row({ date: '2026-01-05', cost: 4 })])
+      await store.stage('two-tenants:1', second.id, [
+        row({ date: '2026-01-20', cost: 8 }),
+        row({ date: '2026-01-22', cost: 1 }),
+      ])
+      await t.db.kysely.transaction().execute(async (trx) => {
+        await store.mergeStaged(trx, 'two-tenants:1')
+        await store.clearStaged('two-tenants', trx)
+      })
+      const series = async (tenantId: string) =>
+        (
+          await sql<{ date: string; cost: number }>`
+            select date, cost from cost_series where tenant_id = ${tenantId} and level = 'tenant' order by date`.execute(
+            t.db.kysely,
+          )
+        ).rows.map((r) => [r.date, Number(r.cost)])
+      expect(await series(first.id)).toEqual([['2026-01-05', 4]])
+      expect(await series(second.id)).toEqual([
+        ['2026-01-20', 8],
+        ['2026-01-22', 1],
+      ])
+      expect(await leftStaged()).toBe(0)
+    })
+
+    it('leaves nothing staged nor stored when the final transaction rolls back and the run is cleared', async () => {
+      const tenant = await t.given.tenant(org)
+      const store = t.services.costStore
+      await store.stage('rolled-back:1', tenant.id, [row({ cost: 9 })])
+      await expect(
+        t.db.kysely.transaction().execute(async (trx) => {
+          await store.mergeStaged(trx, 'rolled-back:1')
+          await store.clearStaged('rolled-back', trx)
+          throw new Error('the run lost its lease')
+        }),
+      ).rejects.toThrow('the run lost its lease')
+      expect(await stored(tenant.id)).toEqual([])
+      await store.clearStaged('rolled-back') // as a failed run's afterFailure does
+      expect(await leftStaged()).toBe(0)
+    })
+
+    if (dialect === 'sqlite') {
+      it('stages without taking the database file’s write lock', async () => {
+        const tenant = await t.given.tenant(org)
+        const other = new SqliteDatabase(t.databaseUrl)
+        try {
+          other.pragma('busy_timeout = 0')
+          await t.db.kysely.transaction().execute(async (trx) => {
+            await t.services.costStore.stage('no-lock:1', tenant.id, [row({ cost: 1 }), row({ cost: 2 })], trx)
+            // Mid-staging, another process can still write.
+            other.exec('begin immediate')
+            other.prepare('update tenants set name = name where id = ?').run(tenant.id)
+            other.exec('commit')
+          })
+        } finally {
+          other.close()
+        }
+        await t.services.costStore.clearStaged('no-lock')
+        expect(await leftStaged()).toBe(0)
+      })
+    }
+  })
+}
