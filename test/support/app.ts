@@ -91,6 +91,8 @@ export function useTestApp(options: {
   features?: readonly Feature[]
   /** Where the built web interface is, for the browser tests. */
   webDir?: string
+  /** How long the app's SQLite writes wait for another process's lock (see openDatabase). */
+  sqliteBusyTimeoutMs?: number
 }): TestApp {
   const t = { logs: [] as string[] } as TestApp
   let drop: () => Promise<void> = async () => {}
@@ -108,7 +110,7 @@ export function useTestApp(options: {
       COSTWATCH_AUTH_FAILURE_LIMIT: '100000',
       ...options.env,
     })
-    t.db = openDatabase(database.url)
+    t.db = openDatabase(database.url, { busyTimeoutMs: options.sqliteBusyTimeoutMs })
     await migrateToLatest(t.db)
     const logStream = new Writable({
       write(chunk, _enc, done) {

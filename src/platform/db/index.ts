@@ -32,8 +32,11 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url)
 }
 
+/** How long a SQLite writer waits for another process's write transaction before giving up. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000
+
 /** Opens SQLite (a file path or `sqlite:` URL, WAL mode) or PostgreSQL (`postgres://`), by the URL's form. */
-export function openDatabase(url: string, options: { poolSize?: number } = {}): Db {
+export function openDatabase(url: string, options: { poolSize?: number; busyTimeoutMs?: number } = {}): Db {
   if (isPostgresUrl(url)) {
     // PostgreSQL returns bigint and numeric as strings; every count and amount here fits a JS number.
     const types = {
@@ -52,7 +55,9 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
   const sqlite = new SqliteDatabase(file)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = NORMAL') // safe with WAL: a crash loses at most the last commits, never corrupts
-  sqlite.pragma('busy_timeout = 5000') // other processes (a worker, the CLI) may hold the write lock briefly
+  // Other processes (a worker, the command line) hold the write lock while they write; a writer waits this long
+  // for it, then fails with SQLITE_BUSY (an API request answers 503 with Retry-After: see toProblem).
+  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? SQLITE_BUSY_TIMEOUT_MS}`)
   sqlite.pragma('foreign_keys = ON')
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),

@@ -149,6 +149,9 @@ export function fieldErrorsOf(issues: readonly ValidationIssue[], part: string |
   return errors
 }
 
+/** What a 503 for a busy SQLite database tells the client to wait before trying again. */
+const BUSY_RETRY_AFTER_SECONDS = 5
+
 interface AnyError {
   statusCode?: number
   code?: string
@@ -191,6 +194,18 @@ export function toProblem(
       detail: `The ${part === 'querystring' ? 'query string' : (part ?? 'request')} is invalid.`,
       errors,
     })
+  }
+  if (e.code?.startsWith('SQLITE_BUSY')) {
+    // Another process held SQLite's write lock longer than a writer waits (the final transaction of a large
+    // collection or import): nothing was written, and the same request succeeds once that transaction commits.
+    return {
+      ...problem(503, 'busy', 'The database is busy.', {
+        detail:
+          'Another process is writing a large batch of data (a cost collection or an import) and holds the ' +
+          'database; nothing was changed. Try again in a few seconds.',
+      }),
+      headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+    }
   }
   const known = e.code ? FRAMEWORK_ERRORS[e.code] : undefined
   if (known) return problem(known.status, known.code, known.title, { detail: known.detail ?? e.message })
