@@ -2,12 +2,14 @@
  * The resource list of a large tenant with each of its filters, as `GET .../tenants/{id}/resources?...` reads it (a
  * page of 50 and its exact `totalCount`): one tenant of 20,000 resources in 200 groups with two to four tags each,
  * on SQLite (the target) and PostgreSQL (printed beside it). No cost rows are seeded: a page's costs are looked up
- * for its 50 resources whatever the filter, and are measured by `charts`.
+ * for its 50 resources whatever the filter, and are measured by `charts`. The sort by cost reads every matching
+ * resource's summary row and running totals (seeded for the last 40 days of every resource), not its cost rows.
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import type { ResourceFilter, ResourceSort } from '../src/features/inventory/store.js'
 import { bumpVersion } from '../src/platform/cache.js'
+import { addDays, toDay } from '../src/platform/time.js'
 import {
   type BenchDatabase,
   type Benchmark,
@@ -24,8 +26,16 @@ import {
 const RESOURCES = 20_000
 const GROUPS = 200
 const REQUESTS = 50
+const COST_DAYS = 40
 /** A person filtering waits for each answer: under 50 ms of work per filtered page, on SQLite. */
 const TARGET_CPU_MS = 50
+/**
+ * A sort by cost ranks every matching resource by its cost over the last 30 days, as a chart by resource ranks
+ * them over its range: the charts' target, 300 ms (performance.md). Its time is two index seeks per resource
+ * (the summary row, the running total before the 30 days), about half of it reading pages from the file:
+ * with `PRAGMA mmap_size` or a 128 MB page cache the same sort took 87 ms instead of 132.
+ */
+const RANKING_TARGET_CPU_MS = 300
 
 const TYPES = [
   'Microsoft.Compute/virtualMachines',
@@ -52,6 +62,7 @@ async function seed(database: BenchDatabase): Promise<{ tenantId: string; ms: nu
     const tenantId = randomUUID()
     const seen = new Date().toISOString()
     const subscriptions = Array.from({ length: 4 }, () => randomUUID())
+    const armIds: string[] = []
     const groups = Array.from({ length: GROUPS }, (_, i) => {
       const subscriptionId = subscriptions[i % subscriptions.length]!
       const name = `rg-${pick(WORKLOADS)}-${String(i).padStart(3, '0')}`
@@ -113,6 +124,7 @@ async function seed(database: BenchDatabase): Promise<{ tenantId: string; ms: nu
         const tags: Record<string, string> = { ...g.tags }
         if (random() < 0.3) tags.owner = `${pick(TEAMS)}@example.com`
         if (random() < 0.1) tags.Environment = g.tags.environment!
+        armIds.push(armId.toLowerCase())
         return {
           id: randomUUID(),
           tenantId,
@@ -131,12 +143,39 @@ async function seed(database: BenchDatabase): Promise<{ tenantId: string; ms: nu
           lastSeenAt: seen,
         }
       })
+      // Running totals of the last COST_DAYS days of every resource, a cost of 1 to 100 a day.
+      const today = toDay(new Date())
+      const running = new Float64Array(RESOURCES)
+      await insertInBatches(trx, 'resourceRunningCosts', RESOURCES * COST_DAYS, (i) => {
+        const r = i % RESOURCES
+        const cost = 1 + Math.floor(random() * 100)
+        running[r]! += cost
+        return {
+          tenantId,
+          resourceKey: armIds[r]!,
+          currency: 'USD',
+          date: addDays(today, Math.floor(i / RESOURCES) - COST_DAYS + 1),
+          runningCost: running[r]!,
+          cost,
+        }
+      })
+      // And each resource's summary row, as a merge writes it beside its running totals.
+      await insertInBatches(trx, 'resourceCostTotals', RESOURCES, (r) => ({
+        tenantId,
+        currency: 'USD',
+        resourceKey: armIds[r]!,
+        firstDate: addDays(today, -COST_DAYS + 1),
+        lastDate: today,
+        runningCost: running[r]!,
+      }))
       await bumpVersion(trx, organisation.id)
     })
     if (database.dialect === 'postgres') await sql`vacuum analyze resources`.execute(db.kysely)
     return { tenantId, ms: performance.now() - started }
   })
 }
+
+const targetOf = (sort?: ResourceSort) => (sort === '-last30Days' ? RANKING_TARGET_CPU_MS : TARGET_CPU_MS)
 
 const QUERIES: { label: string; filter: ResourceFilter; page?: number; sort?: ResourceSort }[] = [
   { label: 'no filter', filter: {} },
@@ -151,6 +190,12 @@ const QUERIES: { label: string; filter: ResourceFilter; page?: number; sort?: Re
   },
   { label: 'sort -name, page 100', filter: {}, page: 100, sort: '-name' },
   { label: 'sort resourceType', filter: {}, sort: 'resourceType' },
+  { label: 'sort -last30Days (costliest)', filter: {}, sort: '-last30Days' },
+  {
+    label: 'one tag, sort -last30Days',
+    filter: { tags: [{ key: 'environment', value: 'prod' }] },
+    sort: '-last30Days',
+  },
 ]
 
 interface Timing {
@@ -161,6 +206,7 @@ interface Timing {
   median: number
   /** This process's CPU time per call (SQLite runs inside it; PostgreSQL's own work is not counted). */
   cpu: number
+  targetMs: number
 }
 
 /**
@@ -192,6 +238,7 @@ async function runOn(database: BenchDatabase): Promise<Timing[]> {
         totalCount: first.totalCount,
         median: took[Math.floor(REQUESTS / 2)]!,
         cpu: (cpu.user + cpu.system) / 1000 / REQUESTS,
+        targetMs: targetOf(sort),
       })
     }
     return timings
@@ -205,16 +252,24 @@ export const inventoryBenchmark: Benchmark = {
     const timings: Timing[] = []
     for (const database of benchDatabases()) timings.push(...(await runOn(await database.open(scope))))
     heading(
-      `${REQUESTS} calls per list (a page of 50 and its totalCount); target: under ${TARGET_CPU_MS} ms of CPU a call on SQLite`,
+      `${REQUESTS} calls per list (a page of 50 and its totalCount); target: under ${TARGET_CPU_MS} ms of CPU a ` +
+        `call on SQLite, ${RANKING_TARGET_CPU_MS} ms for the sort by cost (a ranking, as a chart's)`,
     )
     printTable(
-      ['database', 'list', 'totalCount', 'wall (median)', 'CPU per call'],
-      timings.map((t) => [t.database, t.query, fmt.int(t.totalCount), fmt.ms(t.median), fmt.ms(t.cpu)]),
+      ['database', 'list', 'totalCount', 'wall (median)', 'CPU per call', 'target (SQLite)'],
+      timings.map((t) => [
+        t.database,
+        t.query,
+        fmt.int(t.totalCount),
+        fmt.ms(t.median),
+        fmt.ms(t.cpu),
+        t.database === 'SQLite' ? `< ${t.targetMs} ms` : '',
+      ]),
       [2, 3, 4],
     )
     const sqlite = timings.filter((t) => t.database === 'SQLite')
     if (sqlite.length === 0) return { met: null }
-    const met = sqlite.every((t) => t.cpu < TARGET_CPU_MS)
+    const met = sqlite.every((t) => t.cpu < t.targetMs)
     note(met ? 'target met' : 'TARGET MISSED')
     return { met }
   },

@@ -142,6 +142,25 @@ for (const dialect of testDialects()) {
       expect(newest).toHaveLength(all.length)
     })
 
+    it('sorts by the cost of the last 30 days, highest first, as the records show it, filtered too', async () => {
+      type Costed = Row & { costs: { last30Days: number; currency: string } }
+      const byCost = (await walk('/resources?sort=-last30Days', 17)) as Costed[]
+      expect([...ids(byCost)].sort()).toEqual([...ids(all)].sort())
+      const costs = byCost.map((r) => r.costs.last30Days)
+      expect(costs[0]).toBeGreaterThan(0)
+      expect(costs.at(-1)).toBe(0) // the resource added by hand has no cost
+      // Each record's cost is rounded to the cent on its own: the order may differ from it by that much at most.
+      for (const [i, cost] of costs.entries()) if (i > 0) expect(cost).toBeLessThanOrEqual(costs[i - 1]! + 0.01)
+      // Equal costs (the resources without any) by name.
+      const free = byCost.filter((r) => r.costs.last30Days === 0).map((r) => r.name)
+      expect(free).toEqual([...free].sort())
+      // With a filter: the same order, of the matching resources only.
+      const tagged = all.find((r) => tagValues(r, 'environment').length > 0)!
+      const value = tagValues(tagged, 'environment')[0]!
+      const filtered = await walk(`/resources?sort=-last30Days&tag=environment:${encodeURIComponent(value)}`, 7)
+      expect(ids(filtered)).toEqual(ids(byCost.filter((r) => tagValues(r, 'environment').includes(value))))
+    })
+
     it('lists the resource types with their counts, types differing in case as one', async () => {
       const res = await get('/resource-types')
       expect(res.statusCode, res.body).toBe(200)
@@ -185,7 +204,11 @@ for (const dialect of testDialects()) {
       await problem('/resources?search=', 'search', /fewer than 1 characters/)
       await problem('/resources?search=%20%20', 'search', /must not be blank/)
       await problem(`/resources?search=${'a'.repeat(201)}`, 'search', /more than 200 characters/)
-      await problem('/resources?sort=cost', 'sort', /must be one of: name, -name, resourceType, -firstSeenAt/)
+      await problem(
+        '/resources?sort=cost',
+        'sort',
+        /must be one of: name, -name, resourceType, -firstSeenAt, -last30Days/,
+      )
       await problem('/resource-groups?tag=:x', 'tag', /key before ":" must not be empty/)
     })
   })

@@ -180,6 +180,16 @@ describe('inventory page', () => {
     await resources.getByRole('row').nth(1).getByRole('link', { name: firstRow.name, exact: true }).waitFor()
     await page.screenshot({ path: '/work/shots/inventory-filters-1280.png', fullPage: true })
 
+    // The most expensive resources of the last 30 days first, as the API orders them.
+    await page.goto(`${base}/tenants/${tenantId}/inventory?view=resources`)
+    await page.getByLabel('Sort by').selectOption('-last30Days')
+    await page.waitForURL(/sort=-last30Days/)
+    const [priciest] = (
+      await t.request('GET', `${API_PREFIX}/tenants/${tenantId}/resources?sort=-last30Days`, org.ownerKey)
+    ).json().items
+    expect(priciest.costs.last30Days).toBeGreaterThan(0)
+    await resources.getByRole('row').nth(1).getByRole('link', { name: priciest.name, exact: true }).waitFor()
+
     // A phone: the wide table scrolls inside its own frame, the page does not.
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto(`${base}/tenants/${tenantId}/inventory?view=resources&name=no-such-resource`)

@@ -108,8 +108,9 @@ export const ResourceListQuery = Type.Object({
   sort: Type.Optional(
     StringEnum(RESOURCE_SORTS, {
       description:
-        `${EXTENSION} \`name\` (the default), \`-name\` (Z to A), \`resourceType\` (then name) or ` +
-        '`-firstSeenAt` (newest first); ties by id.',
+        `${EXTENSION} \`name\` (the default), \`-name\` (Z to A), \`resourceType\` (then name), ` +
+        '`-firstSeenAt` (newest first) or `-last30Days` (the most expensive over the last 30 days first, in the ' +
+        "tenant's billing currency, then by name); ties by id.",
     }),
   ),
 })
