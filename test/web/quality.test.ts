@@ -42,7 +42,10 @@ interface Visit {
   /** The route pattern of `ROUTES` this visit stands for. */
   route: string
   url: (s: Seeded) => string
-  /** The page's name in the document's title: "<title> · Costwatch". */
+  /**
+   * The page's name in the document's title: "<title> · Costwatch"; a page about one record (a route with a
+   * parameter, whose record exists) puts its heading, the record's name, before it: "<h1> · <title> · Costwatch".
+   */
   title: string
   /** The label of the section marked current in the top bar, and of the tab under the tenant or settings. */
   section: string
@@ -275,7 +278,7 @@ async function expectCommonBar(page: Page, options: { where: string; shot: strin
   const width = page.viewportSize()?.width ?? 0
   await page.screenshot({ path: `${SHOTS}/quality-${options.shot}.png`, fullPage: true })
   expect(await layoutFindings(page, width), options.where).toEqual([])
-  expect(await page.title(), options.where).toBe(`${options.title} · Costwatch`)
+  expect(await page.title(), options.where).toBe(options.title)
   expect(await keyboardFindings(page), options.where).toEqual([])
 }
 
@@ -390,7 +393,11 @@ describe('web interface: the quality bar of every page', () => {
           expect((await page.locator('main').innerText()).replace(heading, '').trim()).not.toBe('')
         }
         const where = `${url} at ${viewport.width}px`
-        await expectCommonBar(page, { where, shot: `${shot}-${viewport.width}`, title: visit.title })
+        const heading = (await page.locator('main h1').innerText()).trim()
+        const aboutRecord = visit.route.includes(':') && !visit.missing
+        if (aboutRecord) expect(heading, `${where}: the heading names the record`).not.toBe(visit.title)
+        const title = aboutRecord ? `${heading} · ${visit.title} · Costwatch` : `${visit.title} · Costwatch`
+        await expectCommonBar(page, { where, shot: `${shot}-${viewport.width}`, title })
         expect(await currentLinks(page, 'Sections'), where).toEqual([visit.section])
         if (visit.tab) {
           const tabs = visit.section === 'Settings' ? 'Settings pages' : 'Tenant pages'
@@ -446,7 +453,7 @@ describe('web interface: the quality bar of every page', () => {
       await page.goto(`${base}/sign-in`)
       await page.getByRole('button', { name: 'Sign in' }).waitFor()
       const where = `/sign-in at ${viewport.width}px`
-      await expectCommonBar(page, { where, shot: `sign-in-${viewport.width}`, title: 'Sign in' })
+      await expectCommonBar(page, { where, shot: `sign-in-${viewport.width}`, title: 'Sign in · Costwatch' })
       // A 401 answer is how the app learns that nobody is signed in; the browser logs it.
       expect(
         errors.filter((error) => !/status of 401/.test(error)),

@@ -4,10 +4,11 @@ import 'uplot/dist/uPlot.min.css'
 import './styles.css'
 import { api, type Session, SIGNED_OUT_EVENT } from './api'
 import { Layout } from './components/layout'
+import { usePageTitle } from './components/page-title'
 import { ProblemMessage } from './components/problem'
 import { SignInPage } from './pages/sign-in'
 import { navigate, onLinkClick, usePath } from './router'
-import { documentTitle, matchRoute } from './routes'
+import { matchRoute } from './routes'
 
 function App() {
   const path = usePath()
@@ -38,9 +39,7 @@ function App() {
   let pageName = 'Sign in'
   if (session) pageName = match ? match.route.title : 'No such page'
   if (match?.route.ownersOnly && !session?.user.isOwner) pageName = 'For owners only'
-  useEffect(() => {
-    if (session !== undefined) document.title = documentTitle(pageName)
-  }, [session, pageName])
+  usePageTitle(session === undefined ? null : pageName)
 
   const signOut = async () => {
     try {

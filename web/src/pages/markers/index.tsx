@@ -79,7 +79,7 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
 
   return (
     <section aria-labelledby="markers-title">
-      <h1 id="markers-title">{tenant ? `${tenant.name}: markers` : 'Event markers'}</h1>
+      <h1 id="markers-title">{tenant ? tenant.name : 'Markers'}</h1>
       <TenantTabs tenantId={tenantId} />
 
       <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter markers">
