@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DailyCostRow } from '../../src/connectors/types.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
+import { costRow } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -41,20 +42,7 @@ const FILE = [
   line('Tax', '', 'VAT', '', '19.00'),
 ].join('\n')
 
-const row = (over: Partial<DailyCostRow>): DailyCostRow => ({
-  date: '2026-02-01',
-  subscriptionId: SUB,
-  resourceArmId: VM,
-  resourceGroupName: 'app',
-  meterId: 'meter-vm',
-  meterName: 'D2s v3',
-  chargeCategory: 'Usage',
-  chargeClass: null,
-  serviceName: 'Virtual Machines',
-  cost: 1,
-  currency: 'EUR',
-  ...over,
-})
+const row = (over: Partial<DailyCostRow>) => costRow({ subscriptionId: SUB, resourceArmId: VM, ...over })
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: charge categories and the daily series`, () => {

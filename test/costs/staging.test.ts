@@ -4,26 +4,15 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { DailyCostRow } from '../../src/connectors/types.js'
 import { rebuildSeries } from '../../src/features/costs/store.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
+import { costRow } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 
 const SUB = '44444444-dddd-4ddd-8ddd-444444444444'
 const VM = `/subscriptions/${SUB}/resourceGroups/App/providers/Microsoft.Compute/virtualMachines/VM-1`
 const DISK = `/subscriptions/${SUB}/resourceGroups/App/providers/Microsoft.Compute/disks/Disk-1`
 
-const row = (over: Partial<DailyCostRow>): DailyCostRow => ({
-  date: '2026-02-01',
-  subscriptionId: SUB,
-  resourceArmId: VM,
-  resourceGroupName: 'App',
-  meterId: 'meter-vm',
-  meterName: 'D2s v3',
-  chargeCategory: 'Usage',
-  chargeClass: null,
-  serviceName: 'Virtual Machines',
-  cost: 1,
-  currency: 'EUR',
-  ...over,
-})
+const row = (over: Partial<DailyCostRow>) =>
+  costRow({ subscriptionId: SUB, resourceArmId: VM, resourceGroupName: 'App', ...over })
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: staged cost rows`, () => {
