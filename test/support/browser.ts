@@ -150,3 +150,10 @@ export async function useBrowserApp(
     },
   }
 }
+
+/** Waits (up to 5 s) until the focused element's text is `text`: focus moves as the page handles an event. */
+export async function focusLandsOn(page: Page, text: string): Promise<void> {
+  await page.waitForFunction(`document.activeElement?.textContent === ${JSON.stringify(text)}`, undefined, {
+    timeout: 5000,
+  })
+}

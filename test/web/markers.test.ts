@@ -3,7 +3,7 @@ import { API_PREFIX } from '../../src/app.js'
 import type { EventRecord } from '../../src/features/events/schemas.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import type { OrgContext } from '../support/app.js'
-import { noHorizontalScroll, useBrowserApp } from '../support/browser.js'
+import { focusLandsOn, noHorizontalScroll, useBrowserApp } from '../support/browser.js'
 
 /**
  * The Markers tab and the live markers of the cost chart in a real browser, against the real app (SQLite; the API
@@ -140,7 +140,7 @@ describe('web interface: event markers', () => {
     await page.getByRole('button', { name: 'Delete Cache cluster failover (eu-west)' }).click()
     const dialog = page.getByRole('dialog', { name: /Delete “Cache cluster failover \(eu-west\)”/ })
     await dialog.waitFor()
-    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel')
+    await focusLandsOn(page, 'Cancel')
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'detached' })
     expect((await markersOf()).some((m) => m.id === handMade.id)).toBe(true)

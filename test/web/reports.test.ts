@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX } from '../../src/app.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import type { OrgContext } from '../support/app.js'
-import { noHorizontalScroll, useBrowserApp } from '../support/browser.js'
+import { focusLandsOn, noHorizontalScroll, useBrowserApp } from '../support/browser.js'
 
 /**
  * The Reports pages in a real browser against the real app: an owner defines a report, runs it and downloads its
@@ -133,10 +133,10 @@ describe('web interface: reports', () => {
     await page.keyboard.press('Enter')
     const dialog = page.getByRole('dialog', { name: 'Delete “Cost by environment”?' })
     await dialog.waitFor()
-    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Keep it')
+    await focusLandsOn(page, 'Keep it')
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'hidden' })
-    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Delete')
+    await focusLandsOn(page, 'Delete')
     await page.keyboard.press('Enter')
     await dialog.waitFor()
     await page.keyboard.press('Tab')

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX } from '../../src/app.js'
 import type { OrgContext } from '../support/app.js'
-import { noHorizontalScroll, TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
+import { focusLandsOn, noHorizontalScroll, TEST_PASSWORD, useBrowserApp } from '../support/browser.js'
 import { createTestSmtpServer } from '../support/smtp.js'
 
 /**
@@ -101,7 +101,7 @@ describe('settings', () => {
     await page.keyboard.press('Enter')
     const dialog = page.getByRole('dialog', { name: 'Revoke "Deployment pipeline"?' })
     await dialog.waitFor()
-    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel')
+    await focusLandsOn(page, 'Cancel')
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'hidden' })
     expect((await fetch(`${base}${API_PREFIX}/organisation`, { headers: { 'X-Api-Key': secret } })).status).toBe(200)

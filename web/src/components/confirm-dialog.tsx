@@ -23,11 +23,22 @@ export function ConfirmDialog(props: {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
 
+  const opener = useRef<HTMLElement | null>(null)
+  const gone = useRef(false)
+
   useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null
-    dialog.current?.showModal()
+    opener.current = document.activeElement as HTMLElement | null
+    const element = dialog.current
+    element?.showModal()
     cancel.current?.focus()
-    return () => opener?.focus()
+    return () => {
+      // Closed before it leaves the page: while a modal dialog is open the rest of the page is inert, and a
+      // focus() there would be ignored, leaving the focus on the page's body once the dialog is gone. The close
+      // event that follows belongs to a dialog already gone, and must not close the next one.
+      gone.current = true
+      element?.close()
+      opener.current?.focus()
+    }
   }, [])
 
   const confirm = async () => {
@@ -50,6 +61,13 @@ export function ConfirmDialog(props: {
       onCancel={(event) => {
         event.preventDefault()
         if (!busy) props.onClose()
+      }}
+      // The browser may close it on Escape even so (a cancel it does not let the page refuse): the focus goes
+      // back at once, not when the page next renders.
+      onClose={() => {
+        if (gone.current) return
+        opener.current?.focus()
+        props.onClose()
       }}
     >
       <h2 id="confirm-title">{props.title}</h2>
