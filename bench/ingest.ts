@@ -189,12 +189,15 @@ async function costwatchIngest(database: BenchDatabase, data: GeneratedRows, day
 
     const check = await sql<{ n: number; total: number }>`
       select count(*) as n, sum(cost) as total from daily_costs where tenant_id = ${tenantId}`.execute(db.kysely)
-    const left = await sql<{ n: number }>`select count(*) as n from cost_staging`.execute(db.kysely)
+    // Staged rows wait in cost_staging on PostgreSQL, in the connection's TEMP tables on SQLite: none must be left.
+    const left = await sql<{ n: number }>`select (select count(*) from cost_staging) + ${
+      database.dialect === 'sqlite' ? sql`(select count(*) from temp.sqlite_master where type = 'table')` : sql`0`
+    } as n`.execute(db.kysely)
     const expected = days === data.batches.length ? data.keys : null
     const got = Number(check.rows[0]!.n)
     if (expected !== null && got !== expected) throw new Error(`daily_costs holds ${got} rows, expected ${expected}`)
     if (merged !== got) note(`(mergeStaged reported ${merged} rows for ${got} stored)`)
-    if (Number(left.rows[0]!.n) !== 0) throw new Error('cost_staging was not cleared')
+    if (Number(left.rows[0]!.n) !== 0) throw new Error('the staged rows were not cleared')
     const series = await sql<{ total: number }>`
       select sum(cost) as total from cost_series where tenant_id = ${tenantId} and level = 'tenant'`.execute(db.kysely)
     const drift = Math.abs(Number(series.rows[0]!.total) - Number(check.rows[0]!.total))

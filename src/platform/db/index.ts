@@ -59,6 +59,10 @@ export function openDatabase(url: string, options: { poolSize?: number; busyTime
   // for it, then fails with SQLITE_BUSY (an API request answers 503 with Retry-After: see toProblem).
   sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? SQLITE_BUSY_TIMEOUT_MS}`)
   sqlite.pragma('foreign_keys = ON')
+  // A sort larger than the page cache (a run's merge of a deep collection or an import: millions of rows) is
+  // sorted in pieces, merged by two threads instead of one. The final transaction that does it holds the
+  // database's write lock, so this shortens that wait for everyone; smaller sorts never start a thread.
+  sqlite.pragma('threads = 2')
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
