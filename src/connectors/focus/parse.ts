@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { pipeline, Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
+import { ownCopy } from '../../platform/text.js'
 import { toDay } from '../../platform/time.js'
 import type {
   ChargeCategory,
@@ -696,20 +697,11 @@ function checkMoney(text: string | null, column: Column, problems: string[]): vo
  */
 const READ_CHUNK_BYTES = 64 * 1024
 
-/**
- * A copy of `text` that does not point into the chunk it was read from. V8 makes a slice of 13 characters or
- * more a view of its parent string: a resource id kept for the whole import would keep its chunk of the file
- * alive, and memory would grow with the number of resources. Only what outlives a batch is copied.
- */
 function sameTags(a: Tags, b: Tags): boolean {
   const keys = Object.keys(a)
   if (keys.length !== Object.keys(b).length) return false
   for (const key of keys) if (a[key] !== b[key]) return false
   return true
-}
-
-function ownCopy(text: string): string {
-  return text.length < 13 ? text : ` ${text}`.slice(1)
 }
 
 /**

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely'
 import type { DailyCostRow } from '../../connectors/types.js'
 import type { Database } from '../../platform/db/index.js'
+import { ownCopy } from '../../platform/text.js'
 
 /**
  * Where a run's cost rows wait on SQLite until its final transaction moves them into daily_costs: tables of the
@@ -80,8 +81,8 @@ export function createTempStaging(db: Kysely<Database>) {
     let lower = lowerCased.get(text)
     if (lower === undefined) {
       if (lowerCased.size >= 100_000) lowerCased.clear()
-      lower = text.toLowerCase()
-      lowerCased.set(text, lower)
+      lower = ownCopy(text.toLowerCase())
+      lowerCased.set(ownCopy(text), lower)
     }
     return lower
   }
@@ -118,16 +119,17 @@ export function createTempStaging(db: Kysely<Database>) {
       byResource = new Map()
       stage.keys.set(tenantId, byResource)
     }
+    // What is kept for the whole run is an own copy: a row read from a file may hold views of its chunk of text.
     const armId = row.resourceArmId ?? ''
     let byMeter = byResource.get(armId)
     if (byMeter === undefined) {
       byMeter = new Map()
-      byResource.set(armId, byMeter)
+      byResource.set(ownCopy(armId), byMeter)
     }
     let keys = byMeter.get(row.meterId)
     if (keys === undefined) {
       keys = []
-      byMeter.set(row.meterId, keys)
+      byMeter.set(ownCopy(row.meterId), keys)
     }
     const chargeClass = row.chargeClass ?? ''
     const resourceGroupKey = row.resourceGroupName === null ? '' : lowerCase(row.resourceGroupName)
@@ -150,14 +152,14 @@ export function createTempStaging(db: Kysely<Database>) {
       id,
       tenantId,
       resourceKey: row.resourceArmId ? lowerCase(row.resourceArmId) : '',
-      meterId: row.meterId,
+      meterId: ownCopy(row.meterId),
       chargeCategory: row.chargeCategory,
       chargeClass,
-      subscriptionId: row.subscriptionId,
+      subscriptionId: ownCopy(row.subscriptionId),
       resourceGroupKey,
-      meterName: row.meterName,
-      serviceName: row.serviceName,
-      currency: row.currency,
+      meterName: row.meterName === null ? null : ownCopy(row.meterName),
+      serviceName: ownCopy(row.serviceName),
+      currency: ownCopy(row.currency),
     }
     keys.push(key)
     return key
