@@ -1,27 +1,24 @@
-import { CompiledQuery, type Kysely, sql } from 'kysely'
+import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
 import type { DailyCostRow } from '../../connectors/types.js'
 import type { Database } from '../../platform/db/index.js'
 import { ownCopy } from '../../platform/text.js'
 
 /**
- * Where a run's cost rows wait on SQLite until its final transaction moves them into daily_costs: tables of the
- * connection's own TEMP database, one pair per staging key, in a compact form.
- *
- * - Each distinct key (tenant, resource, meter, charge category and class, and what describes it: subscription,
- *   group, meter and service names, currency) is held once, in this process's memory while rows arrive and in a
- *   keys table at the merge; a staged row is only (key number, date, cost), 3 values instead of 13.
- * - TEMP tables are never written to the WAL, never checkpointed into the database file and take no lock of it:
- *   staging no longer holds the write lock at all, and a finished run's rows go with a DROP TABLE.
- * - The merge sorts those small rows by (resource's rank, date, key) and joins each group to its key once: the
- *   sort that orders the rows into daily_costs' primary key no longer carries the long ARM paths of every row.
- *
- * bench/ingest.ts, 1,500 resources x 400 days (821,000 rows), SQLite: staging took 5.0 s and the merge's upsert
- * 6.0 s with a staging table in the database file (rows of 13 values, a run_id index); now 1.5 s and 3.0 s.
- *
- * Staged rows belong to the process that staged them, which is also the one that merges them (a snapshot run's
- * worker, an import's command line). A process that dies loses them with its TEMP database; its run is retried
- * from the start, as before, when every attempt's staged rows were cleared first.
+ * Writes `rows` (a SELECT of daily_costs' columns in its order, one row per key) into daily_costs, each replacing
+ * what was stored for its key; returns how many rows were written. What every merge of staged rows ends with.
  */
+export async function upsertDailyCosts(trx: Kysely<Database>, rows: RawBuilder<unknown>): Promise<number> {
+  const result = await sql`
+    insert into daily_costs (tenant_id, resource_key, date, meter_id, charge_category, charge_class,
+      subscription_id, resource_group_key, meter_name, service_name, cost, currency)
+    ${rows}
+    on conflict (tenant_id, resource_key, date, meter_id, charge_category, charge_class) do update set
+      subscription_id = excluded.subscription_id, resource_group_key = excluded.resource_group_key,
+      meter_name = excluded.meter_name, service_name = excluded.service_name,
+      cost = excluded.cost, currency = excluded.currency`.execute(trx)
+  return Number(result.numAffectedRows ?? 0n)
+}
+
 /** A tenant and the days a merge covers. */
 export interface CoveredDays {
   tenantId: string
@@ -44,6 +41,25 @@ export interface FreshSeries extends CoveredDays {
   firstRunningCosts(trx: Kysely<Database>): Promise<void>
 }
 
+/**
+ * Where a run's cost rows wait on SQLite until its final transaction moves them into daily_costs: tables of the
+ * connection's own TEMP database, one pair per staging key, in a compact form.
+ *
+ * - Each distinct key (tenant, resource, meter, charge category and class, and what describes it: subscription,
+ *   group, meter and service names, currency) is held once, in this process's memory while rows arrive and in a
+ *   keys table at the merge; a staged row is only (key number, date, cost), 3 values instead of 13.
+ * - TEMP tables are never written to the WAL, never checkpointed into the database file and take no lock of it:
+ *   staging no longer holds the write lock at all, and a finished run's rows go with a DROP TABLE.
+ * - The merge sorts those small rows by (resource's rank, date, key) and joins each group to its key once: the
+ *   sort that orders the rows into daily_costs' primary key no longer carries the long ARM paths of every row.
+ *
+ * bench/ingest.ts, 1,500 resources x 400 days (821,000 rows), SQLite: staging took 5.0 s and the merge's upsert
+ * 6.0 s with a staging table in the database file (rows of 13 values, a run_id index); now 1.5 s and 3.0 s.
+ *
+ * Staged rows belong to the process that staged them, which is also the one that merges them (a snapshot run's
+ * worker, an import's command line). A process that dies loses them with its TEMP database; its run is retried
+ * from the start, as before, when every attempt's staged rows were cleared first.
+ */
 export function createTempStaging(db: Kysely<Database>) {
   interface CostKey {
     id: number
@@ -251,8 +267,9 @@ export function createTempStaging(db: Kysely<Database>) {
 
     /**
      * Moves the staged rows of `stagingKey` into daily_costs (inside the caller's transaction): rows of one key
-     * and day summed, replacing what was stored for that key and day. Returns the rows written and, per tenant,
-     * the first and last day staged.
+     * and day summed, replacing what was stored for that key and day. Returns the rows written, the days covered
+     * per tenant (`covered`, else the first and last day staged of each) and, for the tenants whose days held no
+     * cost row before, the writers of their series from the staged rows.
      */
     async merge(trx: Kysely<Database>, stagingKey: string, covered?: CoveredDays): Promise<Merged> {
       const stage = stages.get(stagingKey)
@@ -337,15 +354,7 @@ export function createTempStaging(db: Kysely<Database>) {
               group by r.resource_rank, s.date, s.key_id
             ) g cross join ${keys} k on k.id = g.key_id
             where true`
-      const result = await sql`
-        insert into daily_costs (tenant_id, resource_key, date, meter_id, charge_category, charge_class,
-          subscription_id, resource_group_key, meter_name, service_name, cost, currency)
-        ${grouped}
-        on conflict (tenant_id, resource_key, date, meter_id, charge_category, charge_class) do update set
-          subscription_id = excluded.subscription_id, resource_group_key = excluded.resource_group_key,
-          meter_name = excluded.meter_name, service_name = excluded.service_name,
-          cost = excluded.cost, currency = excluded.currency`.execute(trx)
-      const rows = Number(result.numAffectedRows ?? 0n)
+      const rows = await upsertDailyCosts(trx, grouped)
       // A resource series is keyed by (resource, service, charge category, currency) and also says the resource's
       // subscription and group on each day: keys of one series that disagree on those (a resource moved to
       // another group during the days) are summed from daily_costs, day by day, as every other merge's are.

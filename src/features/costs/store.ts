@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely, type RawBuilder, SqliteAdapter, sql } from 
 import type { DailyCostRow } from '../../connectors/types.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { addDays, dayCount, dayDiff, monthStart, previousMonthStart } from '../../platform/time.js'
-import { type CoveredDays, createTempStaging, type FreshSeries, type Merged } from './staging.js'
+import { type CoveredDays, createTempStaging, type FreshSeries, type Merged, upsertDailyCosts } from './staging.js'
 
 /** The storage key of a cost row's resource: its lower-cased ARM id, or '' for the subscription's own charges. */
 export function resourceKeyOf(armId: string | null): string {
@@ -476,25 +476,18 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
      * 22,600 rows/s (bench/ingest.ts, BENCH_INGEST_RAW_ORDER=connector), slower than this whole path, and an upsert
      * of similar rows in key order at ~135,000; the gap grows with the table.
      */
-    async mergeStaged(
-      trx: Kysely<Database>,
-      stagingKey: string,
-      covered?: { tenantId: string; from: string; to: string },
-    ): Promise<number> {
+    async mergeStaged(trx: Kysely<Database>, stagingKey: string, covered?: CoveredDays): Promise<number> {
       let merged: Merged
       if (tempStaging) merged = await tempStaging.merge(trx, stagingKey, covered)
       else {
-        const result = await sql`
-          insert into daily_costs (tenant_id, resource_key, date, meter_id, charge_category, charge_class,
-            subscription_id, resource_group_key, meter_name, service_name, cost, currency)
-          select tenant_id, resource_key, date, meter_id, charge_category, charge_class, max(subscription_id),
-            max(resource_group_key), max(meter_name), max(service_name), sum(cost), max(currency)
-          from cost_staging where run_id = ${stagingKey}
-          group by tenant_id, resource_key, date, meter_id, charge_category, charge_class
-          on conflict (tenant_id, resource_key, date, meter_id, charge_category, charge_class) do update set
-            subscription_id = excluded.subscription_id, resource_group_key = excluded.resource_group_key,
-            meter_name = excluded.meter_name, service_name = excluded.service_name,
-            cost = excluded.cost, currency = excluded.currency`.execute(trx)
+        const rows = await upsertDailyCosts(
+          trx,
+          sql`
+            select tenant_id, resource_key, date, meter_id, charge_category, charge_class, max(subscription_id),
+              max(resource_group_key), max(meter_name), max(service_name), sum(cost), max(currency)
+            from cost_staging where run_id = ${stagingKey}
+            group by tenant_id, resource_key, date, meter_id, charge_category, charge_class`,
+        )
         const ranges = covered
           ? [covered]
           : (
@@ -502,7 +495,7 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
                 select tenant_id as "tenantId", min(date) as "from", max(date) as "to" from cost_staging
                 where run_id = ${stagingKey} group by tenant_id`.execute(trx)
             ).rows
-        merged = { rows: Number(result.numAffectedRows ?? 0n), ranges }
+        merged = { rows, ranges }
       }
       for (const range of merged.ranges) {
         const fresh = merged.fresh?.find((f) => f.tenantId === range.tenantId)
@@ -712,18 +705,10 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
      * last day (the running total at the range's end) or starts after its first (the running total before it).
      */
     async resourceTotals(tenantId: string, currency: string, from: string, to: string) {
-      const running = (bound: RawBuilder<unknown>, column: RawBuilder<unknown>) => sql`(
-        select ${column} from resource_running_costs r
-        where r.tenant_id = ${tenantId} and r.resource_key = t.resource_key and r.currency = t.currency and ${bound}
-        order by r.date desc limit 1)`
+      const range = runningTotalsOfSummary(from, to)
       const result = await sql<{ key: string; upTo: number | null; lastDate: string | null; before: number | null }>`
-        select t.resource_key as key,
-          case when t.last_date <= ${to} then t.running_cost
-            else ${running(sql`r.date <= ${to}`, sql`r.running_cost`)} end as "upTo",
-          case when t.last_date <= ${to} then t.last_date
-            else ${running(sql`r.date <= ${to}`, sql`r.date`)} end as "lastDate",
-          case when t.first_date >= ${from} then 0
-            else ${running(sql`r.date < ${from}`, sql`r.running_cost`)} end as "before"
+        select t.resource_key as key, ${range.upTo} as "upTo", ${range.lastDate} as "lastDate",
+          ${range.before} as "before"
         from resource_cost_totals t
         where t.tenant_id = ${tenantId} and t.currency = ${currency} and t.first_date <= ${to}
           and t.last_date >= ${from}`.execute(db)
@@ -771,6 +756,29 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
     async billingCurrency(tenantId: string): Promise<string> {
       return (await billingCurrencies(db, [tenantId])).get(tenantId) ?? DEFAULT_CURRENCY
     },
+  }
+}
+
+/**
+ * SQL over a resource_cost_totals row aliased `t` (a resource's first and last day with cost in a currency, and its
+ * running total on the last), for a range [from, to]: its running total at the range's end (`upTo`: the summary's
+ * own unless the resource has cost after `to`, else one seek of its running totals; null when it had none by then)
+ * and that total's day (`lastDate`), and its running total before the range (`before`: 0 when its cost began within
+ * the range, else one seek; null when it had none before). The range's cost is `upTo - before`, never a read of
+ * the resource's days.
+ */
+export function runningTotalsOfSummary(from: string, to: string) {
+  const running = <T>(bound: RawBuilder<unknown>, column: RawBuilder<T>) => sql<T | null>`(
+    select ${column} from resource_running_costs r
+    where r.tenant_id = t.tenant_id and r.resource_key = t.resource_key and r.currency = t.currency and ${bound}
+    order by r.date desc limit 1)`
+  return {
+    upTo: sql<number | null>`case when t.last_date <= ${to} then t.running_cost
+      else ${running(sql`r.date <= ${to}`, sql<number>`r.running_cost`)} end`,
+    lastDate: sql<string | null>`case when t.last_date <= ${to} then t.last_date
+      else ${running(sql`r.date <= ${to}`, sql<string>`r.date`)} end`,
+    before: sql<number | null>`case when t.first_date >= ${from} then 0
+      else ${running(sql`r.date < ${from}`, sql<number>`r.running_cost`)} end`,
   }
 }
 

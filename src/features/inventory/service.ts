@@ -147,7 +147,7 @@ export function createInventoryService(deps: { store: InventoryStore; costs: Cos
     },
 
     async listResources(tenantId: string, filter: ResourceFilter, paging: Paging, sort?: ResourceSort) {
-      const { rows, totalCount } = await store.listResources(tenantId, filter, paging, sort, today())
+      const { rows, totalCount } = await store.listResources(tenantId, filter, paging, sort ?? 'name', today())
       return pageOf(await resources(tenantId, rows), totalCount, paging)
     },
 

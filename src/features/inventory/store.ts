@@ -4,7 +4,7 @@ import type { Ids } from '../../platform/clock.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/schemas.js'
 import { addDays } from '../../platform/time.js'
-import { billingCurrencies, resourceKeyOf } from '../costs/store.js'
+import { billingCurrencies, resourceKeyOf, runningTotalsOfSummary } from '../costs/store.js'
 
 export type Tags = Record<string, string>
 
@@ -53,22 +53,14 @@ export const RESOURCE_SORTS = ['name', '-name', 'resourceType', '-firstSeenAt', 
 export type ResourceSort = (typeof RESOURCE_SORTS)[number]
 
 /**
- * A resource's cost in `currency` over the 30 days ending `today`, every charge category, from its summary row
- * (resource_cost_totals: first and last day with cost, running total on the last) and its running totals: the
- * running total at the end of the 30 days (the summary's own, unless the resource has cost after `today`) less
- * the one before them (none for a resource whose cost began within them). One lookup of the summary and
- * usually one seek of the running totals per resource, never a read of its days. 0 without cost in the period.
+ * A resource's cost in `currency` over the 30 days ending `today`, every charge category, from its summary row and
+ * running totals (see runningTotalsOfSummary): one lookup of the summary and usually one seek per resource. 0
+ * without cost in the period.
  */
 function last30DaysCost(tenantId: string, currency: string, today: string): RawBuilder<number> {
-  const start = addDays(today, -29)
-  const runningTotal = (bound: RawBuilder<unknown>) => sql<number>`(
-    select r.running_cost from resource_running_costs r
-    where r.tenant_id = t.tenant_id and r.resource_key = t.resource_key and r.currency = t.currency and ${bound}
-    order by r.date desc limit 1)`
+  const range = runningTotalsOfSummary(addDays(today, -29), today)
   return sql<number>`coalesce((
-    select coalesce(case when t.last_date <= ${today} then t.running_cost
-        else ${runningTotal(sql`r.date <= ${today}`)} end, 0)
-      - case when t.first_date >= ${start} then 0 else coalesce(${runningTotal(sql`r.date < ${start}`)}, 0) end
+    select coalesce(${range.upTo}, 0) - coalesce(${range.before}, 0)
     from resource_cost_totals t
     where t.tenant_id = ${tenantId} and t.currency = ${currency} and t.resource_key = resources.arm_id_lower
   ), 0)`
@@ -288,13 +280,7 @@ export function createInventoryStore(db: Kysely<Database>, dialect: DialectName)
      * the cost over the 30 days ending `today` in the tenant's billing currency (what the records show), highest
      * first, then by name.
      */
-    async listResources(
-      tenantId: string,
-      filter: ResourceFilter,
-      paging: Paging,
-      sort: ResourceSort = 'name',
-      today = '',
-    ) {
+    async listResources(tenantId: string, filter: ResourceFilter, paging: Paging, sort: ResourceSort, today: string) {
       const currency = sort === '-last30Days' ? (await billingCurrencies(db, [tenantId])).get(tenantId)! : ''
       const [rows, total] = await Promise.all([
         resourceRows(tenantId, filter)
