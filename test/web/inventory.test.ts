@@ -189,6 +189,7 @@ describe('inventory page', () => {
     ).json().items
     expect(priciest.costs.last30Days).toBeGreaterThan(0)
     await resources.getByRole('row').nth(1).getByRole('link', { name: priciest.name, exact: true }).waitFor()
+    await page.screenshot({ path: '/work/shots/inventory-by-cost-1280.png' })
 
     // A phone: the wide table scrolls inside its own frame, the page does not.
     await page.setViewportSize({ width: 390, height: 844 })

@@ -64,7 +64,7 @@ export const RESOURCE_SORTS = [
   { value: '-name', label: 'Name, Z to A' },
   { value: 'resourceType', label: 'Resource type' },
   { value: '-firstSeenAt', label: 'Newest first' },
-  { value: '-last30Days', label: 'Cost, last 30 days, highest first' },
+  { value: '-last30Days', label: 'Costliest first' },
 ] as const
 export type ResourceSort = (typeof RESOURCE_SORTS)[number]['value']
 
