@@ -151,9 +151,13 @@ export async function useBrowserApp(
   }
 }
 
-/** Waits (up to 5 s) until the focused element's text is `text`: focus moves as the page handles an event. */
+/**
+ * Waits (up to 5 s) until the focused element's text is `text`: focus moves as the page handles an event. A
+ * locator, not a predicate string: the page's Content-Security-Policy refuses to evaluate strings.
+ */
 export async function focusLandsOn(page: Page, text: string): Promise<void> {
-  await page.waitForFunction(`document.activeElement?.textContent === ${JSON.stringify(text)}`, undefined, {
-    timeout: 5000,
-  })
+  await page
+    .locator('*:focus')
+    .filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) })
+    .waitFor({ timeout: 5000 })
 }
