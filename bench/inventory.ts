@@ -143,7 +143,16 @@ async function seed(database: BenchDatabase): Promise<{ tenantId: string; ms: nu
           lastSeenAt: seen,
         }
       })
-      // Running totals of the last COST_DAYS days of every resource, a cost of 1 to 100 a day.
+      // Running totals of the last COST_DAYS days of every resource, a cost of 1 to 100 a day, by each resource's
+      // number (cost_resources).
+      await insertInBatches(trx, 'costResources', RESOURCES, (r) => ({ tenantId, resourceKey: armIds[r]! }))
+      const numbers = await trx
+        .selectFrom('costResources')
+        .select(['id', 'resourceKey'])
+        .where('tenantId', '=', tenantId)
+        .execute()
+      const idOf = new Map(numbers.map((n) => [n.resourceKey, Number(n.id)]))
+      const resourceIds = armIds.map((key) => idOf.get(key)!)
       const today = toDay(new Date())
       const running = new Float64Array(RESOURCES)
       await insertInBatches(trx, 'resourceRunningCosts', RESOURCES * COST_DAYS, (i) => {
@@ -151,8 +160,7 @@ async function seed(database: BenchDatabase): Promise<{ tenantId: string; ms: nu
         const cost = 1 + Math.floor(random() * 100)
         running[r]! += cost
         return {
-          tenantId,
-          resourceKey: armIds[r]!,
+          resourceId: resourceIds[r]!,
           currency: 'USD',
           date: addDays(today, Math.floor(i / RESOURCES) - COST_DAYS + 1),
           runningCost: running[r]!,
@@ -164,6 +172,7 @@ async function seed(database: BenchDatabase): Promise<{ tenantId: string; ms: nu
         tenantId,
         currency: 'USD',
         resourceKey: armIds[r]!,
+        resourceId: resourceIds[r]!,
         firstDate: addDays(today, -COST_DAYS + 1),
         lastDate: today,
         runningCost: running[r]!,

@@ -214,7 +214,14 @@ for (const dialect of testDialects()) {
         expect(a.map((r) => r.slice(0, 3))).toEqual(b.map((r) => r.slice(0, 3)))
         for (const [i, r] of a.entries()) expect(r[3]).toBeCloseTo(b[i]![3] as number, 9)
       }
-      close(await series('resource_cost_series', 'resource_key'), await level('resource_key'))
+      const resources = (
+        await sql<{ key: string; date: string; category: string; cost: number }>`
+          select c.resource_key as key, s.date, s.charge_category as category, sum(s.cost) as cost
+          from resource_cost_series s join cost_resources c on c.id = s.resource_id
+          where s.tenant_id = ${tenant.id} group by c.resource_key, s.date, s.charge_category
+          order by 1, 2, 3`.execute(t.db.kysely)
+      ).rows.map((r) => [r.key, r.date, r.category, Number(r.cost)])
+      close(resources, await level('resource_key'))
       close(await series('group_cost_series', 'service_name'), await level('service_name'))
       close(await series('cost_series', 'scope_key', "and level = 'service'"), await level('service_name'))
       close(

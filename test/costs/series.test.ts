@@ -183,7 +183,7 @@ for (const dialect of testDialects()) {
           .selectAll()
           .where('tenantId', '=', tenant.id)
           .orderBy('date')
-          .orderBy('resourceKey')
+          .orderBy('resourceId')
           .orderBy('serviceName')
           .orderBy('chargeCategory')
           .orderBy('currency')

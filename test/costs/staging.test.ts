@@ -135,22 +135,34 @@ for (const dialect of testDialects()) {
       expect(await leftStaged()).toBe(0)
     })
 
-    /** Every series of a tenant, costs rounded to 1e-6 (sums in another order differ past that). */
+    /**
+     * Every series of a tenant, costs rounded to 1e-6 (sums in another order differ past that), each resource by
+     * its key (the numbers of two tenants' resources differ).
+     */
     const seriesOf = async (tenantId: string) => {
-      const read = async (table: string, cost: string) =>
+      const read = async (table: string, cost: string, byResource = false) =>
         (
-          await sql<Record<string, unknown>>`select * from ${sql.table(table)} where tenant_id = ${tenantId}`.execute(
-            t.db.kysely,
-          )
+          await sql<Record<string, unknown>>`
+            select x.*${byResource ? sql`, c.resource_key as resource` : sql``} from ${sql.table(table)} x
+            ${byResource ? sql`join cost_resources c on c.id = x.resource_id` : sql``}
+            where x.tenant_id = ${tenantId}`.execute(t.db.kysely)
         ).rows
-          .map((r) => JSON.stringify({ ...r, [cost]: Math.round(Number(r[cost]) * 1e6) / 1e6 }))
+          .map(({ resourceId: _id, ...r }) => JSON.stringify({ ...r, [cost]: Math.round(Number(r[cost]) * 1e6) / 1e6 }))
           .sort()
+      const running = (
+        await sql<Record<string, unknown>>`
+          select c.resource_key as resource, r.currency, r.date, r.running_cost, r.cost
+          from resource_running_costs r join cost_resources c on c.id = r.resource_id
+          where c.tenant_id = ${tenantId}`.execute(t.db.kysely)
+      ).rows
+        .map((r) => JSON.stringify({ ...r, runningCost: Math.round(Number(r.runningCost) * 1e6) / 1e6 }))
+        .sort()
       return {
-        resources: await read('resource_cost_series', 'cost'),
+        resources: await read('resource_cost_series', 'cost', true),
         groups: await read('group_cost_series', 'cost'),
         levels: await read('cost_series', 'cost'),
-        running: await read('resource_running_costs', 'running_cost'),
-        totals: await read('resource_cost_totals', 'running_cost'),
+        running,
+        totals: await read('resource_cost_totals', 'runningCost', true),
       }
     }
 

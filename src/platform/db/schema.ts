@@ -21,6 +21,7 @@ export interface Database {
   snapshotRuns: SnapshotRunsTable
   dailyCosts: DailyCostsTable
   costStaging: CostStagingTable
+  costResources: CostResourcesTable
   resourceCostSeries: ResourceCostSeriesTable
   groupCostSeries: GroupCostSeriesTable
   costSeries: CostSeriesTable
@@ -242,11 +243,23 @@ export interface CostStagingTable extends DailyCostsTable {
   runId: string
 }
 
+/**
+ * The number of each resource with cost in a tenant (its key: the lower-cased ARM id, '' for charges of a
+ * subscription itself), by which the resource series and running totals name it: a few bytes instead of an ARM
+ * path in each of their millions of rows.
+ */
+export interface CostResourcesTable {
+  id: Generated<number>
+  tenantId: string
+  resourceKey: string
+}
+
 /** daily_costs summed over meters: one resource's daily cost per service, charge category and currency. */
 export interface ResourceCostSeriesTable {
   tenantId: string
   date: string
-  resourceKey: string
+  /** cost_resources.id */
+  resourceId: number
   serviceName: string
   chargeCategory: string
   currency: string
@@ -280,8 +293,8 @@ export interface CostSeriesTable {
 
 /** A resource's cost (every category) in one currency up to and including `date`, on each day it has cost. */
 export interface ResourceRunningCostsTable {
-  tenantId: string
-  resourceKey: string
+  /** cost_resources.id (one tenant's) */
+  resourceId: number
   currency: string
   date: string
   runningCost: number
@@ -298,6 +311,8 @@ export interface ResourceCostTotalsTable {
   tenantId: string
   currency: string
   resourceKey: string
+  /** cost_resources.id: what a seek into the running totals takes */
+  resourceId: number
   firstDate: string
   lastDate: string
   runningCost: number

@@ -13,6 +13,7 @@ import * as sessions from './0013_sessions.js'
 import * as chargeCategorySeries from './0014_charge_category_series.js'
 import * as tagSeries from './0017_tag_series.js'
 import * as resourceNameOrder from './0020_resource_name_order.js'
+import * as resourceIds from './0021_resource_ids.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0014_charge_category_series': chargeCategorySeries,
   '0017_tag_series': tagSeries,
   '0020_resource_name_order': resourceNameOrder,
+  '0021_resource_ids': resourceIds,
 }
