@@ -92,14 +92,25 @@ async function generate(resources: number, days: number): Promise<GeneratedRows>
     const cost = new Float64Array(batch.length)
     const seen = new Set<string>()
     batch.forEach((r, i) => {
-      const { date: _d, cost: c, ...rest } = r
       const key = `${resourceKeyOf(r.resourceArmId)}\u0000${r.meterId}`
       let t = templateIndex.get(key)
       if (t === undefined) {
         t = templates.length
-        templates.push(rest)
+        // A literal, not `{ date, cost, ...rest } = r`: rest objects are dictionary-mode (see materialise).
+        templates.push({
+          subscriptionId: r.subscriptionId,
+          resourceArmId: r.resourceArmId,
+          resourceGroupName: r.resourceGroupName,
+          meterId: r.meterId,
+          meterName: r.meterName,
+          chargeCategory: r.chargeCategory,
+          chargeClass: r.chargeClass,
+          serviceName: r.serviceName,
+          currency: r.currency,
+        })
         templateIndex.set(key, t)
       }
+      const c = r.cost
       template[i] = t
       cost[i] = c
       totalCost += c
@@ -114,11 +125,28 @@ async function generate(resources: number, days: number): Promise<GeneratedRows>
   return { templates, batches, rows, keys, totalCost }
 }
 
-/** A batch as the connector yielded it. */
+/**
+ * A batch as the connector yielded it: objects built as an object literal, as every connector builds its rows.
+ * (Copies made with `{ ...template }` of a template made by `{ date, cost, ...rest } = row` are dictionary-mode
+ * objects in V8, every property read a hash lookup: staging took 16.0 s instead of 5.9 s for 2.7 million of them.)
+ */
 function materialise(data: GeneratedRows, batch: ColumnarBatch): DailyCostRow[] {
   const out = new Array<DailyCostRow>(batch.template.length)
   for (let i = 0; i < out.length; i++) {
-    out[i] = { ...data.templates[batch.template[i]!]!, date: batch.date, cost: batch.cost[i]! }
+    const t = data.templates[batch.template[i]!]!
+    out[i] = {
+      date: batch.date,
+      subscriptionId: t.subscriptionId,
+      resourceArmId: t.resourceArmId,
+      resourceGroupName: t.resourceGroupName,
+      meterId: t.meterId,
+      meterName: t.meterName,
+      chargeCategory: t.chargeCategory,
+      chargeClass: t.chargeClass,
+      serviceName: t.serviceName,
+      cost: batch.cost[i]!,
+      currency: t.currency,
+    }
   }
   return out
 }
