@@ -2,6 +2,7 @@ import SqliteDatabase from 'better-sqlite3'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { DailyCostRow } from '../../src/connectors/types.js'
+import { createTempStaging, MERGE_CACHE_KIB } from '../../src/features/costs/staging.js'
 import { rebuildSeries } from '../../src/features/costs/store.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { costRow } from '../support/cost-rows.js'
@@ -134,6 +135,49 @@ for (const dialect of testDialects()) {
       ])
       expect(await leftStaged()).toBe(0)
     })
+
+    if (dialect === 'sqlite') {
+      it('merges a large staging under a larger page cache, then gives the connection its own back', async () => {
+        const tenant = await t.given.tenant(org)
+        // A staging that counts two rows as large.
+        const staging = createTempStaging(t.db.kysely, { mergeCacheFromRows: 2 })
+        const cacheSize = async (db: typeof t.db.kysely) =>
+          Number(
+            (await sql<{ size: number }>`select cache_size as size from pragma_cache_size()`.execute(db)).rows[0]!.size,
+          )
+        const own = await cacheSize(t.db.kysely)
+        await staging.stage('large-1:1', tenant.id, [row({ cost: 2 }), row({ date: '2026-02-02', cost: 3 })])
+        const during = await t.db.kysely.transaction().execute(async (trx) =>
+          staging.withMergeCache(trx, 'large-1:1', async () => {
+            await staging.merge(trx, 'large-1:1')
+            return cacheSize(trx)
+          }),
+        )
+        expect(during).toBe(-MERGE_CACHE_KIB)
+        expect(await cacheSize(t.db.kysely)).toBe(own)
+        expect((await stored(tenant.id)).map((r) => [r.date, r.cost])).toEqual([
+          ['2026-02-01', 2],
+          ['2026-02-02', 3],
+        ])
+        // A failed merge gives it back too; a small staging never changes it.
+        await staging.stage('large-2:1', tenant.id, [row({ cost: 1 }), row({ date: '2026-02-03', cost: 1 })])
+        await expect(
+          t.db.kysely.transaction().execute((trx) =>
+            staging.withMergeCache(trx, 'large-2:1', async () => {
+              throw new Error('the merge failed')
+            }),
+          ),
+        ).rejects.toThrow('the merge failed')
+        expect(await cacheSize(t.db.kysely)).toBe(own)
+        await staging.stage('small-1:1', tenant.id, [row({ cost: 1 })])
+        const small = await t.db.kysely
+          .transaction()
+          .execute((trx) => staging.withMergeCache(trx, 'small-1:1', () => cacheSize(trx)))
+        expect(small).toBe(own)
+        for (const run of ['large-1', 'large-2', 'small-1']) await staging.clear(run)
+        expect(await leftStaged()).toBe(0)
+      })
+    }
 
     /**
      * Every series of a tenant, costs rounded to 1e-6 (sums in another order differ past that), each resource by

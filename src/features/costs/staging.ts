@@ -48,7 +48,7 @@ export interface FreshSeries extends CoveredDays {
 
 /** Staged rows from which a merge gets a larger page cache (see withMergeCache), and its size. */
 const MERGE_CACHE_FROM_ROWS = 2_000_000
-const MERGE_CACHE_KIB = 64 * 1024
+export const MERGE_CACHE_KIB = 64 * 1024
 
 /**
  * Where a run's cost rows wait on SQLite until its final transaction moves them into daily_costs: tables of the
@@ -69,7 +69,8 @@ const MERGE_CACHE_KIB = 64 * 1024
  * worker, an import's command line). A process that dies loses them with its TEMP database; its run is retried
  * from the start, as before, when every attempt's staged rows were cleared first.
  */
-export function createTempStaging(db: Kysely<Database>) {
+export function createTempStaging(db: Kysely<Database>, options: { mergeCacheFromRows?: number } = {}) {
+  const mergeCacheFromRows = options.mergeCacheFromRows ?? MERGE_CACHE_FROM_ROWS
   interface CostKey {
     id: number
     tenantId: string
@@ -391,7 +392,7 @@ export function createTempStaging(db: Kysely<Database>) {
      * default, so an import's memory does not grow with it.
      */
     async withMergeCache<T>(trx: Kysely<Database>, stagingKey: string, work: () => Promise<T>): Promise<T> {
-      if ((stages.get(stagingKey)?.rows ?? 0) < MERGE_CACHE_FROM_ROWS) return work()
+      if ((stages.get(stagingKey)?.rows ?? 0) < mergeCacheFromRows) return work()
       const before = await sql<{ size: number }>`select cache_size as size from pragma_cache_size()`.execute(trx)
       await sql.raw(`pragma cache_size = -${MERGE_CACHE_KIB}`).execute(trx)
       try {
