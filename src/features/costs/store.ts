@@ -159,15 +159,15 @@ export async function rebuildSeries(
     await sql`
       insert into resource_cost_series (tenant_id, date, resource_id, service_name, charge_category, currency,
         subscription_id, resource_group_key, cost)
-      select ${tenantId}, d.date, c.id, d.service_name, d.charge_category, d.currency, d.subscription_id,
-        d.resource_group_key, d.cost
+      select ${tenantId}, d.date, (
+          select c.id from cost_resources c where c.tenant_id = ${tenantId} and c.resource_key = d.resource_key
+        ), d.service_name, d.charge_category, d.currency, d.subscription_id, d.resource_group_key, d.cost
       from (
         select date, resource_key, service_name, charge_category, currency, max(subscription_id) as subscription_id,
           max(resource_group_key) as resource_group_key, sum(cost) as cost
         from daily_costs where ${rowsOfRange}
         group by date, resource_key, service_name, charge_category, currency
-      ) d
-      join cost_resources c on c.tenant_id = ${tenantId} and c.resource_key = d.resource_key`.execute(trx)
+      ) d`.execute(trx)
   }
   await sql`
     insert into group_cost_series (tenant_id, date, subscription_id, resource_group_key, service_name,
@@ -341,15 +341,14 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
   await sql`
     insert into resource_cost_totals (tenant_id, currency, resource_key, resource_id, first_date, last_date,
       running_cost)
-    select ${tenantId}, k.currency, c.resource_key, k.resource_id, k.first_date, k.last_date, (
+    select ${tenantId}, k.currency, ${keyOfResource('k')}, k.resource_id, k.first_date, k.last_date, (
       select r.running_cost from resource_running_costs r where ${sameResource('k')} and r.date = k.last_date
     ) from (
       select t.resource_id, t.currency,
         (select min(r.date) from resource_running_costs r where ${sameResource('t')}) as first_date,
         (select max(r.date) from resource_running_costs r where ${sameResource('t')}) as last_date
       from (${touched}) t
-    ) k
-    join cost_resources c on c.id = k.resource_id`.execute(trx)
+    ) k`.execute(trx)
 }
 
 export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
@@ -547,11 +546,11 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
       const rows =
         level === 'resource'
           ? await sql<Row>`
-              select c.resource_key as "scopeKey", g.parent, g.date, g.currency, g.cost from (
+              select ${keyOfResource('g')} as "scopeKey", g.parent, g.date, g.currency, g.cost from (
                 select resource_id, max(subscription_id || '/' || resource_group_key) as parent, date, currency,
                   sum(cost) as cost
                 from resource_cost_series where ${where} group by resource_id, date, currency
-              ) g join cost_resources c on c.id = g.resource_id`.execute(db)
+              ) g`.execute(db)
           : await sql<Row>`
               select scope_key as "scopeKey", null as parent, date, currency, cost from cost_series
               where ${where} and level = ${level}`.execute(db)
@@ -596,6 +595,16 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
   }
 }
 export type CostStore = ReturnType<typeof createCostStore>
+
+/**
+ * The key (lower-cased ARM id) of the resource numbered `alias.resource_id`, looked up per row: a join would let
+ * the planner loop over the tenant's resources and look each up in the other side (a sort of it first), and
+ * write a series in resource order instead of its key's.
+ */
+function keyOfResource(alias: string): RawBuilder<string> {
+  return sql<string>`(select named.resource_key from cost_resources named
+    where named.id = ${sql.ref(`${alias}.resource_id`)})`
+}
 
 /** Money in responses: cents are what people read; sums of many float rows carry noise past that. */
 export function roundMoney(value: number): number {
@@ -704,10 +713,10 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
       if (grouping === 'resource') {
         // Summed by the resources' numbers, then named by their keys.
         const result = await sql<SeriesRow>`
-          select g.date, c.resource_key as key, g.currency, g.cost from (
+          select g.date, ${keyOfResource('g')} as key, g.currency, g.cost from (
             select date, resource_id, currency, sum(cost) as cost from resource_cost_series
             where ${tenantRange} and ${narrowed} group by date, resource_id, currency
-          ) g join cost_resources c on c.id = g.resource_id`.execute(db)
+          ) g`.execute(db)
         return result.rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
       }
       if (filter.kind === 'tenant' || grouping === null) {
