@@ -643,9 +643,14 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
    * null (PostgreSQL refuses a constant in GROUP BY). Never summed across currencies: each is a row of its own.
    */
   async function sums(table: RawBuilder<unknown>, key: RawBuilder<string> | null, where: RawBuilder<unknown>) {
-    const result = await sql<SeriesRow>`
+    return seriesRows(sql<SeriesRow>`
       select date, ${key ?? sql`''`} as key, currency, sum(cost) as cost from ${table} where ${where}
-      group by date, ${key === null ? sql`` : sql`${key}, `}currency`.execute(db)
+      group by date, ${key === null ? sql`` : sql`${key}, `}currency`)
+  }
+
+  /** The (date, key, currency, cost) rows of `query`, each cost a number. */
+  async function seriesRows(query: RawBuilder<SeriesRow>): Promise<SeriesRow[]> {
+    const result = await query.execute(db)
     return result.rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
   }
 
@@ -692,12 +697,11 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
                 on t.resource_key = s.resource_key`
             : sql`resource_cost_series s join cost_resources c on c.id = s.resource_id
                 left join ${taggedResources(tenantId, grouping.tagKey)} t on t.resource_key = c.resource_key`
-        const result = await sql<SeriesRow>`
+        return seriesRows(sql<SeriesRow>`
           select s.date, coalesce(t.tag_value, '') as key, s.currency, sum(s.cost) as cost
           from ${rows}
           where s.tenant_id = ${tenantId} and s.date >= ${from} and s.date <= ${to} and ${narrowed}
-          group by s.date, coalesce(t.tag_value, ''), s.currency`.execute(db)
-        return result.rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
+          group by s.date, coalesce(t.tag_value, ''), s.currency`)
       }
       if (filter.kind === 'resource') {
         const key =
@@ -712,12 +716,11 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
       }
       if (grouping === 'resource') {
         // Summed by the resources' numbers, then named by their keys.
-        const result = await sql<SeriesRow>`
+        return seriesRows(sql<SeriesRow>`
           select g.date, ${keyOfResource('g')} as key, g.currency, g.cost from (
             select date, resource_id, currency, sum(cost) as cost from resource_cost_series
             where ${tenantRange} and ${narrowed} group by date, resource_id, currency
-          ) g`.execute(db)
-        return result.rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
+          ) g`)
       }
       if (filter.kind === 'tenant' || grouping === null) {
         const level: SeriesLevel =
@@ -765,12 +768,11 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
     /** The daily cost of a few resources in `currency`: one range of the running totals' key per resource. */
     async resourceDaily(tenantId: string, keys: string[], currency: string, from: string, to: string) {
       if (keys.length === 0) return []
-      const result = await sql<SeriesRow>`
+      return seriesRows(sql<SeriesRow>`
         select r.date, c.resource_key as key, r.currency, r.cost
         from cost_resources c join resource_running_costs r on r.resource_id = c.id
         where c.tenant_id = ${tenantId} and c.resource_key in (${sql.join(keys)}) and r.currency = ${currency}
-          and r.date >= ${from} and r.date <= ${to}`.execute(db)
-      return result.rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
+          and r.date >= ${from} and r.date <= ${to}`)
     },
 
     /**
