@@ -59,6 +59,30 @@ export interface FocusParseOptions {
    * the costs summed so far (`takeCosts`) and reports progress.
    */
   afterChunk?: (at: { file: string; rowsRead: number; pendingCosts: number }) => Promise<void> | void
+  /**
+   * Whether a billing currency other than the first is an error here (the default). False where a file is read
+   * on its own as part of a larger import: the import's aggregator checks the currencies when it absorbs the file.
+   */
+  checkCurrencies?: boolean
+}
+
+/**
+ * What one file read on its own contributes to an import (see `part` and `absorb`): a reader thread sends it
+ * once the file is read, the costs not yet taken included.
+ */
+export interface FocusFilePart {
+  costs: DailyCostRow[]
+  subscriptions: SubscriptionItem[]
+  resourceGroups: ResourceGroupItem[]
+  resources: ResourceEntry[]
+  /** Each billing currency where it was first seen, in order of first appearance. */
+  currencies: [string, FocusIssue][]
+  errors: FocusIssue[]
+  errorCount: number
+  warnings: FocusIssue[]
+  warningCount: number
+  rowsRead: number
+  rowsRejected: number
 }
 
 export interface FocusParseResult {
@@ -146,7 +170,7 @@ interface CostEntry extends Omit<DailyCostRow, 'cost'> {
   units: bigint
 }
 
-interface ResourceEntry extends ResourceItem {
+export interface ResourceEntry extends ResourceItem {
   /** ChargePeriodStart of the row the tags came from. */
   tagsAt: number
 }
@@ -223,19 +247,19 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     return group
   }
 
-  function noteCurrency(currency: string, file: string, line: number) {
-    if (currencies.has(currency)) return
+  /** Notes a currency where it is first seen; the error to report when it is not the first, else null. */
+  function noteCurrency(currency: string, file: string, line: number): FocusIssue | null {
+    if (currencies.has(currency)) return null
     const at: FocusIssue = { file, line, message: '' }
     const first = currencies.values().next().value
     currencies.set(currency, at)
-    if (first) {
-      const firstCurrency = currencies.keys().next().value
-      error({
-        ...at,
-        message:
-          `billing currency ${currency} differs from ${firstCurrency} (first seen in ${first.file} line ${first.line}); ` +
-          'an import should hold one currency: costs are kept per currency and never added across them',
-      })
+    if (!first || options.checkCurrencies === false) return null
+    const firstCurrency = currencies.keys().next().value
+    return {
+      ...at,
+      message:
+        `billing currency ${currency} differs from ${firstCurrency} (first seen in ${first.file} line ${first.line}); ` +
+        'an import should hold one currency: costs are kept per currency and never added across them',
     }
   }
 
@@ -253,7 +277,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     } else if (subscription.displayName === subscriptionId && row.subscriptionName) {
       subscription.displayName = row.subscriptionName
     }
-    noteCurrency(row.currency, file, line)
+    const mixed = noteCurrency(row.currency, file, line)
+    if (mixed) error(mixed)
 
     const group = row.groupName ? groupOf(subscriptionId, row.groupName) : null
     const resource = row.resourceId === null ? null : resourceKeyOf(row.resourceId)
@@ -280,33 +305,49 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
   }
 
   function addResource(row: FocusRow, armId: string, key: string, group: ResourceGroupItem) {
-    const tags = row.tags ?? {}
+    mergeResource(key, group, armId, row.resourceName, row.resourceType ?? '', row.location, row.tags ?? {}, row.ms)
+  }
+
+  /**
+   * A resource as a row (or a file read on its own) describes it, merged into what is known of it. Positional,
+   * since it runs for every row: an object per call would be garbage per row.
+   */
+  function mergeResource(
+    key: string,
+    group: ResourceGroupItem,
+    armId: string,
+    name: string | null,
+    resourceType: string,
+    location: string | null,
+    tags: Tags,
+    tagsAt: number,
+  ) {
     const known = resources.get(key)
     if (!known) {
       resources.set(ownCopy(key), {
         armId: ownCopy(armId),
-        name: ownCopy(row.resourceName ?? lastSegmentOf(armId)),
-        resourceType: ownCopy(row.resourceType ?? ''),
-        location: row.location && ownCopy(row.location),
+        name: ownCopy(name ?? lastSegmentOf(armId)),
+        resourceType: ownCopy(resourceType),
+        location: location && ownCopy(location),
         subscriptionId: group.subscriptionId,
         resourceGroupName: group.name,
         tags,
         sku: null,
         state: null,
         properties: {},
-        tagsAt: row.ms,
+        tagsAt,
       })
       return
     }
     // Tags change over a month; the latest charge period's row has the current ones (ties: the later row).
-    if (row.ms >= known.tagsAt) {
+    if (tagsAt >= known.tagsAt) {
       // The same tags as before (the usual case) keep the object already held: replacing it on every row made
       // each row's tags live long enough to reach V8's old space, and memory grew between full collections.
       if (!sameTags(known.tags, tags)) known.tags = tags
-      known.tagsAt = row.ms
+      known.tagsAt = tagsAt
     }
-    if (known.location === null && row.location) known.location = ownCopy(row.location)
-    if (!known.resourceType && row.resourceType) known.resourceType = ownCopy(row.resourceType)
+    if (known.location === null && location) known.location = ownCopy(location)
+    if (!known.resourceType && resourceType) known.resourceType = ownCopy(resourceType)
   }
 
   async function addFile(input: FocusInput, fileName?: string): Promise<void> {
@@ -455,7 +496,65 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     }
   }
 
-  return { addFile, takeCosts, result, errorCount: () => errorCount, rowsRead: () => rowsRead }
+  /** What the files read so far contribute to a larger import, for its aggregator's `absorb`. */
+  function part(): FocusFilePart {
+    return {
+      costs: takeCosts(),
+      subscriptions: [...subscriptions.values()],
+      resourceGroups: [...groups.values()],
+      resources: [...resources.values()],
+      currencies: [...currencies],
+      errors,
+      errorCount,
+      warnings,
+      warningCount,
+      rowsRead,
+      rowsRejected,
+    }
+  }
+
+  /**
+   * Adds what a file read on its own found (its `part`, made with checkCurrencies false), as though its rows had
+   * been read here, after the files before it: absorb the parts in file order. Its costs are not taken: the
+   * caller stores them, as it does every batch.
+   */
+  function absorb(file: FocusFilePart) {
+    rowsRead += file.rowsRead
+    rowsRejected += file.rowsRejected
+    for (const s of file.subscriptions) {
+      const known = subscriptions.get(s.subscriptionId)
+      if (!known) subscriptions.set(s.subscriptionId, { ...s })
+      else if (known.displayName === known.subscriptionId) known.displayName = s.displayName
+    }
+    for (const g of file.resourceGroups) findGroup(g.subscriptionId, g.name)
+    for (const r of file.resources) {
+      const group = findGroup(r.subscriptionId, r.resourceGroupName)
+      const key = r.armId.toLowerCase()
+      mergeResource(key, group, r.armId, r.name, r.resourceType, r.location, r.tags, r.tagsAt)
+    }
+    // A currency other than the first is reported where it was first seen, among the file's errors by line, as
+    // reading the rows here would have.
+    const mixed = file.currencies.flatMap(([currency, at]) => noteCurrency(currency, at.file, at.line) ?? [])
+    let next = 0
+    for (const issue of file.errors) {
+      while (next < mixed.length && mixed[next]!.line < issue.line) error(mixed[next++]!)
+      error(issue)
+    }
+    for (; next < mixed.length; next++) error(mixed[next]!)
+    errorCount += file.errorCount - file.errors.length
+    for (const issue of file.warnings) warn(issue)
+    warningCount += file.warningCount - file.warnings.length
+  }
+
+  return {
+    addFile,
+    takeCosts,
+    result,
+    part,
+    absorb,
+    errorCount: () => errorCount,
+    rowsRead: () => rowsRead,
+  }
 }
 export type FocusAggregator = ReturnType<typeof createFocusAggregator>
 

@@ -1,4 +1,5 @@
-import { createFocusAggregator, type FocusIssue, type FocusParseResult } from '../../connectors/focus/parse.js'
+import type { FocusIssue, FocusParseResult } from '../../connectors/focus/parse.js'
+import { type FocusReadProgress, readFocusFiles } from '../../connectors/focus/read.js'
 import type { DailyCostRow } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
@@ -60,9 +61,10 @@ const IMPORT_LEASE_MS = 10 * 60_000
 
 /**
  * Loads FOCUS cost files into a tenant as one snapshot run with trigger Import. The files are streamed: rows
- * are read, checked and summed a chunk at a time, and the summed costs are staged in batches (outside any
- * transaction, like a collection's), so memory stays flat whatever the size of the files. The run is Running
- * meanwhile, its progress saying how far the import has come.
+ * are read, checked and summed a chunk at a time in reader threads, two files side by side (readFocusFiles), and
+ * the summed costs are staged in batches on this thread as they come (outside any transaction, like a
+ * collection's), so memory stays flat whatever the size of the files. The run is Running meanwhile, its
+ * progress saying how far the import has come.
  *
  * All or nothing: with any bad row (unless `skipBadRows`) the staged rows are dropped and the run is recorded
  * as Failed with the first bad row's file and line; otherwise one transaction writes the inventory, moves the
@@ -116,35 +118,28 @@ export function createFocusImporter(deps: {
       await deps.runs.runs.heartbeat(runId, workerId, IMPORT_LEASE_MS, progressText(progress))
       await options.onProgress?.(progress)
     }
-    const aggregator = createFocusAggregator({
-      afterChunk: async ({ file, rowsRead, pendingCosts }) => {
-        // Once a row is bad (and bad rows are not skipped) nothing will be imported: reading goes on only to
-        // name the other bad rows.
-        const rejected = aggregator.errorCount() > 0 && !options.skipBadRows
-        if (pendingCosts >= STAGE_BATCH_ROWS) {
-          const batch = aggregator.takeCosts()
-          if (!rejected) await deps.costs.stage(stagingKey, tenantId, batch)
-          staged.add(batch)
-        }
-        if (rowsRead >= nextProgressAt) {
-          nextProgressAt = (Math.floor(rowsRead / PROGRESS_ROWS) + 1) * PROGRESS_ROWS
-          await report(file, rowsRead)
-        }
-      },
-    })
+    const stage = async (rows: DailyCostRow[], progress: FocusReadProgress) => {
+      // Once a row is bad (and bad rows are not skipped) nothing will be imported: reading goes on only to
+      // name the other bad rows.
+      if (progress.errorCount === 0 || options.skipBadRows) await deps.costs.stage(stagingKey, tenantId, rows)
+      staged.add(rows)
+    }
 
     try {
-      for (const file of files) {
-        fileNumber++
-        await aggregator.addFile(file)
-        await report(file, aggregator.rowsRead())
-      }
-      const parsed = aggregator.result()
+      const parsed = await readFocusFiles(files, {
+        batchRows: STAGE_BATCH_ROWS,
+        progressRows: PROGRESS_ROWS,
+        onCosts: stage,
+        onProgress: async (progress) => {
+          fileNumber = progress.fileNumber
+          if (!progress.fileRead && progress.rowsRead < nextProgressAt) return
+          nextProgressAt = (Math.floor(progress.rowsRead / PROGRESS_ROWS) + 1) * PROGRESS_ROWS
+          await report(progress.file, progress.rowsRead)
+        },
+      })
       const fileLevel = parsed.errors.some((e) => e.line === 0)
       if (parsed.errorCount > 0 && (!options.skipBadRows || fileLevel || parsed.currency === null))
         throw new FocusImportRejected(parsed)
-      await deps.costs.stage(stagingKey, tenantId, parsed.costs)
-      staged.add(parsed.costs)
       if (staged.rows === 0) throw ApiError.badRequest('The files hold no cost rows.')
 
       await deps.runs.runs.succeed(run, workerId, async (trx) => {

@@ -1,0 +1,175 @@
+import { createRequire } from 'node:module'
+import { availableParallelism } from 'node:os'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { DailyCostRow } from '../types.js'
+import { createFocusAggregator, type FocusFilePart, type FocusParseResult } from './parse.js'
+
+/**
+ * Reader threads at most. Reading is most of an import's work besides its final transaction (gunzip, 96 columns
+ * of CSV, the cell rules: about 25 µs a row), and it parallelises by file; two readers beside the thread that
+ * stores their rows keep a 2-core machine busy. More would add memory (each thread has its own heap) faster
+ * than speed, since the rows are still stored one batch at a time.
+ */
+export const MAX_READERS = 2
+/** Batches a reader may have posted that are not yet stored. */
+const READ_AHEAD_BATCHES = 2
+
+export interface FocusReadProgress {
+  /** Rows read so far, over every file. */
+  rowsRead: number
+  /** Bad rows and file problems found so far. */
+  errorCount: number
+  /**
+   * The first file not yet read to its end, and its 1-based position among the files; at the end of a file
+   * (`fileRead`), that file. Later files may be read already, or in part.
+   */
+  file: string
+  fileNumber: number
+  /** Whether this is the end of a file, every file before it read too. */
+  fileRead: boolean
+}
+
+export interface FocusReadOptions {
+  /** Cost rows per batch (at least: rows are taken a chunk of the file at a time). */
+  batchRows: number
+  /** Rows between two progress calls at most, while no batch is full. */
+  progressRows: number
+  maxIssues?: number
+  /**
+   * Stores a batch of summed cost rows. Called one batch at a time, in the order they arrive (files are read
+   * side by side, so batches of two files interleave); readers wait while it runs behind. Rows of one key may
+   * come in several batches: whoever stores them sums them.
+   */
+  onCosts: (rows: DailyCostRow[], progress: FocusReadProgress) => Promise<void>
+  /** Called after each batch, every `progressRows` rows and at the end of each file, in turn with onCosts. */
+  onProgress?: (progress: FocusReadProgress) => Promise<void> | void
+}
+
+/** What a reader thread is told: read a file, or that one of its batches is stored. */
+export type ToReader = { type: 'read'; file: string; index: number } | { type: 'stored' }
+/** What a reader thread posts, each about the file at `index` among the import's files. */
+export type FromReader =
+  | { type: 'costs'; index: number; rows: DailyCostRow[]; rowsRead: number; errorCount: number }
+  | { type: 'progress'; index: number; rowsRead: number; errorCount: number }
+  | { type: 'read'; index: number; part: FocusFilePart }
+export interface ReaderSettings {
+  batchRows: number
+  progressRows: number
+  maxIssues: number | undefined
+  readAheadBatches: number
+}
+
+/**
+ * Reads the files of one import in reader threads, files side by side, and hands their summed cost rows to
+ * `onCosts` as they come. Returns what parseFocusFiles would (its costs aside, all of them given to onCosts):
+ * each file's inventory, issues and counts are merged in file order, so the result, issues' files and lines
+ * included, does not depend on which thread was faster.
+ */
+export async function readFocusFiles(files: readonly string[], options: FocusReadOptions): Promise<FocusParseResult> {
+  const aggregator = createFocusAggregator({ maxIssues: options.maxIssues })
+  const settings: ReaderSettings = {
+    batchRows: options.batchRows,
+    progressRows: options.progressRows,
+    maxIssues: options.maxIssues,
+    readAheadBatches: READ_AHEAD_BATCHES,
+  }
+  const readers = Array.from({ length: Math.max(1, Math.min(MAX_READERS, availableParallelism(), files.length)) }, () =>
+    startReader(settings),
+  )
+  // Per file being read: rows and errors so far. Parts of files read out of order wait for the ones before.
+  const reading = new Map<number, { rowsRead: number; errorCount: number }>()
+  const parts = new Map<number, FocusFilePart>()
+  let nextFile = 0
+  let nextToAbsorb = 0
+
+  const progress = (fileRead: boolean): FocusReadProgress => {
+    let rowsRead = aggregator.rowsRead()
+    let errorCount = aggregator.errorCount()
+    for (const file of reading.values()) {
+      rowsRead += file.rowsRead
+      errorCount += file.errorCount
+    }
+    for (const part of parts.values()) {
+      rowsRead += part.rowsRead
+      errorCount += part.errorCount
+    }
+    const fileNumber = fileRead ? nextToAbsorb : Math.min(nextToAbsorb + 1, files.length)
+    return { rowsRead, errorCount, file: files[fileNumber - 1]!, fileNumber, fileRead }
+  }
+  const giveFile = (reader: Worker): boolean => {
+    if (nextFile >= files.length) return false
+    reading.set(nextFile, { rowsRead: 0, errorCount: 0 })
+    reader.postMessage({ type: 'read', file: files[nextFile]!, index: nextFile } satisfies ToReader)
+    nextFile++
+    return true
+  }
+
+  try {
+    await new Promise<void>((done, fail) => {
+      // Every message is handled in turn, after the previous one's callbacks: one batch stored at a time.
+      let turn = Promise.resolve()
+      let failed = false
+      const stop = (err: unknown) => {
+        if (failed) return
+        failed = true
+        fail(err)
+      }
+      const handle = async (reader: Worker, message: FromReader) => {
+        if (message.type === 'read') {
+          reading.delete(message.index)
+          parts.set(message.index, message.part)
+          const { costs } = message.part
+          if (costs.length > 0) await options.onCosts(costs, progress(false))
+          for (let part = parts.get(nextToAbsorb); part !== undefined; part = parts.get(nextToAbsorb)) {
+            parts.delete(nextToAbsorb++)
+            aggregator.absorb(part)
+            await options.onProgress?.(progress(true))
+          }
+          if (!giveFile(reader) && nextToAbsorb === files.length) done()
+          return
+        }
+        reading.set(message.index, { rowsRead: message.rowsRead, errorCount: message.errorCount })
+        if (message.type === 'costs') {
+          await options.onCosts(message.rows, progress(false))
+          reader.postMessage({ type: 'stored' } satisfies ToReader)
+        }
+        await options.onProgress?.(progress(false))
+      }
+      for (const reader of readers) {
+        reader.on('message', (message: FromReader) => {
+          turn = turn.then(() => (failed ? undefined : handle(reader, message))).catch(stop)
+        })
+        reader.on('error', stop)
+        reader.on('exit', (code) => {
+          if (nextToAbsorb < files.length) stop(new Error(`a FOCUS reader thread stopped (exit code ${code})`))
+        })
+        giveFile(reader)
+      }
+    })
+  } finally {
+    await Promise.all(readers.map((reader) => reader.terminate()))
+  }
+  return aggregator.result()
+}
+
+/** Heap limits of a reader thread: it holds a file's chunk, a batch and the file's inventory at a time. */
+const READER_LIMITS = { maxYoungGenerationSizeMb: 16 }
+
+/**
+ * A reader thread: the compiled read-worker.js beside this module, or, when running from the TypeScript sources
+ * (tests, `npm run eval`), read-worker.ts compiled in the thread by tsx as its parent's were.
+ */
+function startReader(settings: ReaderSettings): Worker {
+  const options = { workerData: settings, resourceLimits: READER_LIMITS }
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./read-worker.js', import.meta.url), options)
+  // tsx's ESM API (its `import` export: an eval'd thread resolves with `require` conditions, whose CommonJS
+  // build cannot register the ESM hooks), registered in the thread before the source is imported.
+  const require = createRequire(import.meta.url)
+  const manifest = require.resolve('tsx/package.json')
+  const exported = (require(manifest) as { exports: Record<string, { import: { default: string } }> }).exports
+  const api = new URL(exported['./esm/api']!.import.default, pathToFileURL(manifest)).href
+  const source = new URL('./read-worker.ts', import.meta.url).href
+  const start = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}) })`
+  return new Worker(start, { ...options, eval: true })
+}
