@@ -261,20 +261,89 @@ async function rebuildTagSeries(trx: Kysely<Database>, tenantId: string, from: s
   await sql`delete from tag_cost_series where tenant_id = ${tenantId} and date >= ${from} and date <= ${to}`.execute(
     trx,
   )
-  const insertSums = (days: RawBuilder<unknown>) => sql`
-    insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
-    select ${tenantId}, t.tag_key, s.date, t.tag_value, s.currency, sum(s.cost)
-    from resource_cost_series s
-    join cost_resources c on c.id = s.resource_id
-    join resource_tags t on t.tenant_id = s.tenant_id and t.resource_key = c.resource_key
-    where s.tenant_id = ${tenantId} and ${days}
-    group by t.tag_key, s.date, t.tag_value, s.currency`
   // A tenant without tags (costs imported without an inventory) has nothing to sum: no join of every resource day.
   const tagged = await sql`select 1 from resource_tags where tenant_id = ${tenantId} limit 1`.execute(trx)
   if (tagged.rows.length === 0) return
-  await insertSums(sql`s.date >= ${from} and s.date <= ${to}`).execute(trx)
-  if (changed.length) {
-    await insertSums(sql`(s.date < ${from} or s.date > ${to}) and t.tag_key in (${changedKeys})`).execute(trx)
+  await withTagSets(trx, tenantId, async ({ sets, tags }) => {
+    // Each tag set's days summed first, then each set's sums added to each of its tags.
+    const insertSums = (days: RawBuilder<unknown>, ofTags: RawBuilder<unknown>) => sql`
+      insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
+      select ${tenantId}, t.tag_key, g.date, t.tag_value, g.currency, sum(g.cost)
+      from (
+        select m.tag_set, s.date, s.currency, sum(s.cost) as cost
+        from resource_cost_series s join ${sets} m on m.resource_id = s.resource_id
+        where s.tenant_id = ${tenantId} and ${days}
+        group by m.tag_set, s.date, s.currency
+      ) g join ${tags} t on t.tag_set = g.tag_set
+      where ${ofTags}
+      group by t.tag_key, g.date, t.tag_value, g.currency`
+    await insertSums(sql`s.date >= ${from} and s.date <= ${to}`, sql`true`).execute(trx)
+    if (changed.length) {
+      await insertSums(sql`(s.date < ${from} or s.date > ${to})`, sql`t.tag_key in (${changedKeys})`).execute(trx)
+    }
+  })
+}
+
+/**
+ * Runs `work` with the tenant's resources numbered by the set of tags they have (`sets`: resource_id, tag_set)
+ * and each set's tags (`tags`: tag_set, tag_key, tag_value), in TEMP tables dropped after it. The tag series sum
+ * resources with the same tags together first, and only then once per tag: an estate tags its resources with a
+ * few combinations (81 among the 1,000 resources of bench/focus-import.ts), so the join that multiplies each day
+ * by the tags is over the sets' days, not the resources'. There, 400 days of tag series took 1.96 s joined per
+ * resource, 0.43 s per tag set.
+ */
+async function withTagSets(
+  trx: Kysely<Database>,
+  tenantId: string,
+  work: (tables: { sets: RawBuilder<unknown>; tags: RawBuilder<unknown> }) => Promise<void>,
+) {
+  const rows = await sql<{ resourceId: number; tagKey: string; tagValue: string }>`
+    select c.id as "resourceId", t.tag_key as "tagKey", t.tag_value as "tagValue"
+    from resource_tags t join cost_resources c on c.tenant_id = t.tenant_id and c.resource_key = t.resource_key
+    where t.tenant_id = ${tenantId} order by c.id, t.tag_key`.execute(trx)
+  const tagsOf = new Map<number, [string, string][]>()
+  for (const r of rows.rows) {
+    const id = Number(r.resourceId)
+    let tags = tagsOf.get(id)
+    if (!tags) {
+      tags = []
+      tagsOf.set(id, tags)
+    }
+    tags.push([r.tagKey, r.tagValue])
+  }
+  const setOf = new Map<string, number>()
+  const sets: number[][] = []
+  const tags: [number, string, string][] = []
+  for (const [resourceId, resourceTags] of tagsOf) {
+    const identity = JSON.stringify(resourceTags)
+    let set = setOf.get(identity)
+    if (set === undefined) {
+      set = setOf.size
+      setOf.set(identity, set)
+      for (const [key, value] of resourceTags) tags.push([set, key, value])
+    }
+    sets.push([resourceId, set])
+  }
+  const id = trx.getExecutor().adapter instanceof SqliteAdapter ? sql`integer` : sql`bigint`
+  const setsTable = sql.table('temp_tag_sets')
+  const tagsTable = sql.table('temp_tag_set_tags')
+  await sql`drop table if exists ${setsTable}`.execute(trx)
+  await sql`drop table if exists ${tagsTable}`.execute(trx)
+  await sql`create temp table ${setsTable} (resource_id ${id} primary key, tag_set integer not null)`.execute(trx)
+  await sql`create temp table ${tagsTable} (tag_set integer not null, tag_key text not null,
+    tag_value text not null)`.execute(trx)
+  await insertRows(trx, setsTable, sets)
+  await insertRows(trx, tagsTable, tags)
+  await work({ sets: setsTable, tags: tagsTable })
+  await sql`drop table ${setsTable}`.execute(trx)
+  await sql`drop table ${tagsTable}`.execute(trx)
+}
+
+/** Inserts rows of values into a table, 500 rows a statement. */
+async function insertRows(trx: Kysely<Database>, table: RawBuilder<unknown>, rows: readonly unknown[][]) {
+  for (let i = 0; i < rows.length; i += 500) {
+    const part = rows.slice(i, i + 500)
+    await sql`insert into ${table} values ${sql.join(part.map((row) => sql`(${sql.join(row)})`))}`.execute(trx)
   }
 }
 
