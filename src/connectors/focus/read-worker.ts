@@ -5,6 +5,8 @@
  * storing is the slower side.
  */
 import { parentPort, workerData } from 'node:worker_threads'
+import type { DailyCostRow } from '../types.js'
+import { createCostBatchWriter } from './cost-batch.js'
 import { createFocusAggregator } from './parse.js'
 import type { FromReader, ReaderSettings, ToReader } from './read.js'
 
@@ -29,8 +31,10 @@ port.on('message', (message: ToReader) => {
   })
 })
 
+const writeBatch = createCostBatchWriter()
+
 function post(message: FromReader) {
-  port!.postMessage(message)
+  port!.postMessage(message, message.type === 'costs' ? [message.batch.fields.buffer, message.batch.costs.buffer] : [])
 }
 
 async function read(file: string, index: number): Promise<void> {
@@ -41,8 +45,7 @@ async function read(file: string, index: number): Promise<void> {
     afterChunk: async ({ rowsRead, pendingCosts }) => {
       if (pendingCosts >= settings.batchRows) {
         reported = rowsRead
-        post({ type: 'costs', index, rows: aggregator.takeCosts(), rowsRead, errorCount: aggregator.errorCount() })
-        unstored++
+        postCosts(aggregator.takeCosts(), rowsRead, aggregator.errorCount())
         while (unstored >= settings.readAheadBatches) await new Promise<void>((resume) => (stored = resume))
         stored = null
       } else if (rowsRead - reported >= settings.progressRows) {
@@ -52,5 +55,12 @@ async function read(file: string, index: number): Promise<void> {
     },
   })
   await aggregator.addFile(file)
+  const rest = aggregator.takeCosts()
+  if (rest.length > 0) postCosts(rest, aggregator.rowsRead(), aggregator.errorCount())
   post({ type: 'read', index, part: aggregator.part() })
+
+  function postCosts(rows: DailyCostRow[], rowsRead: number, errorCount: number) {
+    post({ type: 'costs', index, batch: writeBatch(rows), rowsRead, errorCount })
+    unstored++
+  }
 }

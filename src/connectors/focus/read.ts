@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { DailyCostRow } from '../types.js'
+import { type CostBatch, createCostBatchReader } from './cost-batch.js'
 import { createFocusAggregator, type FocusFilePart, type FocusParseResult } from './parse.js'
 
 /**
@@ -50,8 +51,9 @@ export interface FocusReadOptions {
 export type ToReader = { type: 'read'; file: string; index: number } | { type: 'stored' }
 /** What a reader thread posts, each about the file at `index` among the import's files. */
 export type FromReader =
-  | { type: 'costs'; index: number; rows: DailyCostRow[]; rowsRead: number; errorCount: number }
+  | { type: 'costs'; index: number; batch: CostBatch; rowsRead: number; errorCount: number }
   | { type: 'progress'; index: number; rowsRead: number; errorCount: number }
+  /** The file is read: what it holds besides its costs, all of which were posted before. */
   | { type: 'read'; index: number; part: FocusFilePart }
 export interface ReaderSettings {
   batchRows: number
@@ -115,12 +117,10 @@ export async function readFocusFiles(files: readonly string[], options: FocusRea
         failed = true
         fail(err)
       }
-      const handle = async (reader: Worker, message: FromReader) => {
+      const handle = async (reader: Worker, readBatch: (batch: CostBatch) => DailyCostRow[], message: FromReader) => {
         if (message.type === 'read') {
           reading.delete(message.index)
           parts.set(message.index, message.part)
-          const { costs } = message.part
-          if (costs.length > 0) await options.onCosts(costs, progress(false))
           for (let part = parts.get(nextToAbsorb); part !== undefined; part = parts.get(nextToAbsorb)) {
             parts.delete(nextToAbsorb++)
             aggregator.absorb(part)
@@ -131,14 +131,15 @@ export async function readFocusFiles(files: readonly string[], options: FocusRea
         }
         reading.set(message.index, { rowsRead: message.rowsRead, errorCount: message.errorCount })
         if (message.type === 'costs') {
-          await options.onCosts(message.rows, progress(false))
+          await options.onCosts(readBatch(message.batch), progress(false))
           reader.postMessage({ type: 'stored' } satisfies ToReader)
         }
         await options.onProgress?.(progress(false))
       }
       for (const reader of readers) {
+        const readBatch = createCostBatchReader()
         reader.on('message', (message: FromReader) => {
-          turn = turn.then(() => (failed ? undefined : handle(reader, message))).catch(stop)
+          turn = turn.then(() => (failed ? undefined : handle(reader, readBatch, message))).catch(stop)
         })
         reader.on('error', stop)
         reader.on('exit', (code) => {
