@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { readsTenantInKeyOrder, rebuildSeries } from '../../src/features/costs/store.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
@@ -205,6 +206,71 @@ for (const dialect of testDialects()) {
       expect(await resourceSeries()).toEqual(collected)
       await t.db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenant.id, lastDays.from, lastDays.to))
       expect(await resourceSeries()).toEqual(collected)
+    })
+
+    it('sums the tag series the same whether resources share their tags or each has one of its own', async () => {
+      // Each (tag, day, currency) summed straight from the resource series and the tags each resource has.
+      const expected = async () =>
+        (
+          await sql<{ tagKey: string; tagValue: string; date: string; currency: string; cost: number }>`
+            select t.tag_key as "tagKey", t.tag_value as "tagValue", s.date, s.currency, sum(s.cost) as cost
+            from resource_cost_series s
+            join cost_resources c on c.id = s.resource_id
+            join resource_tags t on t.tenant_id = s.tenant_id and t.resource_key = c.resource_key
+            where s.tenant_id = ${tenant.id}
+            group by t.tag_key, t.tag_value, s.date, s.currency
+            order by 1, 2, 3, 4`.execute(t.db.kysely)
+        ).rows.map((r) => ({ ...r, cost: Math.round(Number(r.cost) * 1e6) / 1e6 }))
+      const stored = async () =>
+        (
+          await sql<{ tagKey: string; tagValue: string; date: string; currency: string; cost: number }>`
+            select tag_key as "tagKey", tag_value as "tagValue", date, currency, cost from tag_cost_series
+            where tenant_id = ${tenant.id} order by 1, 2, 3, 4`.execute(t.db.kysely)
+        ).rows.map((r) => ({ ...r, cost: Math.round(Number(r.cost) * 1e6) / 1e6 }))
+      const tagSets = async () =>
+        Number(
+          (
+            await sql<{ n: number }>`select count(distinct tags) as n from resources
+              where tenant_id = ${tenant.id} and tags <> '{}'`.execute(t.db.kysely)
+          ).rows[0]!.n,
+        )
+      const tagged = async () =>
+        Number(
+          (
+            await sql<{ n: number }>`select count(*) as n from resources
+              where tenant_id = ${tenant.id} and tags <> '{}'`.execute(t.db.kysely)
+          ).rows[0]!.n,
+        )
+      const span = await t.db.kysely
+        .selectFrom('dailyCosts')
+        .select((eb) => [eb.fn.min('date').as('first'), eb.fn.max('date').as('last')])
+        .where('tenantId', '=', tenant.id)
+        .executeTakeFirstOrThrow()
+
+      // The simulated estate tags its resources with a few combinations: summed per set of tags first.
+      expect((await tagSets()) * 2).toBeLessThanOrEqual(await tagged())
+      expect((await stored()).length).toBeGreaterThan(0)
+      expect(await stored()).toEqual(await expected())
+
+      // A tag of its own on every resource (a name): summed per resource.
+      const resources = await t.db.kysely
+        .selectFrom('resources')
+        .select(['id', 'tags', 'armIdLower'])
+        .where('tenantId', '=', tenant.id)
+        .execute()
+      for (const r of resources) {
+        const tags = { ...JSON.parse(String(r.tags)), name: r.armIdLower.split('/').pop() }
+        await t.db.kysely
+          .updateTable('resources')
+          .set({ tags: JSON.stringify(tags) })
+          .where('id', '=', r.id)
+          .execute()
+      }
+      expect(await tagSets()).toBe(await tagged())
+      await t.db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenant.id, span.first, span.last))
+      const named = await stored()
+      expect(named.some((s) => s.tagKey === 'name')).toBe(true)
+      expect(named).toEqual(await expected())
     })
   })
 }

@@ -264,19 +264,31 @@ async function rebuildTagSeries(trx: Kysely<Database>, tenantId: string, from: s
   // A tenant without tags (costs imported without an inventory) has nothing to sum: no join of every resource day.
   const tagged = await sql`select 1 from resource_tags where tenant_id = ${tenantId} limit 1`.execute(trx)
   if (tagged.rows.length === 0) return
-  await withTagSets(trx, tenantId, async ({ sets, tags }) => {
-    // Each tag set's days summed first, then each set's sums added to each of its tags.
-    const insertSums = (days: RawBuilder<unknown>, ofTags: RawBuilder<unknown>) => sql`
-      insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
-      select ${tenantId}, t.tag_key, g.date, t.tag_value, g.currency, sum(g.cost)
-      from (
-        select m.tag_set, s.date, s.currency, sum(s.cost) as cost
-        from resource_cost_series s join ${sets} m on m.resource_id = s.resource_id
-        where s.tenant_id = ${tenantId} and ${days}
-        group by m.tag_set, s.date, s.currency
-      ) g join ${tags} t on t.tag_set = g.tag_set
-      where ${ofTags}
-      group by t.tag_key, g.date, t.tag_value, g.currency`
+  await withTagSets(trx, tenantId, async ({ sets, tags, fewSets }) => {
+    // With few sets, each set's days are summed first, then each set's sums added to each of its tags; with
+    // about as many sets as resources, that first sum would only add a sort, and each resource day is joined to
+    // its tags directly.
+    const insertSums = (days: RawBuilder<unknown>, ofTags: RawBuilder<unknown>) =>
+      fewSets
+        ? sql`
+            insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
+            select ${tenantId}, t.tag_key, g.date, t.tag_value, g.currency, sum(g.cost)
+            from (
+              select m.tag_set, s.date, s.currency, sum(s.cost) as cost
+              from resource_cost_series s join ${sets} m on m.resource_id = s.resource_id
+              where s.tenant_id = ${tenantId} and ${days}
+              group by m.tag_set, s.date, s.currency
+            ) g join ${tags} t on t.tag_set = g.tag_set
+            where ${ofTags}
+            group by t.tag_key, g.date, t.tag_value, g.currency`
+        : sql`
+            insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
+            select ${tenantId}, t.tag_key, s.date, t.tag_value, s.currency, sum(s.cost)
+            from resource_cost_series s
+            join ${sets} m on m.resource_id = s.resource_id
+            join ${tags} t on t.tag_set = m.tag_set
+            where s.tenant_id = ${tenantId} and ${days} and ${ofTags}
+            group by t.tag_key, s.date, t.tag_value, s.currency`
     await insertSums(sql`s.date >= ${from} and s.date <= ${to}`, sql`true`).execute(trx)
     if (changed.length) {
       await insertSums(sql`(s.date < ${from} or s.date > ${to})`, sql`t.tag_key in (${changedKeys})`).execute(trx)
@@ -290,12 +302,13 @@ async function rebuildTagSeries(trx: Kysely<Database>, tenantId: string, from: s
  * resources with the same tags together first, and only then once per tag: an estate tags its resources with a
  * few combinations (81 among the 1,000 resources of bench/focus-import.ts), so the join that multiplies each day
  * by the tags is over the sets' days, not the resources'. There, 400 days of tag series took 1.96 s joined per
- * resource, 0.43 s per tag set.
+ * resource, 0.43 s per tag set. `fewSets` says whether there are at most half as many sets as resources: with a
+ * tag of its own on every resource, summing per set first was 20% slower than the join per resource.
  */
 async function withTagSets(
   trx: Kysely<Database>,
   tenantId: string,
-  work: (tables: { sets: RawBuilder<unknown>; tags: RawBuilder<unknown> }) => Promise<void>,
+  work: (tables: { sets: RawBuilder<unknown>; tags: RawBuilder<unknown>; fewSets: boolean }) => Promise<void>,
 ) {
   const rows = await sql<{ resourceId: number; tagKey: string; tagValue: string }>`
     select c.id as "resourceId", t.tag_key as "tagKey", t.tag_value as "tagValue"
@@ -331,10 +344,10 @@ async function withTagSets(
   await sql`drop table if exists ${tagsTable}`.execute(trx)
   await sql`create temp table ${setsTable} (resource_id ${id} primary key, tag_set integer not null)`.execute(trx)
   await sql`create temp table ${tagsTable} (tag_set integer not null, tag_key text not null,
-    tag_value text not null)`.execute(trx)
+    tag_value text not null, primary key (tag_set, tag_key))`.execute(trx)
   await insertRows(trx, setsTable, sets)
   await insertRows(trx, tagsTable, tags)
-  await work({ sets: setsTable, tags: tagsTable })
+  await work({ sets: setsTable, tags: tagsTable, fewSets: setOf.size * 2 <= sets.length })
   await sql`drop table ${setsTable}`.execute(trx)
   await sql`drop table ${tagsTable}`.execute(trx)
 }
