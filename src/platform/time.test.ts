@@ -59,6 +59,11 @@ describe('UTC days', () => {
     expect(lastDays('2024-03-01', 1)).toEqual({ from: '2024-03-01', to: '2024-03-01' })
   })
 
+  it('list the last days the API accepts and stop there', () => {
+    expect(daysBetween('9999-12-30', '9999-12-31')).toEqual(['9999-12-30', '9999-12-31'])
+    expect(daysBetween('9999-12-31', '9999-12-31')).toEqual(['9999-12-31'])
+  })
+
   it('find month starts, the previous one across a year end', () => {
     expect(monthStart('2026-03-31')).toBe('2026-03-01')
     expect(monthStart('2026-03-01')).toBe('2026-03-01')

@@ -42,10 +42,14 @@ export function dayCount(from: string, to: string): number {
   return Math.max(0, dayDiff(from, to) + 1)
 }
 
-/** Every day from `from` to `to`, both included, in order; empty when `from` is after `to`. */
+/**
+ * Every day from `from` to `to`, both included, in order; empty when `from` is after `to`. Counted, not compared
+ * as text: the day after 9999-12-31 is written `+010000-01-01`, which sorts before it, so a loop to 9999-12-31
+ * while `day <= to` never ended.
+ */
 export function daysBetween(from: string, to: string): string[] {
-  const days: string[] = []
-  for (let d = from; d <= to; d = addDays(d, 1)) days.push(d)
+  const days: string[] = new Array(dayCount(from, to))
+  for (let i = 0; i < days.length; i++) days[i] = addDays(from, i)
   return days
 }
 

@@ -162,6 +162,15 @@ for (const dialect of testDialects()) {
       expect(await ids('?from=2026-02-21&to=2026-02-21')).toEqual([prodOnly.id])
     })
 
+    it('draws a chart that ends on the last day the API accepts', async () => {
+      const res = await chart('?from=9999-12-30&to=9999-12-31')
+      expect(res.statusCode, res.body).toBe(200)
+      expect(res.json().points).toEqual([
+        { date: '9999-12-30', cost: 0 },
+        { date: '9999-12-31', cost: 0 },
+      ])
+    })
+
     it('refuses bad input precisely', async () => {
       const bad = async (query: string, field: string) => {
         const res = await chart(query)
