@@ -311,6 +311,22 @@ describe('FOCUS import of gzip files', () => {
     }
   })
 
+  it('reads characters beyond ASCII whole wherever a chunk ends, and keeps a U+FEFF inside a field', async () => {
+    // A broken sequence too (a lone lead byte before ASCII): its U+FFFD lands where it was, however cut.
+    const [before, after] = readFileSync(SMALL, 'utf8')
+      .replaceAll('{""env"":""prod""}', '{""env"":""prod"",""owner"":""Zoë Müller"",""team"":""日本\uFEFF🚀@""}')
+      .split('@')
+    const bytes = Buffer.concat([Buffer.from(before!), Buffer.from([0xc3]), Buffer.from(after!.replaceAll('@', ''))])
+    const whole = await parseFocusFile(Readable.from([bytes]), { fileName: 'utf8' })
+    const tagged = whole.resources.find((r) => r.tags.owner === 'Zoë Müller')!
+    expect(tagged.tags).toEqual({ env: 'prod', owner: 'Zoë Müller', team: '日本\uFEFF🚀\uFFFD' })
+    for (const size of [1, 2, 3, 5, 64, 4096]) {
+      const chunks: Buffer[] = []
+      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size))
+      same(await parseFocusFile(Readable.from(chunks), { fileName: 'utf8' }), whole)
+    }
+  })
+
   it('sums the files of one import', async () => {
     const r = await parseFocusFiles([SMALL, tempFile('part2.csv', gzipSync(plain))])
     expect(r.rowsRead).toBe(56)
