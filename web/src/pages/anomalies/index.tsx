@@ -1,10 +1,10 @@
-import { api } from '../../api'
 import { Badge } from '../../components/badge'
 import { formatMoney } from '../../components/format'
 import { Pager } from '../../components/pager'
 import { ProblemMessage } from '../../components/problem'
 import { useQueryFilters } from '../../components/query-filters'
 import { SelectFilter } from '../../components/select-filter'
+import { TenantFilter, useTenants } from '../../components/tenant-filter'
 import { useLoad } from '../../components/use-load'
 import { onLinkClick } from '../../router'
 import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, listAnomalies, scopeLabel } from './api'
@@ -12,8 +12,7 @@ import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, listAnomalies, scopeLabel } from 
 /** The organisation's anomalies across the tenancies the user may see, newest first, filtered and paged. */
 export function AnomaliesPage() {
   const [filters, setFilters] = useQueryFilters({ tenancyId: '', status: '', severity: '', dateRaised: '', page: '1' })
-  const tenantList = useLoad(() => api.tenants().then((page) => page.items), [])
-  const tenants = tenantList.data ?? []
+  const tenants = useTenants()
   const {
     data: list,
     loading,
@@ -24,19 +23,16 @@ export function AnomaliesPage() {
   )
 
   const filter = (changes: Partial<typeof filters>) => setFilters({ ...changes, page: '1' })
-  const tenantName = (id: string) => tenants.find((t) => t.id === id)?.name ?? 'Tenant'
   const filtered = Boolean(filters.tenancyId || filters.status || filters.severity || filters.dateRaised)
   return (
     <section aria-labelledby="anomalies-title">
       <h1 id="anomalies-title">Anomalies</h1>
       <p class="status">Days whose cost departed from what the weeks before it led to expect.</p>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <SelectFilter
+        <TenantFilter
           id="anomaly-tenancy"
-          label="Tenant"
+          tenants={tenants.tenants}
           value={filters.tenancyId}
-          anyLabel="All tenants"
-          options={tenants.map((t) => ({ value: t.id, label: t.name }))}
           onChange={(tenancyId) => filter({ tenancyId })}
         />
         <SelectFilter
@@ -66,7 +62,7 @@ export function AnomaliesPage() {
         </div>
       </form>
 
-      <ProblemMessage error={error ?? tenantList.error} />
+      <ProblemMessage error={error ?? tenants.error} />
       {loading && (
         <p class="status" role="status">
           Loading anomalies…
@@ -99,7 +95,7 @@ export function AnomaliesPage() {
                   <span class="finding-meta">
                     <Badge kind="severity" value={a.severity} />
                     <Badge kind="status" value={a.status} />
-                    <span class="muted">{tenantName(a.tenancyId)}</span>
+                    <span class="muted">{tenants.nameOf(a.tenancyId)}</span>
                   </span>
                   <span class="muted finding-description">{a.description}</span>
                 </a>

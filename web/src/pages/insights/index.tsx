@@ -1,4 +1,3 @@
-import { api } from '../../api'
 import { Badge } from '../../components/badge'
 import '../../components/findings.css'
 import { formatMoney } from '../../components/format'
@@ -6,6 +5,7 @@ import { Pager } from '../../components/pager'
 import { ProblemMessage } from '../../components/problem'
 import { useQueryFilters } from '../../components/query-filters'
 import { SelectFilter } from '../../components/select-filter'
+import { TenantFilter, useTenants } from '../../components/tenant-filter'
 import { useLoad } from '../../components/use-load'
 import { onLinkClick } from '../../router'
 import { CATEGORY_LABELS, INSIGHT_SEVERITIES, listInsights, statusLabel } from './api'
@@ -20,8 +20,7 @@ export function InsightsPage() {
     includeDismissed: '',
     page: '1',
   })
-  const tenantList = useLoad(() => api.tenants().then((page) => page.items), [])
-  const tenants = tenantList.data ?? []
+  const tenants = useTenants()
   const {
     data: list,
     loading,
@@ -32,19 +31,16 @@ export function InsightsPage() {
   )
 
   const filter = (changes: Partial<typeof filters>) => setFilters({ ...changes, page: '1' })
-  const tenantName = (id: string) => tenants.find((t) => t.id === id)?.name ?? 'Tenant'
   const filtered = Boolean(filters.category || filters.severity || filters.tenancyId)
   return (
     <section aria-labelledby="insights-title">
       <h1 id="insights-title">Insights</h1>
       <p class="status">Ways to spend less, found in the latest snapshots, largest monthly saving first.</p>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <SelectFilter
+        <TenantFilter
           id="insight-tenancy"
-          label="Tenant"
+          tenants={tenants.tenants}
           value={filters.tenancyId}
-          anyLabel="All tenants"
-          options={tenants.map((t) => ({ value: t.id, label: t.name }))}
           onChange={(tenancyId) => filter({ tenancyId })}
         />
         <SelectFilter
@@ -74,7 +70,7 @@ export function InsightsPage() {
         </div>
       </form>
 
-      <ProblemMessage error={error ?? tenantList.error} />
+      <ProblemMessage error={error ?? tenants.error} />
       {loading && (
         <p class="status" role="status">
           Loading insights…
@@ -102,7 +98,7 @@ export function InsightsPage() {
                     <Badge kind="severity" value={i.severity} />
                     {i.status !== 'Active' && <Badge kind="status" value={statusLabel(i.status)} />}
                     <span class="muted">
-                      {CATEGORY_LABELS[i.category]} · {tenantName(i.tenancyId)}
+                      {CATEGORY_LABELS[i.category]} · {tenants.nameOf(i.tenancyId)}
                       {i.resourceGroupName && ` · ${i.resourceGroupName}`}
                     </span>
                   </span>
