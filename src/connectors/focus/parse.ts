@@ -67,25 +67,6 @@ export interface FocusParseOptions {
   checkCurrencies?: boolean
 }
 
-/**
- * What one file read on its own contributes to an import (see `part` and `absorb`): a reader thread sends it
- * once the file is read, the costs not yet taken included.
- */
-export interface FocusFilePart {
-  costs: DailyCostRow[]
-  subscriptions: SubscriptionItem[]
-  resourceGroups: ResourceGroupItem[]
-  resources: ResourceEntry[]
-  /** Each billing currency where it was first seen, in order of first appearance. */
-  currencies: [string, FocusIssue][]
-  errors: FocusIssue[]
-  errorCount: number
-  warnings: FocusIssue[]
-  warningCount: number
-  rowsRead: number
-  rowsRejected: number
-}
-
 export interface FocusParseResult {
   /** Summed by (subscription, resource, UTC day, meter, charge category and class, currency). */
   costs: DailyCostRow[]
@@ -107,6 +88,16 @@ export interface FocusParseResult {
   currency: string | null
   /** Every billing currency seen, in order of first appearance. */
   currencies: string[]
+}
+
+/**
+ * What one file read on its own contributes to an import besides its costs (see `part` and `absorb`): a reader
+ * thread sends it once the file is read and its costs taken. Its resources keep when their tags were seen, and its
+ * currencies where each was first seen, in order of first appearance.
+ */
+export interface FocusFilePart extends Omit<FocusParseResult, 'costs' | 'resources' | 'currency' | 'currencies'> {
+  resources: ResourceEntry[]
+  currencies: [string, FocusIssue][]
 }
 
 /** FOCUS says nothing of a subscription's state; the inventory keeps what ARM reports when it has it. */
@@ -305,9 +296,11 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       costs.set(resourceKey, byMeter)
     }
     let entries = byMeter.get(row.meterId)
+    let meterId: string | undefined
     if (entries === undefined) {
+      meterId = ownCopy(row.meterId)
       entries = []
-      byMeter.set(ownCopy(row.meterId), entries)
+      byMeter.set(meterId, entries)
     }
     // Entries in day order, so a file read in day order finds a row's entry at the end: the day's entries are
     // compared, the earlier days never.
@@ -331,7 +324,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       subscriptionId,
       resourceArmId: resource === null ? null : resource.id,
       resourceGroupName: group?.name ?? null,
-      meterId: entries.length > 0 ? entries[0]!.meterId : ownCopy(row.meterId),
+      meterId: meterId ?? entries[0]!.meterId,
       meterName: row.meterName && ownCopy(row.meterName),
       chargeCategory: row.chargeCategory,
       chargeClass: row.chargeClass,
@@ -537,10 +530,9 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     }
   }
 
-  /** What the files read so far contribute to a larger import, for its aggregator's `absorb`. */
+  /** What the files read so far contribute to a larger import, for its aggregator's `absorb`: take the costs first. */
   function part(): FocusFilePart {
     return {
-      costs: takeCosts(),
       subscriptions: [...subscriptions.values()],
       resourceGroups: [...groups.values()],
       resources: [...resources.values()],
@@ -556,8 +548,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
 
   /**
    * Adds what a file read on its own found (its `part`, made with checkCurrencies false), as though its rows had
-   * been read here, after the files before it: absorb the parts in file order. Its costs are not taken: the
-   * caller stores them, as it does every batch.
+   * been read here, after the files before it: absorb the parts in file order. Its costs are the caller's to
+   * store, as every batch.
    */
   function absorb(file: FocusFilePart) {
     rowsRead += file.rowsRead

@@ -12,7 +12,7 @@ import { createFocusAggregator, type FocusFilePart, type FocusParseResult } from
  * stores their rows keep a 2-core machine busy. More would add memory (each thread has its own heap) faster
  * than speed, since the rows are still stored one batch at a time.
  */
-export const MAX_READERS = 2
+const MAX_READERS = 2
 /** Batches a reader may have posted that are not yet stored. */
 const READ_AHEAD_BATCHES = 2
 

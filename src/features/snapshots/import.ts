@@ -104,9 +104,8 @@ export function createFocusImporter(deps: {
 
     const staged = createStagedTotals()
     const started = performance.now()
-    let fileNumber = 0
     let nextProgressAt = PROGRESS_ROWS
-    const report = async (file: string, rowsRead: number) => {
+    const report = async ({ file, fileNumber, rowsRead }: FocusReadProgress) => {
       const seconds = (performance.now() - started) / 1000
       const progress: FocusImportProgress = {
         rowsRead,
@@ -131,10 +130,9 @@ export function createFocusImporter(deps: {
         progressRows: PROGRESS_ROWS,
         onCosts: stage,
         onProgress: async (progress) => {
-          fileNumber = progress.fileNumber
           if (!progress.fileRead && progress.rowsRead < nextProgressAt) return
           nextProgressAt = (Math.floor(progress.rowsRead / PROGRESS_ROWS) + 1) * PROGRESS_ROWS
-          await report(progress.file, progress.rowsRead)
+          await report(progress)
         },
       })
       const fileLevel = parsed.errors.some((e) => e.line === 0)
