@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely'
 import type { Visibility } from '../../platform/auth/principal.js'
+import { chunk } from '../../platform/chunk.js'
 import type { Database } from '../../platform/db/index.js'
 import type { AnomaliesTable } from '../../platform/db/schema.js'
 import type { ActorRef, Paging } from '../../platform/http/schemas.js'
@@ -92,8 +93,7 @@ export function createAnomalyStore(db: Kysely<Database>, costs: Pick<CostStore, 
 
     /** Writes detected anomalies; a row already there for (tenant, scope, day) gets the new numbers only. */
     async upsert(rows: readonly DetectedRow[], updatedAt: string): Promise<void> {
-      for (let i = 0; i < rows.length; i += UPSERT_ROWS) {
-        const part = rows.slice(i, i + UPSERT_ROWS)
+      for (const part of chunk(rows, UPSERT_ROWS)) {
         await db
           .insertInto('anomalies')
           .values(
@@ -136,12 +136,7 @@ export function createAnomalyStore(db: Kysely<Database>, costs: Pick<CostStore, 
         .where('statusChangedAt', 'is', null)
         .execute()
       const gone = rows.filter((r) => !stillFound.has(`${r.scopeKey}\n${r.dateRaised}`)).map((r) => r.id)
-      for (let i = 0; i < gone.length; i += 500) {
-        await db
-          .deleteFrom('anomalies')
-          .where('id', 'in', gone.slice(i, i + 500))
-          .execute()
-      }
+      for (const ids of chunk(gone, 500)) await db.deleteFrom('anomalies').where('id', 'in', ids).execute()
     },
 
     /** A page of the anomalies the visibility allows, newest dateRaised first, id last. */
@@ -274,10 +269,4 @@ function onChart<O>(
     case 'resource':
       return qb.where('scopeKind', '=', 'Resource').where('resourceId', '=', scope.resourceId)
   }
-}
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
 }

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
 import type { DailyCostRow } from '../../connectors/types.js'
+import { chunk } from '../../platform/chunk.js'
 import type { Database } from '../../platform/db/index.js'
 import { ownCopy } from '../../platform/text.js'
 
@@ -304,8 +305,7 @@ export function createTempStaging(db: Kysely<Database>, options: { mergeCacheFro
       for (const byResource of stage.keys.values())
         for (const byMeter of byResource.values()) for (const charges of byMeter.values()) all.push(...charges)
       const PER_KEY_INSERT = 200
-      for (let i = 0; i < all.length; i += PER_KEY_INSERT) {
-        const part = all.slice(i, i + PER_KEY_INSERT)
+      for (const part of chunk(all, PER_KEY_INSERT)) {
         await trx.executeQuery(
           CompiledQuery.raw(
             `insert into temp."${stage.keysTable}" (id, tenant_id, resource_key, meter_id, charge_category,

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely, type RawBuilder, SqliteAdapter, sql } from 'kysely'
 import type { DailyCostRow } from '../../connectors/types.js'
+import { chunk } from '../../platform/chunk.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { addDays, dayCount, dayDiff, monthStart, previousMonthStart } from '../../platform/time.js'
 import { type CoveredDays, createTempStaging, type FreshSeries, type Merged, upsertDailyCosts } from './staging.js'
@@ -354,8 +355,7 @@ async function withTagSets(
 
 /** Inserts rows of values into a table, 500 rows a statement. */
 async function insertRows(trx: Kysely<Database>, table: RawBuilder<unknown>, rows: readonly unknown[][]) {
-  for (let i = 0; i < rows.length; i += 500) {
-    const part = rows.slice(i, i + 500)
+  for (const part of chunk(rows, 500)) {
     await sql`insert into ${table} values ${sql.join(part.map((row) => sql`(${sql.join(row)})`))}`.execute(trx)
   }
 }
