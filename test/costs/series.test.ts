@@ -207,7 +207,7 @@ for (const dialect of testDialects()) {
       expect(collected.length).toBeGreaterThan(0)
       const lastDays = { from: addDays(span.last, -2), to: span.last }
       await t.db.kysely.transaction().execute(async (trx) => {
-        // Every day the tenant has: on SQLite through daily_costs' primary key; a few days: through the date index.
+        // Every day the tenant has: on SQLite in daily_costs' key order; a few days: one seek per resource.
         expect(await readsTenantInKeyOrder(trx, tenant.id, span.first, span.last)).toBe(dialect === 'sqlite')
         expect(await readsTenantInKeyOrder(trx, tenant.id, lastDays.from, lastDays.to)).toBe(false)
         await rebuildSeries(trx, tenant.id, span.first, span.last)

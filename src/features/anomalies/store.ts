@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely'
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely'
 import type { Visibility } from '../../platform/auth/principal.js'
 import { chunk } from '../../platform/chunk.js'
 import type { Database } from '../../platform/db/index.js'
@@ -226,17 +226,16 @@ export function createAnomalyStore(db: Kysely<Database>, costs: Pick<CostStore, 
       let cost = 0
       // In chunks, so a tag on thousands of resources stays within the parameter limits.
       const chunks = resourceKeys === null ? [null] : chunk(resourceKeys, 500)
+      // The whole tenant from its daily series; resources from their own cost rows (a range of the key each).
       for (const keys of chunks) {
-        const row = await db
-          .selectFrom('dailyCosts')
-          .select((eb) => eb.fn.sum<number>('cost').as('cost'))
-          .where('tenantId', '=', tenantId)
-          .where('currency', '=', currency)
-          .where('date', '>=', from)
-          .where('date', '<=', to)
-          .$if(keys !== null, (qb) => qb.where('resourceKey', 'in', keys!))
-          .executeTakeFirst()
-        cost += Number(row?.cost ?? 0)
+        const rows =
+          keys === null
+            ? sql`cost_series where level = 'tenant'`
+            : sql`daily_costs where resource_key in (${sql.join(keys)})`
+        const { rows: sums } = await sql<{ cost: number | null }>`
+          select sum(cost) as cost from ${rows} and tenant_id = ${tenantId} and currency = ${currency}
+            and date >= ${from} and date <= ${to}`.execute(db)
+        cost += Number(sums[0]?.cost ?? 0)
       }
       return { currency, cost }
     },

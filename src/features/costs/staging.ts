@@ -287,11 +287,12 @@ export function createTempStaging(db: Kysely<Database>, options: { mergeCacheFro
       const stage = stages.get(stagingKey)
       if (stage === undefined || stage.rows === 0) return { rows: 0, ranges: covered ? [covered] : [] }
       const ranges = covered ? [covered] : [...stage.days].map(([tenantId, days]) => ({ tenantId, ...days }))
-      // Whether each tenant's days held no cost row before this merge: then its series of those days are sums of
-      // the staged rows alone, and are summed from them (see freshSeries).
+      // Whether each tenant's days held no cost row before this merge (its tenant series, kept with its cost rows,
+      // has none of them): then its series of those days are sums of the staged rows alone, and are summed from
+      // them (see freshSeries).
       const fresh: CoveredDays[] = []
       for (const range of ranges) {
-        const stored = await sql`select 1 from daily_costs where tenant_id = ${range.tenantId}
+        const stored = await sql`select 1 from cost_series where tenant_id = ${range.tenantId} and level = 'tenant'
           and date >= ${range.from} and date <= ${range.to} limit 1`.execute(trx)
         if (stored.rows.length === 0) fresh.push(range)
       }

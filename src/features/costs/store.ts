@@ -61,7 +61,7 @@ export function summaryWindows(today: string) {
 const DEFAULT_CURRENCY = 'USD'
 
 /**
- * The billing currency of each tenant: that of its most recent cost row (an index seek on tenant and date), else of
+ * The billing currency of each tenant: that of its most recent cost row (a seek into its daily series), else of
  * one of its subscriptions, else USD. What a record or chart with no cost row in its window is shown in.
  */
 export async function billingCurrencies(db: Kysely<Database>, tenantIds: string[]): Promise<Map<string, string>> {
@@ -73,10 +73,12 @@ export async function billingCurrencies(db: Kysely<Database>, tenantIds: string[
       eb.fn
         .coalesce(
           eb
-            .selectFrom('dailyCosts as d')
-            .select('d.currency')
-            .whereRef('d.tenantId', '=', 't.id')
-            .orderBy('d.date', 'desc')
+            .selectFrom('costSeries as c')
+            .select('c.currency')
+            .whereRef('c.tenantId', '=', 't.id')
+            .where('c.level', '=', 'tenant')
+            .orderBy('c.date', 'desc')
+            .orderBy('c.currency')
             .limit(1),
           eb
             .selectFrom('subscriptions as s')
@@ -142,6 +144,7 @@ export async function rebuildSeries(
   fresh?: FreshSeries,
 ) {
   const range = sql`tenant_id = ${tenantId} and date >= ${from} and date <= ${to}`
+  const inKeyOrder = !fresh && (await readsTenantInKeyOrder(trx, tenantId, from, to))
   await sql`delete from resource_cost_series where ${range}`.execute(trx)
   await sql`delete from group_cost_series where ${range}`.execute(trx)
   await sql`delete from cost_series where level in ('tenant', 'subscription', 'resourceGroup', 'service') and ${range}`.execute(
@@ -149,14 +152,22 @@ export async function rebuildSeries(
   )
   if (fresh) await fresh.resourceSeries(trx)
   else {
-    const rowsOfRange = (await readsTenantInKeyOrder(trx, tenantId, from, to))
-      ? sql`tenant_id = ${tenantId} and +date >= ${from} and +date <= ${to}`
+    // On SQLite, daily_costs has no date index (see migration 0022): a few days of a long history are read by
+    // one seek per resource of the tenant, each numbered in cost_resources already (a merge numbers its staged
+    // resources before it gets here); most of its days, by reading the tenant's rows in key order.
+    const perResource = !inKeyOrder && trx.getExecutor().adapter instanceof SqliteAdapter
+    const rowsOfRange = perResource
+      ? sql`tenant_id = ${tenantId} and resource_key in (
+          select resource_key from cost_resources where tenant_id = ${tenantId})
+        and date >= ${from} and date <= ${to}`
       : range
-    await sql`
-      insert into cost_resources (tenant_id, resource_key)
-      select tenant_id, resource_key from daily_costs where ${rowsOfRange}
-      group by tenant_id, resource_key order by tenant_id, resource_key
-      on conflict (tenant_id, resource_key) do nothing`.execute(trx)
+    if (!perResource) {
+      await sql`
+        insert into cost_resources (tenant_id, resource_key)
+        select tenant_id, resource_key from daily_costs where ${rowsOfRange}
+        group by tenant_id, resource_key order by tenant_id, resource_key
+        on conflict (tenant_id, resource_key) do nothing`.execute(trx)
+    }
     await sql`
       insert into resource_cost_series (tenant_id, date, resource_id, service_name, charge_category, currency,
         subscription_id, resource_group_key, cost)
@@ -202,26 +213,23 @@ export async function rebuildSeries(
 }
 
 /**
- * Whether the resource series of [from, to] should read the tenant's cost rows through daily_costs' primary key
- * (on SQLite, with `+date` keeping it off the (tenant, date) index): when the days cover nearly every day the
- * tenant has (a first collection, a backfill). The date index finds the same rows, but then looks each one up in
- * the table, scattered over it; the primary key reads the tenant's rows in the table's order, skipping the few
- * outside the days: 0.77 s of CPU instead of 1.02 s for 270,000 rows (bench/ingest.ts, 2,000 resources x 100
- * days). The rows, and so the series, are the same either way; a few days of a long history keep the date index.
+ * Whether the resource series of [from, to] should be summed from all the tenant's cost rows read in daily_costs'
+ * key order (SQLite) rather than per resource: when the days cover nearly every day the tenant has (a first
+ * collection, a backfill). One seek per resource finds a few days' rows; for most of a history, reading the
+ * tenant's rows in the table's order and skipping the few outside the days is faster (bench/ingest.ts). The rows,
+ * and so the series, are the same either way. The days the tenant has are those of its series (two seeks), and
+ * [from, to] itself; a tenant without series yet has only those.
  */
 export async function readsTenantInKeyOrder(trx: Kysely<Database>, tenantId: string, from: string, to: string) {
   if (!(trx.getExecutor().adapter instanceof SqliteAdapter)) return false
-  // Two seeks on the date index (SQLite answers a lone min() or max() from an index's end).
-  const first = await sql<{ day: string | null }>`
-    select min(date) as day from daily_costs where tenant_id = ${tenantId}`.execute(trx)
-  const last = await sql<{ day: string | null }>`
-    select max(date) as day from daily_costs where tenant_id = ${tenantId}`.execute(trx)
-  const firstDay = first.rows[0]?.day
-  const lastDay = last.rows[0]?.day
-  if (!firstDay || !lastDay) return false
-  const storedDays = dayCount(firstDay, lastDay)
-  const windowDays = dayCount(from < firstDay ? firstDay : from, to > lastDay ? lastDay : to)
-  return windowDays >= KEY_ORDER_SHARE * storedDays
+  const ends = (order: 'asc' | 'desc') =>
+    sql<{ day: string }>`select date as day from cost_series where tenant_id = ${tenantId} and level = 'tenant'
+      order by date ${sql.raw(order)} limit 1`.execute(trx)
+  const firstDay = (await ends('asc')).rows[0]?.day
+  const lastDay = (await ends('desc')).rows[0]?.day
+  if (!firstDay || !lastDay) return true
+  const storedDays = dayCount(firstDay < from ? firstDay : from, lastDay > to ? lastDay : to)
+  return dayCount(from, to) >= KEY_ORDER_SHARE * storedDays
 }
 
 /** The share of a tenant's days from which reading all its rows in key order beats the date index (see above). */
@@ -437,13 +445,16 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
   /**
    * The three cost totals of each key (a tenant, subscription, group or resource) over its recent days, in the
    * currency of its latest rows; a key without rows in the window gets zeros in its tenant's billing currency.
+   * Read from `table` (a daily series, or daily_costs for resources: one range of its key per resource) where
+   * `where` holds and `key` is one of `keys`.
    */
   async function summarise(
+    table: RawBuilder<unknown>,
     key: RawBuilder<string>,
+    where: RawBuilder<unknown>,
     keys: string[],
     today: string,
     tenantOf: (key: string) => string,
-    tenantId?: string,
   ) {
     const totals = new Map<string, CostTotals>()
     if (keys.length === 0) return totals
@@ -451,22 +462,21 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
     const from = w.previousMonthStart < w.last30Start ? w.previousMonthStart : w.last30Start
     const sumBetween = (start: string, end: string) =>
       sql<number>`sum(case when date >= ${start} and date <= ${end} then cost else 0 end)`
-    const rows = await db
-      .selectFrom('dailyCosts')
-      .select((eb) => [
-        key.as('key'),
-        'currency',
-        eb.fn.max('date').as('lastDate'),
-        sumBetween(w.monthStart, w.today).as('monthToDate'),
-        sumBetween(w.previousMonthStart, w.previousMonthEnd).as('previousMonth'),
-        sumBetween(w.last30Start, w.today).as('last30Days'),
-      ])
-      .$if(tenantId !== undefined, (qb) => qb.where('tenantId', '=', tenantId!))
-      .where(key, 'in', keys)
-      .where('date', '>=', from)
-      .where('date', '<=', w.today)
-      .groupBy([key, 'currency'])
-      .execute()
+    const { rows } = await sql<{
+      key: string
+      currency: string
+      lastDate: string
+      monthToDate: number
+      previousMonth: number
+      last30Days: number
+    }>`
+      select ${key} as key, currency, max(date) as "lastDate",
+        ${sumBetween(w.monthStart, w.today)} as "monthToDate",
+        ${sumBetween(w.previousMonthStart, w.previousMonthEnd)} as "previousMonth",
+        ${sumBetween(w.last30Start, w.today)} as "last30Days"
+      from ${table}
+      where ${where} and ${key} in (${sql.join(keys)}) and date >= ${from} and date <= ${w.today}
+      group by ${key}, currency`.execute(db)
     const byKey = new Map<string, typeof rows>()
     for (const r of rows) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r])
     for (const [k, groups] of byKey) {
@@ -654,26 +664,33 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
       )
     },
 
-    /** Month to date, previous month and last 30 days of each tenant, in one pass over its recent days. */
+    /** Month to date, previous month and last 30 days of each tenant, from its daily series. */
     tenantTotals: (tenantIds: string[], today: string) =>
-      summarise(sql<string>`tenant_id`, tenantIds, today, (id) => id),
+      summarise(sql`cost_series`, sql<string>`tenant_id`, sql`level = 'tenant'`, tenantIds, today, (id) => id),
 
     /**
      * The same totals per subscription, resource group (`{subscriptionId}/{group name lower-cased}`) or resource
-     * (lower-cased ARM id) of one tenant, for a page of records at once.
+     * (lower-cased ARM id) of one tenant, for a page of records at once: from the daily series of subscriptions
+     * and groups, from each resource's own cost rows.
      */
     totalsBy: (tenantId: string, by: 'subscription' | 'resourceGroup' | 'resource', keys: string[], today: string) =>
-      summarise(
-        by === 'subscription'
-          ? sql<string>`subscription_id`
-          : by === 'resource'
-            ? sql<string>`resource_key`
-            : sql<string>`subscription_id || '/' || resource_group_key`,
-        keys,
-        today,
-        () => tenantId,
-        tenantId,
-      ),
+      by === 'resource'
+        ? summarise(
+            sql`daily_costs`,
+            sql<string>`resource_key`,
+            sql`tenant_id = ${tenantId}`,
+            keys,
+            today,
+            () => tenantId,
+          )
+        : summarise(
+            sql`cost_series`,
+            sql<string>`scope_key`,
+            sql`tenant_id = ${tenantId} and level = ${by}`,
+            keys,
+            today,
+            () => tenantId,
+          ),
   }
 }
 export type CostStore = ReturnType<typeof createCostStore>

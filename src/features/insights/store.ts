@@ -83,9 +83,10 @@ export function createInsightStore(db: Kysely<Database>, deps: { ids: Ids }) {
   /** The last complete cost days of the tenant: up to 30, ending at its latest day before `today`. */
   async function observedWindow(tenantId: string, today: string): Promise<{ from: string; to: string } | null> {
     const span = await db
-      .selectFrom('dailyCosts')
+      .selectFrom('costSeries')
       .select((eb) => [eb.fn.min('date').as('first'), eb.fn.max('date').as('last')])
       .where('tenantId', '=', tenantId)
+      .where('level', '=', 'tenant')
       .where('date', '<', today)
       .executeTakeFirst()
     if (!span?.last || !span.first) return null
@@ -135,14 +136,17 @@ export function createInsightStore(db: Kysely<Database>, deps: { ids: Ids }) {
       const costs = new Map<string, number[]>()
       const cpu = new Map<string, ResourceFacts['cpu']>()
       if (window) {
+        // Each resource's days from its running totals (which keep each day's cost too): a range of their key
+        // per resource, where the tenant's cost rows have no index by day.
         const costRows = await db
-          .selectFrom('dailyCosts')
-          .select((eb) => ['resourceKey', 'date', eb.fn.sum<number>('cost').as('cost')])
-          .where('tenantId', '=', tenantId)
-          .where('date', '>=', window.from)
-          .where('date', '<=', window.to)
-          .where('resourceKey', '!=', '')
-          .groupBy(['resourceKey', 'date'])
+          .selectFrom('costResources as c')
+          .innerJoin('resourceRunningCosts as r', 'r.resourceId', 'c.id')
+          .select((eb) => ['c.resourceKey', 'r.date', eb.fn.sum<number>('r.cost').as('cost')])
+          .where('c.tenantId', '=', tenantId)
+          .where('c.resourceKey', '!=', '')
+          .where('r.date', '>=', window.from)
+          .where('r.date', '<=', window.to)
+          .groupBy(['c.resourceKey', 'r.date'])
           .execute()
         for (const row of costRows) {
           const series = costs.get(row.resourceKey) ?? Array<number>(days).fill(0)

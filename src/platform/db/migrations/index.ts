@@ -14,6 +14,7 @@ import * as chargeCategorySeries from './0014_charge_category_series.js'
 import * as tagSeries from './0017_tag_series.js'
 import * as resourceNameOrder from './0020_resource_name_order.js'
 import * as resourceIds from './0021_resource_ids.js'
+import * as dailyCostsByKey from './0022_daily_costs_by_key.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0017_tag_series': tagSeries,
   '0020_resource_name_order': resourceNameOrder,
   '0021_resource_ids': resourceIds,
+  '0022_daily_costs_by_key': dailyCostsByKey,
 }

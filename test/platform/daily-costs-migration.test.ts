@@ -1,0 +1,69 @@
+import { Migrator, sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Db, openDatabase } from '../../src/platform/db/index.js'
+import { migrations } from '../../src/platform/db/migrations/index.js'
+import { createTestDatabase } from '../support/app.js'
+import { testDialects } from '../support/dialects.js'
+
+const TENANT = '11111111-1111-4111-8111-111111111111'
+const VM = '/subscriptions/s/resourcegroups/app/providers/microsoft.compute/virtualmachines/vm-1'
+
+for (const dialect of testDialects()) {
+  describe(`${dialect}: migration 0022 (daily_costs by its key)`, () => {
+    let database: { url: string; drop(): Promise<void> }
+    let db: Db
+    beforeAll(async () => {
+      database = await createTestDatabase(dialect)
+      db = openDatabase(database.url)
+    })
+    afterAll(async () => {
+      await db.close()
+      await database.drop()
+    })
+
+    it('keeps every cost row and its key, without the date index on SQLite only', async () => {
+      const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations } })
+      expect((await migrator.migrateTo('0021_resource_ids')).error).toBeUndefined()
+      const k = db.kysely
+      const rows = [
+        [VM, '2026-02-02', 'meter-b', 'Usage', '', 3],
+        [VM, '2026-02-01', 'meter-a', 'Usage', '', 2],
+        [VM, '2026-02-01', 'meter-a', 'Credit', 'Correction', -1],
+        ['', '2026-02-01', 'support', 'Purchase', '', 100],
+      ] as const
+      for (const [resource, date, meter, category, chargeClass, cost] of rows) {
+        await sql`insert into daily_costs (tenant_id, resource_key, date, meter_id, charge_category, charge_class,
+          subscription_id, resource_group_key, meter_name, service_name, cost, currency)
+          values (${TENANT}, ${resource}, ${date}, ${meter}, ${category}, ${chargeClass}, 's', 'app', null, 'Compute',
+            ${cost}, 'USD')`.execute(k)
+      }
+      const stored = async () =>
+        (
+          await sql`select resource_key, date, meter_id, charge_category, charge_class, cost from daily_costs
+            order by resource_key, date, meter_id, charge_category`.execute(k)
+        ).rows
+      const before = await stored()
+      expect(before).toHaveLength(4)
+
+      expect((await migrator.migrateToLatest()).error).toBeUndefined()
+      expect(await stored()).toEqual(before)
+      // Its key still refuses a second row of one (resource, day, meter, charge category and class).
+      await expect(
+        sql`insert into daily_costs (tenant_id, resource_key, date, meter_id, charge_category, charge_class,
+          subscription_id, resource_group_key, service_name, cost, currency)
+          values (${TENANT}, ${VM}, '2026-02-01', 'meter-a', 'Usage', '', 's', 'app', 'Compute', 1, 'USD')`.execute(k),
+      ).rejects.toThrow(/unique|duplicate/i)
+      if (dialect === 'sqlite') {
+        const table = await sql<{ sql: string }>`select sql from sqlite_master where name = 'daily_costs'`.execute(k)
+        expect(table.rows[0]!.sql).toMatch(/without rowid$/i)
+        const indexes = await sql`select name from sqlite_master where tbl_name = 'daily_costs' and type = 'index'
+          and sql is not null`.execute(k)
+        expect(indexes.rows).toEqual([])
+      } else {
+        const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes
+          where tablename = 'daily_costs' order by indexname`.execute(k)
+        expect(indexes.rows.map((r) => r.indexname)).toContain('daily_costs_tenant_date')
+      }
+    })
+  })
+}
