@@ -5,6 +5,7 @@ import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { parse as parseCsv } from 'csv-parse/sync'
+import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   armTypeOfArmId,
@@ -73,6 +74,32 @@ describe('FOCUS cell rules', () => {
       'abc',
     ]
     for (const text of texts) expect(isMoney(text), text).toBe(parseMoney(text) !== null)
+  })
+
+  it('reads any decimal the same, short or long, with or without a sign, a point or an exponent', () => {
+    // The amount from the digits alone: sign, digits without the point, shifted to 20 decimals (rounded half up).
+    const expected = (sign: string, whole: string, fraction: string, exponent: number) => {
+      const digits = BigInt(`${whole}${fraction}` || '0')
+      const shift = 20 + exponent - fraction.length
+      const units =
+        shift >= 0 ? digits * 10n ** BigInt(shift) : (digits + 10n ** BigInt(-shift) / 2n) / 10n ** BigInt(-shift)
+      return sign === '-' ? -units : units
+    }
+    fc.assert(
+      fc.property(
+        fc.constantFrom('', '-', '+'),
+        fc.stringMatching(/^\d{0,18}$/),
+        fc.option(fc.stringMatching(/^\d{0,24}$/)),
+        fc.option(fc.integer({ min: -30, max: 30 })),
+        (sign, whole, fraction, exponent) => {
+          const text = `${sign}${whole}${fraction === null ? '' : `.${fraction}`}${exponent === null ? '' : `e${exponent}`}`
+          const readable = `${whole}${fraction ?? ''}` !== ''
+          expect(parseMoney(text), text).toBe(readable ? expected(sign, whole, fraction ?? '', exponent ?? 0) : null)
+          expect(isMoney(text), text).toBe(readable)
+        },
+      ),
+      { numRuns: 2000 },
+    )
   })
 
   it('takes the UTC day of ChargePeriodStart in the shapes Azure and the FinOps sample write', () => {

@@ -21,6 +21,8 @@ const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,3}))?$/
  * in these units so a day's total does not depend on row order and 28-digit values lose nothing that matters.
  */
 export function parseMoney(text: string): bigint | null {
+  const plain = plainMoney(text)
+  if (plain !== undefined) return plain
   const m = DECIMAL.exec(text.trim())
   if (!m) return null
   const [, sign = '', whole = '', fraction = '', exp = '0'] = m
@@ -39,9 +41,41 @@ export function parseMoney(text: string): bigint | null {
 
 /** True when `parseMoney` reads the text (without converting it: a cell that is only checked costs no BigInt). */
 export function isMoney(text: string): boolean {
+  if (plainMoney(text, false) !== undefined) return true
   const m = DECIMAL.exec(text.trim())
   return m !== null && (m[2] ?? '') + (m[3] ?? '') !== ''
 }
+
+/**
+ * parseMoney of the form nearly every cell has, read without a regular expression or a string per cell: an
+ * optional minus, then at most 15 digits (exact in a double) around at most one point. Undefined for any other
+ * form (a plus sign, an exponent, spaces, more digits, not a number), which the general rule reads. With `units`
+ * false, only whether the form is this one (0n stands for any amount).
+ */
+function plainMoney(text: string, units = true): bigint | undefined {
+  const length = text.length
+  let i = length > 0 && text.charCodeAt(0) === MINUS ? 1 : 0
+  const negative = i === 1
+  let value = 0
+  let digits = 0
+  let decimals = -1
+  for (; i < length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= ZERO && c <= NINE) {
+      value = value * 10 + (c - ZERO)
+      digits++
+    } else if (c === POINT && decimals < 0) decimals = digits
+    else return undefined
+  }
+  if (digits === 0 || digits > 15) return undefined
+  if (!units) return 0n
+  const scaled = BigInt(value) * powerOfTen(MONEY_SCALE - (decimals < 0 ? 0 : digits - decimals))
+  return negative ? -scaled : scaled
+}
+const MINUS = 0x2d
+const POINT = 0x2e
+const ZERO = 0x30
+const NINE = 0x39
 
 /** Units of 10^-MONEY_SCALE back to a number, through its decimal text so the double is the nearest one. */
 export function moneyToNumber(units: bigint): number {

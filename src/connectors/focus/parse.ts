@@ -850,6 +850,7 @@ function createDecoder(): (chunk: Uint8Array | null) => string {
 }
 
 function sameTags(a: Tags, b: Tags): boolean {
+  if (a === b) return true // one object per Tags text (tagsOf)
   const keys = Object.keys(a)
   if (keys.length !== Object.keys(b).length) return false
   for (const key of keys) if (a[key] !== b[key]) return false
