@@ -136,17 +136,21 @@ export function createInsightStore(db: Kysely<Database>, deps: { ids: Ids }) {
       const costs = new Map<string, number[]>()
       const cpu = new Map<string, ResourceFacts['cpu']>()
       if (window) {
-        // Each resource's days from its running totals (which keep each day's cost too): a range of their key
-        // per resource, where the tenant's cost rows have no index by day.
+        // Each resource's days from its running totals (which keep each day's cost too): one range of their key
+        // per resource and currency with cost in the window, where the tenant's cost rows have no index by day.
         const costRows = await db
-          .selectFrom('costResources as c')
-          .innerJoin('resourceRunningCosts as r', 'r.resourceId', 'c.id')
-          .select((eb) => ['c.resourceKey', 'r.date', eb.fn.sum<number>('r.cost').as('cost')])
-          .where('c.tenantId', '=', tenantId)
-          .where('c.resourceKey', '!=', '')
+          .selectFrom('resourceCostTotals as t')
+          .innerJoin('resourceRunningCosts as r', (join) =>
+            join.onRef('r.resourceId', '=', 't.resourceId').onRef('r.currency', '=', 't.currency'),
+          )
+          .select((eb) => ['t.resourceKey', 'r.date', eb.fn.sum<number>('r.cost').as('cost')])
+          .where('t.tenantId', '=', tenantId)
+          .where('t.resourceKey', '!=', '')
+          .where('t.lastDate', '>=', window.from)
+          .where('t.firstDate', '<=', window.to)
           .where('r.date', '>=', window.from)
           .where('r.date', '<=', window.to)
-          .groupBy(['c.resourceKey', 'r.date'])
+          .groupBy(['t.resourceKey', 'r.date'])
           .execute()
         for (const row of costRows) {
           const series = costs.get(row.resourceKey) ?? Array<number>(days).fill(0)
