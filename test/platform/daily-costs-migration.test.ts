@@ -1,8 +1,7 @@
 import { Migrator, sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Db, openDatabase } from '../../src/platform/db/index.js'
+import { describe, expect, it } from 'vitest'
 import { migrations } from '../../src/platform/db/migrations/index.js'
-import { createTestDatabase } from '../support/app.js'
+import { useEmptyDatabase } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 
 const TENANT = '11111111-1111-4111-8111-111111111111'
@@ -10,21 +9,12 @@ const VM = '/subscriptions/s/resourcegroups/app/providers/microsoft.compute/virt
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: migration 0022 (daily_costs by its key)`, () => {
-    let database: { url: string; drop(): Promise<void> }
-    let db: Db
-    beforeAll(async () => {
-      database = await createTestDatabase(dialect)
-      db = openDatabase(database.url)
-    })
-    afterAll(async () => {
-      await db.close()
-      await database.drop()
-    })
+    const empty = useEmptyDatabase(dialect)
 
     it('keeps every cost row and its key, without the date index on SQLite only', async () => {
-      const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations } })
+      const migrator = new Migrator({ db: empty.db.kysely, provider: { getMigrations: async () => migrations } })
       expect((await migrator.migrateTo('0021_resource_ids')).error).toBeUndefined()
-      const k = db.kysely
+      const k = empty.db.kysely
       const rows = [
         [VM, '2026-02-02', 'meter-b', 'Usage', '', 3],
         [VM, '2026-02-01', 'meter-a', 'Usage', '', 2],

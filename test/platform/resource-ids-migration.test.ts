@@ -1,8 +1,8 @@
 import { Migrator, sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Db, openDatabase } from '../../src/platform/db/index.js'
+import { describe, expect, it } from 'vitest'
+import type { Db } from '../../src/platform/db/index.js'
 import { migrations } from '../../src/platform/db/migrations/index.js'
-import { createTestDatabase } from '../support/app.js'
+import { useEmptyDatabase } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 
 const TENANT = '11111111-1111-4111-8111-111111111111'
@@ -31,22 +31,13 @@ async function seriesByKey(db: Db) {
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: migration 0021 (resources by number)`, () => {
-    let database: { url: string; drop(): Promise<void> }
-    let db: Db
-    beforeAll(async () => {
-      database = await createTestDatabase(dialect)
-      db = openDatabase(database.url)
-    })
-    afterAll(async () => {
-      await db.close()
-      await database.drop()
-    })
+    const empty = useEmptyDatabase(dialect)
 
     it('numbers every resource of the stored series and keeps every row', async () => {
-      const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations } })
+      const migrator = new Migrator({ db: empty.db.kysely, provider: { getMigrations: async () => migrations } })
       const before = await migrator.migrateTo('0020_resource_name_order')
       expect(before.error).toBeUndefined()
-      const k = db.kysely
+      const k = empty.db.kysely
       // Two tenants with a resource of the same key, and a charge of a subscription itself ('').
       for (const [tenant, resource, date, cost] of [
         [TENANT, VM, '2026-02-01', 2],
@@ -91,7 +82,7 @@ for (const dialect of testDialects()) {
         { tenantId: TENANT, resourceKey: VM },
         { tenantId: OTHER, resourceKey: VM },
       ])
-      const series = await seriesByKey(db)
+      const series = await seriesByKey(empty.db)
       expect(series.resources).toHaveLength(5)
       expect(series.resources).toContain(
         JSON.stringify({

@@ -19,6 +19,29 @@ import type { Services } from '../../src/services.js'
 
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64')
 
+/**
+ * A fresh, empty database of the dialect opened for one suite, not migrated (a migration's test moves it to the
+ * version it starts from): `use().db` inside its tests; closed and dropped after them.
+ */
+export function useEmptyDatabase(dialect: DialectName): { readonly db: Db } {
+  let database: { url: string; drop(): Promise<void> } | undefined
+  let db: Db | undefined
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect)
+    db = openDatabase(database.url)
+  })
+  afterAll(async () => {
+    await db?.close()
+    await database?.drop()
+  })
+  return {
+    get db() {
+      if (!db) throw new Error('useEmptyDatabase: the database opens before the suite’s tests')
+      return db
+    },
+  }
+}
+
 /** A fresh, empty database of the dialect: a temporary SQLite file, or a new PostgreSQL database. */
 export async function createTestDatabase(dialect: DialectName): Promise<{ url: string; drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
