@@ -210,6 +210,19 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     return known
   }
 
+  // Meter and service names, one own copy of each: a copy per summed row made two strings each, and gave whoever
+  // numbers the rows' texts (a reader's batches) a new string to hash every time.
+  const texts = new Map<string, string>()
+  function textOf(text: string): string {
+    let own = texts.get(text)
+    if (own === undefined) {
+      if (texts.size >= MEMO_TEXTS_MAX) texts.clear()
+      own = ownCopy(text)
+      texts.set(own, own)
+    }
+    return own
+  }
+
   /** The group of a row in its first spelling: Azure names are case-insensitive and FOCUS rows vary in case. */
   // Groups by subscription and the name exactly as written: two look-ups per row, where the key below
   // lower-cases and joins two strings. Names are own copies (see ownCopy).
@@ -325,10 +338,10 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       resourceArmId: resource === null ? null : resource.id,
       resourceGroupName: group?.name ?? null,
       meterId: meterId ?? entries[0]!.meterId,
-      meterName: row.meterName && ownCopy(row.meterName),
+      meterName: row.meterName && textOf(row.meterName),
       chargeCategory: row.chargeCategory,
       chargeClass: row.chargeClass,
-      serviceName: ownCopy(row.serviceName),
+      serviceName: textOf(row.serviceName),
       units: row.units,
       currency: row.currency,
     })
@@ -655,6 +668,9 @@ interface CellMemo {
 
 /** Distinct ResourceIds whose keys are remembered at most (more resources than this are looked up again). */
 const MEMO_RESOURCES_MAX = 100_000
+
+/** Distinct meter and service names kept as one copy each at most (see textOf). */
+const MEMO_TEXTS_MAX = 100_000
 
 /** Distinct Tags texts remembered at most: an estate's resources with their tag sets, bounded whatever the size. */
 const MEMO_TAGS_MAX = 20_000
