@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, type EventCategory, hasRole, type SessionUser, type Tenant } from '../../api'
+import { api, type EventCategory, hasRole, type SessionUser } from '../../api'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { formatInstant, formatMoney } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
 import { TenantTabs } from '../../components/tenant-tabs'
+import { useLoad } from '../../components/use-load'
 import { CATEGORY_COLOURS, markerTag } from '../explorer/markers'
 import { type CostImpact, type MarkerFilter, type MarkerPage, type MarkerRecord, markersApi, type TagKey } from './api'
 import { CATEGORY_MEANINGS, MarkerForm } from './marker-form'
@@ -14,12 +15,15 @@ const NO_FILTER: MarkerFilter = { category: '', from: '', to: '', page: 1 }
 /** A tenant's event markers: filtered and paged, each with its cost impact; Editors create, edit and delete them. */
 export function MarkersPage({ tenantId, user }: { tenantId: string; user: SessionUser }) {
   const canEdit = hasRole(user, tenantId, 'Editor')
-  const [tenant, setTenant] = useState<Tenant | null>(null)
   const [filter, setFilter] = useState<MarkerFilter>(NO_FILTER)
-  const [page, setPage] = useState<MarkerPage | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [loading, setLoading] = useState(true)
   const [reloads, setReloads] = useState(0)
+  const { data: tenant, error: tenantError } = useLoad(() => api.tenant(tenantId), [tenantId])
+  const {
+    data: page,
+    loading,
+    error: listError,
+  } = useLoad(() => markersApi.list(tenantId, filter), [tenantId, filter, reloads])
+  const error = listError ?? tenantError
   const [tags, setTags] = useState<TagKey[]>([])
   /** null: no form; 'new': the create form; a marker: its edit form. */
   const [editing, setEditing] = useState<MarkerRecord | 'new' | null>(null)
@@ -32,10 +36,6 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
   }, [notice])
 
   useEffect(() => {
-    api.tenant(tenantId).then(setTenant, setError)
-  }, [tenantId])
-
-  useEffect(() => {
     if (!canEdit) return
     // Suggestions only: without them the tag fields still take any text.
     markersApi.tags(tenantId).then(
@@ -43,24 +43,6 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
       () => setTags([]),
     )
   }, [tenantId, canEdit])
-
-  useEffect(() => {
-    let current = true
-    setLoading(true)
-    setError(null)
-    markersApi
-      .list(tenantId, filter)
-      .then((answer) => current && setPage(answer))
-      .catch((err) => {
-        if (!current) return
-        setPage(null)
-        setError(err)
-      })
-      .finally(() => current && setLoading(false))
-    return () => {
-      current = false
-    }
-  }, [tenantId, filter, reloads])
 
   const changeFilter = (change: Partial<MarkerFilter>) => setFilter({ ...filter, ...change, page: 1 })
   const saved = (marker: MarkerRecord) => {

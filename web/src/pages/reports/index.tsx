@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, type SessionUser, type Tenant } from '../../api'
+import type { SessionUser } from '../../api'
 import { formatInstant } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
+import { useTenants } from '../../components/tenant-filter'
+import { useLoad } from '../../components/use-load'
 import { navigate, onLinkClick } from '../../router'
-import { type Report, reportsApi } from './api'
+import { reportsApi } from './api'
 import { ReportForm } from './form'
 import './reports.css'
 import { RunStatusBadge } from './run-status'
@@ -16,22 +18,12 @@ const PAGE_SIZE = 50
 /** The report definitions the user may see (every tenancy they cover), and a new one for owners. */
 export function ReportsPage({ user }: { user: SessionUser }) {
   const [page, setPage] = useState(1)
-  const [reports, setReports] = useState<{ items: Report[]; totalCount: number; totalPages: number } | null>(null)
-  const [tenants, setTenants] = useState<Tenant[] | null>(null)
-  const [error, setError] = useState<unknown>(null)
+  const { data: reports, error: listError } = useLoad(() => reportsApi.list(page, PAGE_SIZE), [page])
+  // The tenancies' names say what each report covers.
+  const { tenants, error: tenantsError } = useTenants()
+  const error = listError ?? tenantsError
   const [creating, setCreating] = useState(false)
 
-  useEffect(() => {
-    let current = true
-    setError(null)
-    reportsApi.list(page, PAGE_SIZE).then(
-      (answer) => current && setReports(answer),
-      (err) => current && setError(err),
-    )
-    return () => {
-      current = false
-    }
-  }, [page])
   // Back from the form, the keyboard is where it left: on "New report".
   const newButton = useRef<HTMLButtonElement>(null)
   const wasCreating = useRef(false)
@@ -39,9 +31,6 @@ export function ReportsPage({ user }: { user: SessionUser }) {
     if (wasCreating.current && !creating) newButton.current?.focus()
     wasCreating.current = creating
   }, [creating])
-  useEffect(() => {
-    api.tenants().then((answer) => setTenants(answer.items), setError)
-  }, [])
 
   return (
     <section class="reports-page" aria-labelledby="reports-title">
