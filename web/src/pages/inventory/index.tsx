@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api, type Tenant } from '../../api'
+import { api } from '../../api'
 import { ProblemMessage } from '../../components/problem'
 import { readableResourceType } from '../../components/resource-type'
 import { replaceSearch, type SearchValue, useSearchParams, withSearch } from '../../components/search-params'
 import { useTagSuggestions } from '../../components/tag-suggestions'
 import { TenantTabs } from '../../components/tenant-tabs'
+import { useLoad } from '../../components/use-load'
 import { onLinkClick } from '../../router'
 import {
   inventoryApi,
@@ -70,6 +71,14 @@ function load(tenantId: string, view: View, filter: ResourceFilter, page: number
   }
 }
 
+/** A filter's choices; without them the lists still work, so a failure here shows only as fewer choices. */
+function choices<T>(answer: Promise<{ items: T[] }>): Promise<T[]> {
+  return answer.then(
+    (page) => page.items,
+    () => [],
+  )
+}
+
 /**
  * A tenant's inventory: its subscriptions, resource groups and resources with their costs and tags, filtered as
  * the API filters them, a page at a time; every row opens its own cost chart.
@@ -77,56 +86,25 @@ function load(tenantId: string, view: View, filter: ResourceFilter, page: number
 export function InventoryPage({ tenantId }: { tenantId: string }) {
   const search = useSearchParams()
   const { view, page, filter } = requestOf(search)
-  const [tenant, setTenant] = useState<Tenant | null>(null)
-  const [subscriptions, setSubscriptions] = useState<Subscription[]>([])
-  const [groups, setGroups] = useState<ResourceGroup[]>([])
-  const [types, setTypes] = useState<ResourceTypeCount[]>([])
-  const [listing, setListing] = useState<Listing | null>(null)
-  const [loading, setLoading] = useState(true)
-  const [error, setError] = useState<unknown>(null)
-
-  useEffect(() => {
-    api.tenant(tenantId).then(setTenant, setError)
-    // The filters' choices; without them the lists still work, so a failure here shows only as fewer choices.
-    inventoryApi.allSubscriptions(tenantId).then(
-      (answer) => setSubscriptions(answer.items),
-      () => undefined,
-    )
-    inventoryApi.resourceTypes(tenantId).then(
-      (answer) => setTypes(answer.items),
-      () => undefined,
-    )
-  }, [tenantId])
-
-  useEffect(() => {
-    if (view !== 'resources') return
-    let current = true
-    inventoryApi.allResourceGroups(tenantId, filter.subscriptionId).then(
-      (answer) => current && setGroups(answer.items),
-      () => undefined,
-    )
-    return () => {
-      current = false
-    }
-  }, [tenantId, view, filter.subscriptionId])
+  const { data: tenant, error: tenantError } = useLoad(() => api.tenant(tenantId), [tenantId])
+  const subscriptions = useLoad(() => choices(inventoryApi.allSubscriptions(tenantId)), [tenantId]).data ?? []
+  const types = useLoad(() => choices(inventoryApi.resourceTypes(tenantId)), [tenantId]).data ?? []
+  const groups =
+    useLoad(
+      () =>
+        view === 'resources'
+          ? choices(inventoryApi.allResourceGroups(tenantId, filter.subscriptionId))
+          : Promise.resolve([]),
+      [tenantId, view, filter.subscriptionId],
+    ).data ?? []
 
   const key = search.toString()
-  useEffect(() => {
-    let current = true
-    setLoading(true)
-    setError(null)
-    load(tenantId, view, filter, page)
-      .then((answer) => current && setListing(answer))
-      .catch((err) => {
-        if (!current) return
-        setListing(null)
-        setError(err)
-      })
-      .finally(() => current && setLoading(false))
-    return () => {
-      current = false
-    }
-  }, [tenantId, key])
+  const {
+    data: listing,
+    loading,
+    error: listError,
+  } = useLoad(() => load(tenantId, view, filter, page), [tenantId, key])
+  const error = listError ?? tenantError
 
   // Tag suggestions: every tag of the tenant's resources, most used keys first.
   const tagChoices = useTagSuggestions(tenantId)
