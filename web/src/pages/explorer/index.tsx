@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'preact/hooks'
-import { api, type CostSeries, type Tenant } from '../../api'
+import { useState } from 'preact/hooks'
+import { api } from '../../api'
 import { chartScopeOf } from '../../components/chart-scope'
 import { formatMoney, utcDay } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
 import { useSearchParams } from '../../components/search-params'
 import { TenantTabs } from '../../components/tenant-tabs'
+import { useLoad } from '../../components/use-load'
 import { AnomalyList } from './anomaly-list'
 import { CostChart } from './cost-chart'
 import { useLiveMarkers } from './live-markers'
@@ -26,22 +27,13 @@ const GROUPINGS = [
  */
 export function ExplorerPage({ tenantId }: { tenantId: string }) {
   const scope = chartScopeOf(useSearchParams())
-  const [tenant, setTenant] = useState<Tenant | null>(null)
+  const { data: tenant, error: tenantError } = useLoad(() => api.tenant(tenantId), [tenantId])
   const [from, setFrom] = useState(utcDay(29))
   const [to, setTo] = useState(utcDay(0))
   const [grouping, setGrouping] = useState('')
   const [tagKey, setTagKey] = useState('')
-  const [loaded, setSeries] = useState<CostSeries | null>(null)
-  // The markers stay current while the page is open: one created elsewhere shows within seconds.
-  const series = useLiveMarkers(tenantId, scope, loaded)
-  const [loading, setLoading] = useState(true)
-  const [error, setError] = useState<unknown>(null)
   const [active, setActive] = useState<string | null>(null)
   const anomalies = useChartAnomalies(tenantId, scope, from, to)
-
-  useEffect(() => {
-    api.tenant(tenantId).then(setTenant, setError)
-  }, [tenantId])
 
   // One resource is one group of either kind: those splits say nothing there.
   const groupings = GROUPINGS.filter(
@@ -49,23 +41,17 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
   )
   const chosen = groupings.some((g) => g.value === grouping) ? grouping : ''
   const groupBy = chosen === 'tag' ? (tagKey.trim() ? `tag:${tagKey.trim()}` : '') : chosen
-  useEffect(() => {
-    let current = true
-    setLoading(true)
-    setError(null)
-    api
-      .dailyCosts(tenantId, { from, to, groupBy, scope: scope.text, subscriptionId: scope.subscriptionId })
-      .then((answer) => current && setSeries(answer))
-      .catch((err) => {
-        if (!current) return
-        setSeries(null)
-        setError(err)
-      })
-      .finally(() => current && setLoading(false))
-    return () => {
-      current = false
-    }
-  }, [tenantId, from, to, groupBy, scope.text, scope.subscriptionId])
+  const {
+    data: loaded,
+    loading,
+    error: seriesError,
+  } = useLoad(
+    () => api.dailyCosts(tenantId, { from, to, groupBy, scope: scope.text, subscriptionId: scope.subscriptionId }),
+    [tenantId, from, to, groupBy, scope.text, scope.subscriptionId],
+  )
+  const error = seriesError ?? tenantError
+  // The markers stay current while the page is open: one created elsewhere shows within seconds.
+  const series = useLiveMarkers(tenantId, scope, loaded)
 
   const total = series?.points.reduce((sum, p) => sum + p.cost, 0) ?? 0
   const empty = series?.points.every((p) => p.cost === 0)
