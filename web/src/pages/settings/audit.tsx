@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { api } from '../../api'
 import { formatDateTime } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
+import { useLoad } from '../../components/use-load'
 import { type AuditEntry, actorName, settingsApi } from './api'
 import { SettingsFrame } from './frame'
 
@@ -26,6 +27,7 @@ interface Names {
   users: Record<string, string>
   tenancies: Record<string, string>
 }
+const NO_NAMES: Names = { users: {}, tenancies: {} }
 
 const FACTS: Record<string, string> = {
   role: 'role',
@@ -54,35 +56,28 @@ function detailText(entry: AuditEntry, names: Names): string {
 
 /** The organisation's audit log, newest first: who did what to which key or user, when and from where. */
 export function AuditPage() {
-  const [result, setResult] = useState<Awaited<ReturnType<typeof settingsApi.audit>> | null>(null)
   const [page, setPage] = useState(1)
   const [action, setAction] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>(null)
-  const [names, setNames] = useState<Names>({ users: {}, tenancies: {} })
-
-  useEffect(() => {
-    // Names make the entries readable; without them the entries still show, by id.
-    Promise.all([settingsApi.users(), api.tenants()]).then(([users, tenants]) => {
-      setNames({
-        users: Object.fromEntries(
-          users.items.map((u) => [u.id, u.displayName ? `${u.displayName} (${u.email})` : u.email]),
-        ),
-        tenancies: Object.fromEntries(tenants.items.map((t) => [t.id, t.name])),
-      })
-    }, setError)
-  }, [])
-
-  useEffect(() => {
-    setBusy(true)
-    settingsApi
-      .audit({ page, pageSize: PAGE_SIZE, action })
-      .then((answer) => {
-        setResult(answer)
-        setError(null)
-      }, setError)
-      .finally(() => setBusy(false))
-  }, [page, action])
+  // An answer for an earlier page or filter that comes late is dropped (useLoad), never shown for the new one.
+  const {
+    data: result,
+    loading: busy,
+    error: listError,
+  } = useLoad(() => settingsApi.audit({ page, pageSize: PAGE_SIZE, action }), [page, action])
+  // Names make the entries readable; without them the entries still show, by id.
+  const { data: names, error: namesError } = useLoad(
+    () =>
+      Promise.all([settingsApi.users(), api.tenants()]).then(
+        ([users, tenants]): Names => ({
+          users: Object.fromEntries(
+            users.items.map((u) => [u.id, u.displayName ? `${u.displayName} (${u.email})` : u.email]),
+          ),
+          tenancies: Object.fromEntries(tenants.items.map((t) => [t.id, t.name])),
+        }),
+      ),
+    [],
+  )
+  const error = listError ?? namesError
 
   const entries = result?.items ?? null
 
@@ -133,7 +128,7 @@ export function AuditPage() {
                 </td>
                 <th scope="row" data-label="What">
                   {ACTIONS[entry.action] ?? entry.action}
-                  <span class="detail muted">{detailText(entry, names)}</span>
+                  <span class="detail muted">{detailText(entry, names ?? NO_NAMES)}</span>
                 </th>
                 <td data-label="From">{entry.origin === 'cli' ? 'command line' : entry.origin}</td>
               </tr>
