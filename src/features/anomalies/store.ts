@@ -228,14 +228,14 @@ export function createAnomalyStore(db: Kysely<Database>, costs: Pick<CostStore, 
       const chunks = resourceKeys === null ? [null] : chunk(resourceKeys, 500)
       // The whole tenant from its daily series; resources from their own cost rows (a range of the key each).
       for (const keys of chunks) {
-        const rows =
+        const [table, ofScope] =
           keys === null
-            ? sql`cost_series where level = 'tenant'`
-            : sql`daily_costs where resource_key in (${sql.join(keys)})`
-        const { rows: sums } = await sql<{ cost: number | null }>`
-          select sum(cost) as cost from ${rows} and tenant_id = ${tenantId} and currency = ${currency}
-            and date >= ${from} and date <= ${to}`.execute(db)
-        cost += Number(sums[0]?.cost ?? 0)
+            ? [sql`cost_series`, sql`level = 'tenant'`]
+            : [sql`daily_costs`, sql`resource_key in (${sql.join(keys)})`]
+        const { rows } = await sql<{ cost: number | null }>`
+          select sum(cost) as cost from ${table} where ${ofScope} and tenant_id = ${tenantId}
+            and currency = ${currency} and date >= ${from} and date <= ${to}`.execute(db)
+        cost += Number(rows[0]?.cost ?? 0)
       }
       return { currency, cost }
     },

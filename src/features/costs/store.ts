@@ -232,7 +232,7 @@ export async function readsTenantInKeyOrder(trx: Kysely<Database>, tenantId: str
   return dayCount(from, to) >= KEY_ORDER_SHARE * storedDays
 }
 
-/** The share of a tenant's days from which reading all its rows in key order beats the date index (see above). */
+/** The share of a tenant's days from which reading all its rows in key order beats a seek per resource (see above). */
 const KEY_ORDER_SHARE = 0.8
 
 /**
@@ -673,24 +673,13 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
      * (lower-cased ARM id) of one tenant, for a page of records at once: from the daily series of subscriptions
      * and groups, from each resource's own cost rows.
      */
-    totalsBy: (tenantId: string, by: 'subscription' | 'resourceGroup' | 'resource', keys: string[], today: string) =>
-      by === 'resource'
-        ? summarise(
-            sql`daily_costs`,
-            sql<string>`resource_key`,
-            sql`tenant_id = ${tenantId}`,
-            keys,
-            today,
-            () => tenantId,
-          )
-        : summarise(
-            sql`cost_series`,
-            sql<string>`scope_key`,
-            sql`tenant_id = ${tenantId} and level = ${by}`,
-            keys,
-            today,
-            () => tenantId,
-          ),
+    totalsBy: (tenantId: string, by: 'subscription' | 'resourceGroup' | 'resource', keys: string[], today: string) => {
+      const [table, key, where] =
+        by === 'resource'
+          ? [sql`daily_costs`, sql<string>`resource_key`, sql`tenant_id = ${tenantId}`]
+          : [sql`cost_series`, sql<string>`scope_key`, sql`tenant_id = ${tenantId} and level = ${by}`]
+      return summarise(table, key, where, keys, today, () => tenantId)
+    },
   }
 }
 export type CostStore = ReturnType<typeof createCostStore>

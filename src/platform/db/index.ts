@@ -40,8 +40,8 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000
  * appends of cost rows and series, and every page is written twice (into the WAL, then by the checkpoint):
  * bench/focus-import.ts (553,000 cost rows), three runs each, the final transaction's upsert took 2.3-2.5 s
  * instead of 2.7-3.5 s, its commit (with the checkpoint) 1.0 s instead of 1.5 s, and the import 15.1-16.2 s
- * instead of 17.3-21.0 s. 32 KB gained little more; 64 KB was slower (the page cache, 2 MB, then holds 32 pages). An
- * existing database keeps the page size it was created with (SQLite changes it only by a VACUUM outside WAL mode).
+ * instead of 17.3-21.0 s. 32 KB gained little more; 64 KB was slower (its upsert alone took 5.4 s). An existing
+ * database keeps the page size it was created with (SQLite changes it only by a VACUUM outside WAL mode).
  */
 export const SQLITE_PAGE_BYTES = 16 * 1024
 
