@@ -1,20 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { migrateToLatest, openDatabase, SQLITE_PAGE_BYTES } from '../../src/platform/db/index.js'
+import { createTestDatabase } from '../support/app.js'
 
 describe('the page size of a SQLite database', () => {
-  const dirs: string[] = []
-  const tempFile = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'costwatch-pages-'))
-    dirs.push(dir)
-    return join(dir, 'costwatch.db')
+  const drops: (() => Promise<void>)[] = []
+  const tempFile = async () => {
+    const database = await createTestDatabase('sqlite')
+    drops.push(database.drop)
+    return database.url
   }
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+  afterEach(async () => {
+    for (const drop of drops.splice(0)) await drop()
   })
   const pageSize = async (db: ReturnType<typeof openDatabase>) =>
     Number(
@@ -22,7 +20,7 @@ describe('the page size of a SQLite database', () => {
     )
 
   it('is 16 KB in a new database, and stays so once its tables are written', async () => {
-    const file = tempFile()
+    const file = await tempFile()
     const db = openDatabase(file)
     await migrateToLatest(db)
     await db.close()
@@ -33,7 +31,7 @@ describe('the page size of a SQLite database', () => {
   })
 
   it('is left as it is in an existing database, which opens and migrates as before', async () => {
-    const file = tempFile()
+    const file = await tempFile()
     const old = new SqliteDatabase(file)
     old.pragma('journal_mode = WAL')
     old.exec('create table kept (n integer)')
