@@ -164,7 +164,8 @@ describe('inventory page', () => {
     const [otherKey, otherValue] = Object.entries(tagged.tags).find(([key]) => key.toLowerCase() !== 'workload')!
     await page
       .getByRole('row', { name: new RegExp(tagged.name) })
-      .getByRole('link', { name: `${otherKey}=${otherValue}` })
+      // Exact: a resource may carry the key in two spellings (environment, Environment), each a chip of its own.
+      .getByRole('link', { name: `${otherKey}=${otherValue}`, exact: true })
       .click()
     await counted(await countOf(`tag=${workload}&search=${part}&tag=${otherKey}:${otherValue}`))
     expect(page.url()).toContain(`tag=${encodeURIComponent(`${otherKey}:${otherValue}`)}`)
