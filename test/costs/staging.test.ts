@@ -2,7 +2,7 @@ import SqliteDatabase from 'better-sqlite3'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { DailyCostRow } from '../../src/connectors/types.js'
-import { createTempStaging, MERGE_CACHE_KIB } from '../../src/features/costs/staging.js'
+import { createTempStaging, MERGE_CACHE_KIB, SORT_CACHE_KIB } from '../../src/features/costs/staging.js'
 import { rebuildSeries } from '../../src/features/costs/store.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { costRow } from '../support/cost-rows.js'
@@ -139,14 +139,18 @@ for (const dialect of testDialects()) {
     if (dialect === 'sqlite') {
       it('merges a large staging under a larger page cache, then gives the connection its own back', async () => {
         const tenant = await t.given.tenant(org)
-        // A staging that counts two rows as large.
-        const staging = createTempStaging(t.db.kysely, { mergeCacheFromRows: 2 })
+        // A staging that counts three rows as large, two as enough to sort in smaller pieces.
+        const staging = createTempStaging(t.db.kysely, { mergeCacheFromRows: 3, sortCacheFromRows: 2 })
         const cacheSize = async (db: typeof t.db.kysely) =>
           Number(
             (await sql<{ size: number }>`select cache_size as size from pragma_cache_size()`.execute(db)).rows[0]!.size,
           )
         const own = await cacheSize(t.db.kysely)
-        await staging.stage('large-1:1', tenant.id, [row({ cost: 2 }), row({ date: '2026-02-02', cost: 3 })])
+        await staging.stage('large-1:1', tenant.id, [
+          row({ cost: 2 }),
+          row({ date: '2026-02-02', cost: 3 }),
+          row({ date: '2026-02-03', cost: 4 }),
+        ])
         const during = await t.db.kysely.transaction().execute(async (trx) =>
           staging.withMergeCache(trx, 'large-1:1', async () => {
             await staging.merge(trx, 'large-1:1')
@@ -158,9 +162,14 @@ for (const dialect of testDialects()) {
         expect((await stored(tenant.id)).map((r) => [r.date, r.cost])).toEqual([
           ['2026-02-01', 2],
           ['2026-02-02', 3],
+          ['2026-02-03', 4],
         ])
         // A failed merge gives it back too; a small staging never changes it.
-        await staging.stage('large-2:1', tenant.id, [row({ cost: 1 }), row({ date: '2026-02-03', cost: 1 })])
+        await staging.stage('large-2:1', tenant.id, [
+          row({ cost: 1 }),
+          row({ date: '2026-02-03', cost: 1 }),
+          row({ date: '2026-02-04', cost: 1 }),
+        ])
         await expect(
           t.db.kysely.transaction().execute((trx) =>
             staging.withMergeCache(trx, 'large-2:1', async () => {
@@ -174,7 +183,15 @@ for (const dialect of testDialects()) {
           .transaction()
           .execute((trx) => staging.withMergeCache(trx, 'small-1:1', () => cacheSize(trx)))
         expect(small).toBe(own)
-        for (const run of ['large-1', 'large-2', 'small-1']) await staging.clear(run)
+        // Between the two, a merge sorts in smaller pieces than the connection's cache.
+        await staging.stage('medium-1:1', tenant.id, [row({ cost: 1 }), row({ date: '2026-02-04', cost: 1 })])
+        const sorting = await t.db.kysely
+          .transaction()
+          .execute((trx) => staging.withMergeCache(trx, 'medium-1:1', () => cacheSize(trx)))
+        expect(sorting).toBe(-SORT_CACHE_KIB)
+        expect(SORT_CACHE_KIB).toBeLessThan(-own)
+        expect(await cacheSize(t.db.kysely)).toBe(own)
+        for (const run of ['large-1', 'large-2', 'small-1', 'medium-1']) await staging.clear(run)
         expect(await leftStaged()).toBe(0)
       })
     }
