@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
-import { pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { startThread } from '../../platform/threads.js'
 import type { DailyCostRow } from '../types.js'
 import { type CostBatch, createCostBatchReader } from './cost-batch.js'
 import { createFocusAggregator, type FocusFilePart, type FocusParseResult } from './parse.js'
@@ -169,20 +168,7 @@ export async function readFocusFiles(files: readonly string[], options: FocusRea
  */
 const READER_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 512 }
 
-/**
- * A reader thread: the compiled read-worker.js beside this module, or, when running from the TypeScript sources
- * (tests, `npm run eval`), read-worker.ts compiled in the thread by tsx as its parent's were.
- */
+/** A reader thread (read-worker.ts). */
 function startReader(settings: ReaderSettings): Worker {
-  const options = { workerData: settings, resourceLimits: READER_LIMITS }
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./read-worker.js', import.meta.url), options)
-  // tsx's ESM API (its `import` export: an eval'd thread resolves with `require` conditions, whose CommonJS
-  // build cannot register the ESM hooks), registered in the thread before the source is imported.
-  const require = createRequire(import.meta.url)
-  const manifest = require.resolve('tsx/package.json')
-  const exported = (require(manifest) as { exports: Record<string, { import: { default: string } }> }).exports
-  const api = new URL(exported['./esm/api']!.import.default, pathToFileURL(manifest)).href
-  const source = new URL('./read-worker.ts', import.meta.url).href
-  const start = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}) })`
-  return new Worker(start, { ...options, eval: true })
+  return startThread(import.meta.url, 'read-worker', { workerData: settings, resourceLimits: READER_LIMITS })
 }
