@@ -120,6 +120,40 @@ describe('web interface', () => {
   })
 })
 
+describe('web interface of a large organisation', () => {
+  it('pages through more tenants than one page of the API holds, and offers every one of them in a filter', async () => {
+    const large = await t.given.organisation('Many Tenants Org')
+    const names: string[] = []
+    for (let i = 1; i <= 205; i++)
+      names.push((await t.given.tenant(large, { name: `Estate ${String(i).padStart(3, '0')}` })).name)
+    const page = await browser.newPage()
+    await browser.signInAsOwner(page, large)
+    await page.getByRole('heading', { name: 'Tenants' }).waitFor()
+    const pager = page.getByRole('navigation', { name: 'Pages of tenants' })
+    await pager.getByText('Page 1 of 5 (205 tenants)').waitFor()
+    const links = page.getByRole('link').filter({ hasText: 'Estate' })
+    expect(await links.count()).toBe(50)
+    await pager.getByRole('button', { name: 'Next page' }).click()
+    await pager.getByText('Page 2 of 5 (205 tenants)').waitFor()
+    await page.waitForURL(/[?&]page=2/)
+    const second = await t.request('GET', `${API_PREFIX}/tenants?page=2&pageSize=50`, large.ownerKey)
+    const secondNames = (second.json() as { items: { name: string }[] }).items.map((tenant) => tenant.name)
+    await expect.poll(() => links.first().textContent()).toContain(secondNames[0])
+    expect(await links.allTextContents()).toEqual(secondNames.map((name) => expect.stringContaining(name)))
+    // A reload keeps the page; the last one holds the rest.
+    await page.goto(`${base}/tenants?page=5`)
+    await pager.getByText('Page 5 of 5 (205 tenants)').waitFor()
+    await expect.poll(() => links.count()).toBe(5)
+    await page.screenshot({ path: '/work/shots/tenants-paged-1280.png', fullPage: true })
+    // A list's tenant filter offers all of them, not the first page of 200 alone.
+    await page.goto(`${base}/anomalies`)
+    const filter = page.getByLabel('Tenant')
+    await expect.poll(() => filter.locator('option').count()).toBe(206)
+    expect(await filter.locator('option').last().textContent()).toBe(names.toSorted().at(-1))
+    await page.close()
+  })
+})
+
 describe('web interface not built', () => {
   const missing = join(tmpdir(), 'costwatch-web-never-built')
   const bare = useTestApp({ dialect: 'sqlite', webDir: missing })

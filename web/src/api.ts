@@ -46,6 +46,25 @@ export interface Tenant {
 export interface Page<T> {
   items: T[]
   totalCount: number
+  totalPages: number
+}
+
+/** The most items a page of a list operation holds. */
+const MAX_PAGE_SIZE = 200
+
+/**
+ * Every item of a list operation (`path`, with or without a query), page after page: a picker or a lookup of
+ * names needs them all, and a page holds at most 200. One page at a time, so that a large organisation's lists
+ * do not spend its rate limit at once.
+ */
+export async function everyItem<T>(path: string): Promise<T[]> {
+  const items: T[] = []
+  for (let page = 1; ; page++) {
+    const query = `${path.includes('?') ? '&' : '?'}page=${page}&pageSize=${MAX_PAGE_SIZE}`
+    const answer = await call<Page<T>>('GET', `${path}${query}`)
+    items.push(...answer.items)
+    if (page >= answer.totalPages) return items
+  }
 }
 export type EventCategory = 'Deployment' | 'Launch' | 'Campaign' | 'Configuration' | 'Incident' | 'Other'
 export interface EventMarker {
@@ -134,7 +153,10 @@ export const api = {
     csrfToken = null
   },
   requestPasswordReset: (email: string) => call<unknown>('POST', '/password-reset', { email }),
-  tenants: () => call<Page<Tenant>>('GET', '/tenants?pageSize=200'),
+  /** One page of the tenants the user may see, in the API's order. */
+  tenants: (page: number, pageSize: number) => call<Page<Tenant>>('GET', `/tenants?page=${page}&pageSize=${pageSize}`),
+  /** Every tenant the user may see (see everyItem). */
+  allTenants: () => everyItem<Tenant>('/tenants'),
   tenant: (id: string) => call<Tenant>('GET', `/tenants/${encodeURIComponent(id)}`),
   dailyCosts(
     tenantId: string,

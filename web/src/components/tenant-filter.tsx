@@ -4,7 +4,7 @@ import { useLoad } from './use-load'
 
 /** The tenancies the user may see, for a list's tenant filter and the tenant names of its rows. */
 export function useTenants() {
-  const { data, error } = useLoad(() => api.tenants().then((page) => page.items), [])
+  const { data, error } = useLoad(() => api.allTenants(), [])
   const tenants = data ?? []
   const nameOf = (id: string) => tenants.find((t) => t.id === id)?.name ?? 'Tenant'
   return { tenants, error, nameOf }

@@ -118,7 +118,7 @@ export function ReportForm(props: {
 
   useEffect(() => {
     nameInput.current?.focus()
-    api.tenants().then((page) => setTenants(page.items), setError)
+    api.allTenants().then(setTenants, setError)
   }, [])
 
   const set = <K extends keyof Fields>(key: K, value: Fields[K]) =>

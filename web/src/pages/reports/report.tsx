@@ -64,7 +64,7 @@ export function ReportPage({ reportId, user }: { reportId: string; user: Session
       setShownRunId(answer.lastRun?.id ?? null)
     }, setError)
     loadRuns()
-    api.tenants().then((answer) => setTenants(answer.items), setError)
+    api.allTenants().then(setTenants, setError)
   }, [reportId, loadRuns])
 
   /** What the run's poll learnt: the history shows the same status. */

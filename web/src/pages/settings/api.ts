@@ -1,4 +1,4 @@
-import { call, type Page, type TenancyRole } from '../../api'
+import { call, everyItem, type Page, type TenancyRole } from '../../api'
 
 /** Who did something: an API key, a user of the web interface, or the service itself. */
 export interface ActorRef {
@@ -66,13 +66,12 @@ export const settingsApi = {
   createKey: (input: NewApiKey) => call<{ key: ApiKey; apiKey: string }>('POST', '/keys', input),
   revokeKey: (id: string) => call<void>('DELETE', `/keys/${path(id)}`),
 
-  users: () => call<Page<User>>('GET', '/users?pageSize=200'),
+  users: () => everyItem<User>('/users'),
   invite: (email: string, displayName: string | null) => call<User>('POST', '/users', { email, displayName }),
   updateUser: (id: string, patch: { isOwner?: boolean; isDisabled?: boolean; displayName?: string }) =>
     call<User>('PATCH', `/users/${path(id)}`, patch),
   resendInvitation: (id: string) => call<User>('POST', `/users/${path(id)}/invitation`),
-  tenancyUsers: (tenancyId: string) =>
-    call<Page<TenancyUser>>('GET', `/tenancies/${path(tenancyId)}/users?pageSize=200`),
+  tenancyUsers: (tenancyId: string) => everyItem<TenancyUser>(`/tenancies/${path(tenancyId)}/users`),
   grantRole: (tenancyId: string, userId: string, role: TenancyRole) =>
     call<TenancyUser>('PUT', `/tenancies/${path(tenancyId)}/users/${path(userId)}`, { role }),
   revokeRole: (tenancyId: string, userId: string) =>

@@ -67,12 +67,12 @@ export function AuditPage() {
   // Names make the entries readable; without them the entries still show, by id.
   const { data: names, error: namesError } = useLoad(
     () =>
-      Promise.all([settingsApi.users(), api.tenants()]).then(
+      Promise.all([settingsApi.users(), api.allTenants()]).then(
         ([users, tenants]): Names => ({
           users: Object.fromEntries(
-            users.items.map((u) => [u.id, u.displayName ? `${u.displayName} (${u.email})` : u.email]),
+            users.map((u) => [u.id, u.displayName ? `${u.displayName} (${u.email})` : u.email]),
           ),
-          tenancies: Object.fromEntries(tenants.items.map((t) => [t.id, t.name])),
+          tenancies: Object.fromEntries(tenants.map((t) => [t.id, t.name])),
         }),
       ),
     [],

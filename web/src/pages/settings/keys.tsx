@@ -29,7 +29,7 @@ export function KeysPage() {
     }, setError)
   useEffect(() => {
     load()
-    api.tenants().then((page) => setTenants(page.items), setError)
+    api.allTenants().then(setTenants, setError)
   }, [])
 
   return (

@@ -15,7 +15,7 @@ async function loadRoles(tenants: Tenant[]): Promise<Roles> {
   const lists = await Promise.all(tenants.map((t) => settingsApi.tenancyUsers(t.id)))
   lists.forEach((list, i) => {
     const tenancyId = tenants[i]!.id
-    for (const member of list.items) {
+    for (const member of list) {
       if (member.isOwner) continue
       roles[member.userId] = { ...roles[member.userId], [tenancyId]: member.role }
     }
@@ -35,10 +35,10 @@ export function UsersPage({ me }: { me: SessionUser }) {
 
   const load = async () => {
     try {
-      const [userPage, tenantPage] = await Promise.all([settingsApi.users(), api.tenants()])
-      setRoles(await loadRoles(tenantPage.items))
-      setTenants(tenantPage.items)
-      setUsers(userPage.items)
+      const [allUsers, allTenants] = await Promise.all([settingsApi.users(), api.allTenants()])
+      setRoles(await loadRoles(allTenants))
+      setTenants(allTenants)
+      setUsers(allUsers)
       setError(null)
     } catch (err) {
       setError(err)

@@ -1,23 +1,25 @@
-import { useEffect, useState } from 'preact/hooks'
-import { api, type Tenant } from '../../api'
+import { api } from '../../api'
+import { Pager } from '../../components/pager'
 import { ProblemMessage } from '../../components/problem'
+import { useQueryFilters } from '../../components/query-filters'
+import { useLoad } from '../../components/use-load'
 import { onLinkClick } from '../../router'
 
-/** The tenants the signed-in user may see, as the API lists them. */
-export function TenantsPage() {
-  const [tenants, setTenants] = useState<Tenant[] | null>(null)
-  const [error, setError] = useState<unknown>(null)
+/** Tenants on one page of the list. */
+const PAGE_SIZE = 50
 
-  useEffect(() => {
-    api.tenants().then((page) => setTenants(page.items), setError)
-  }, [])
+/** The tenants the signed-in user may see, as the API lists them, a page at a time (the page in the address). */
+export function TenantsPage() {
+  const [filters, setFilters] = useQueryFilters({ page: '1' })
+  const { data: list, error } = useLoad(() => api.tenants(Number(filters.page) || 1, PAGE_SIZE), [filters.page])
+  const tenants = list?.items ?? null
 
   return (
     <section aria-labelledby="tenants-title">
       <h1 id="tenants-title">Tenants</h1>
       <ProblemMessage error={error} />
       {!tenants && !error && <p class="status">Loading tenants…</p>}
-      {tenants?.length === 0 && <p class="status">No tenants yet, or none you have a role on.</p>}
+      {list?.totalCount === 0 && <p class="status">No tenants yet, or none you have a role on.</p>}
       {tenants && tenants.length > 0 && (
         <ul class="tenant-list">
           {tenants.map((tenant) => (
@@ -29,6 +31,13 @@ export function TenantsPage() {
             </li>
           ))}
         </ul>
+      )}
+      {list && (
+        <Pager
+          page={{ ...list, page: Number(filters.page) || 1, pageSize: PAGE_SIZE }}
+          noun="tenants"
+          onPage={(page) => setFilters({ page: String(page) })}
+        />
       )}
     </section>
   )
