@@ -1,4 +1,4 @@
-import { type CostSeries, call, type EventMarker } from '../../api'
+import { type CostSeries, call, type EventMarker, everyItem } from '../../api'
 import type { ListPage } from '../../components/pager'
 
 export type AnomalySeverity = 'High' | 'Medium' | 'Low'
@@ -70,7 +70,7 @@ export const setAnomalyStatus = (id: string, status: 'Acknowledged' | 'Resolved'
 
 /**
  * The anomalies drawn on one chart of a tenant (`scope` as the explorer's address names it: its own and those of
- * the scopes inside it) raised from `from` to `to`, oldest first: one call, the API's largest page, newest first.
+ * the scopes inside it) raised from `from` to `to`, oldest first: every page of them (the API lists newest first).
  */
 export async function chartAnomalies(
   tenantId: string,
@@ -78,10 +78,9 @@ export async function chartAnomalies(
   from: string,
   to: string,
 ): Promise<Anomaly[]> {
-  const params = new URLSearchParams({ tenancyId: tenantId, scope: chart.scope, from, to, pageSize: '200' })
+  const params = new URLSearchParams({ tenancyId: tenantId, scope: chart.scope, from, to })
   if (chart.subscriptionId) params.set('subscriptionId', chart.subscriptionId)
-  const answer = await call<ListPage<Anomaly>>('GET', `/anomalies?${params}`)
-  return answer.items.reverse()
+  return (await everyItem<Anomaly>(`/anomalies?${params}`)).reverse()
 }
 
 /** The chart scope (`costs/daily?scope=`) an anomaly belongs to; a service is drawn on the tenant by service. */
