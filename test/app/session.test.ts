@@ -260,6 +260,31 @@ for (const dialect of testDialects()) {
       t.clock.set(NOW)
     })
 
+    it('owners read every tenancy role of the organisation in one answer; no one else, and not with a key', async () => {
+      const editor = await member('roles-editor@sessions.test', 'Editor')
+      const granted = await t.request('PUT', `${API}/tenancies/${tenantB.id}/users/${editor.id}`, org.ownerKey, {
+        role: 'Viewer',
+      })
+      expect(granted.statusCode, granted.body).toBe(200)
+      const owner = browserOf(await signIn(ownerEmail, PASSWORD))
+      const roles = await call(owner, 'GET', `${APP}/roles`)
+      expect(roles.statusCode, roles.body).toBe(200)
+      const items = roles.json().items as { userId: string; tenancyId: string; role: string }[]
+      expect(items.filter((r) => r.userId === editor.id).sort((a, b) => a.role.localeCompare(b.role))).toEqual([
+        { userId: editor.id, tenancyId: tenantA.id, role: 'Editor' },
+        { userId: editor.id, tenancyId: tenantB.id, role: 'Viewer' },
+      ])
+      // Owners hold no role of their own (they are Admin of every tenancy); another organisation's are not here.
+      expect(items.some((r) => r.userId === org.ownerId)).toBe(false)
+      const other = await t.given.organisation('Elsewhere Ltd')
+      const theirs = await t.given.tenant(other)
+      expect(items.some((r) => r.tenancyId === theirs.id)).toBe(false)
+      // A member, even an Admin of a tenancy, is refused; the public API has no such list.
+      const admin = browserOf(await signIn((await member('roles-admin@sessions.test', 'Admin')).email, PASSWORD))
+      expect((await call(admin, 'GET', `${APP}/roles`)).statusCode).toBe(403)
+      expect((await t.request('GET', `${API}/roles`, org.ownerKey)).statusCode).toBe(404)
+    })
+
     it('owners manage API keys in the web interface: the secret shown once, scoped, revoked at once, all audited', async () => {
       const browser = browserOf(await signIn(ownerEmail, PASSWORD))
       const made = await call(browser, 'POST', `${APP}/keys`, {

@@ -1,7 +1,7 @@
 import type { Feature } from '../feature.js'
 import { registerUserCommands } from './cli.js'
 import { invitationPages } from './pages.js'
-import { userRoutes } from './routes.js'
+import { userRoutes, userSettingsRoutes } from './routes.js'
 import {
   GrantTenancyRoleRequest,
   InvitePublicUserRequest,
@@ -14,6 +14,7 @@ export const users: Feature = {
   name: 'users',
   schemas: [UserRecord, TenancyUserRecord, InvitePublicUserRequest, PatchPublicUserRequest, GrantTenancyRoleRequest],
   routes: (api, services) => api.register(userRoutes, { users: services.users }),
+  appRoutes: (app, services) => app.register(userSettingsRoutes, { users: services.users }),
   pages: (app, services) => app.register(invitationPages(services.users)),
   commands: registerUserCommands,
 }

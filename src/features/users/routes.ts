@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
 import type { Acting } from '../../platform/audit.js'
 import { bodyProblems, problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
 import { replyPage } from '../../platform/http/reply.js'
@@ -7,6 +8,7 @@ import { Page, PageQuery, pagingOf } from '../../platform/http/schemas.js'
 import {
   GrantTenancyRoleRequest,
   InvitePublicUserRequest,
+  MemberRole,
   PatchPublicUserRequest,
   TenancyParams,
   TenancyUserParams,
@@ -178,5 +180,21 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = asy
       await users.revokeRole(acting(req), req.params.tenancyId, req.params.userId)
       return reply.code(204).send()
     },
+  )
+}
+
+/**
+ * The web interface's users page (`/api/app/roles`, owners): every tenancy role held in the organisation, in one
+ * answer, where the public API has one list per tenancy (a page would otherwise ask once per tenancy, and an
+ * organisation of a few hundred tenancies would spend its rate limit on one visit).
+ */
+export const userSettingsRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = async (app, { users }) => {
+  app.get(
+    '/roles',
+    {
+      schema: { hide: true, response: { 200: Type.Object({ items: Type.Array(MemberRole) }) } },
+      config: { requires: 'owner' },
+    },
+    async (req) => ({ items: await users.rolesInOrganisation(req.principal!) }),
   )
 }

@@ -97,6 +97,13 @@ export const GrantTenancyRoleRequest = Type.Object(
 )
 export type GrantTenancyRoleRequest = Static<typeof GrantTenancyRoleRequest>
 
+/** One role a member holds on a tenancy (the web interface's list of every role of the organisation). */
+export const MemberRole = Type.Object(
+  { userId: Uuid, tenancyId: Uuid, role: StringEnum(TENANCY_ROLES) },
+  { additionalProperties: false },
+)
+export type MemberRole = Static<typeof MemberRole>
+
 export const UserParams = Type.Object({ userId: Uuid }, { additionalProperties: false })
 export const TenancyParams = Type.Object({ tenancyId: Uuid }, { additionalProperties: false })
 export const TenancyUserParams = Type.Object({ tenancyId: Uuid, userId: Uuid }, { additionalProperties: false })

@@ -15,6 +15,7 @@ import { principalOfUser } from './principal.js'
 import type {
   AcceptInvitationForm,
   InvitePublicUserRequest,
+  MemberRole,
   PatchPublicUserRequest,
   TenancyUserRecord,
   UserRecord,
@@ -121,6 +122,8 @@ export function createUserService(deps: {
 
     get: (who: Principal, userId: string): Promise<UserRecord> => found(who.organisationId, userId),
 
+    /** Every tenancy role held in the principal's organisation. */
+    rolesInOrganisation: (who: Principal): Promise<MemberRole[]> => store.rolesInOrganisation(who.organisationId),
     listOfTenancy: (who: Principal, tenancyId: string, paging: Paging): Promise<PageOf<TenancyUserRecord>> =>
       store.listOfTenancy(who.organisationId, tenancyId, paging),
 

@@ -3,7 +3,7 @@ import type { TenancyRole } from '../../platform/auth/principal.js'
 import type { Database } from '../../platform/db/index.js'
 import type { UsersTable } from '../../platform/db/schema.js'
 import { offsetOf, type PageOf, type Paging, pageOf } from '../../platform/http/schemas.js'
-import type { TenancyUserRecord, UserRecord, UserStatus } from './schemas.js'
+import type { MemberRole, TenancyUserRecord, UserRecord, UserStatus } from './schemas.js'
 
 /** The membership's columns; sign-in's own (failed attempts, lock) belong to the session feature. */
 type UserRow = Omit<Selectable<UsersTable>, 'failedSignIns' | 'signInLockedUntil'>
@@ -234,6 +234,19 @@ export function createUserStore(db: Kysely<Database>) {
         .orderBy('tenancyId')
         .execute()
       return rows.map((r) => ({ tenancyId: r.tenancyId, role: r.role as TenancyRole }))
+    },
+
+    /** Every tenancy role held in the organisation (owners hold none: they are Admin of every tenancy). */
+    async rolesInOrganisation(organisationId: string): Promise<MemberRole[]> {
+      const rows = await db
+        .selectFrom('tenancyRoles')
+        .innerJoin('users', 'users.id', 'tenancyRoles.userId')
+        .select(['tenancyRoles.userId', 'tenancyRoles.tenancyId', 'tenancyRoles.role'])
+        .where('users.organisationId', '=', organisationId)
+        .orderBy('tenancyRoles.userId')
+        .orderBy('tenancyRoles.tenancyId')
+        .execute()
+      return rows.map((r) => ({ userId: r.userId, tenancyId: r.tenancyId, role: r.role as TenancyRole }))
     },
 
     /** Gives (or changes) a member's role on a tenancy; returns the role held before, if any. */

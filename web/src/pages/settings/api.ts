@@ -41,12 +41,10 @@ export interface User {
   createdAt: string
   lastSeenAt: string | null
 }
-export interface TenancyUser {
+export interface MemberRole {
   userId: string
-  email: string
-  displayName: string | null
+  tenancyId: string
   role: TenancyRole
-  isOwner: boolean
 }
 export interface AuditEntry {
   id: string
@@ -71,9 +69,10 @@ export const settingsApi = {
   updateUser: (id: string, patch: { isOwner?: boolean; isDisabled?: boolean; displayName?: string }) =>
     call<User>('PATCH', `/users/${path(id)}`, patch),
   resendInvitation: (id: string) => call<User>('POST', `/users/${path(id)}/invitation`),
-  tenancyUsers: (tenancyId: string) => everyItem<TenancyUser>(`/tenancies/${path(tenancyId)}/users`),
+  /** Every tenancy role held in the organisation (owners hold none: they are Admin of every tenancy). */
+  roles: () => call<{ items: MemberRole[] }>('GET', '/roles').then((answer) => answer.items),
   grantRole: (tenancyId: string, userId: string, role: TenancyRole) =>
-    call<TenancyUser>('PUT', `/tenancies/${path(tenancyId)}/users/${path(userId)}`, { role }),
+    call<unknown>('PUT', `/tenancies/${path(tenancyId)}/users/${path(userId)}`, { role }),
   revokeRole: (tenancyId: string, userId: string) =>
     call<void>('DELETE', `/tenancies/${path(tenancyId)}/users/${path(userId)}`),
 

@@ -7,19 +7,14 @@ import { settingsApi, type User } from './api'
 import { SettingsFrame } from './frame'
 import { RoleChoices } from './role-choices'
 
-/** userId → tenancyId → role, as the tenancies' user lists say (owners left out: they are Admin everywhere). */
+/** userId → tenancyId → role (owners hold none: they are Admin everywhere). */
 type Roles = Record<string, Record<string, TenancyRole>>
 
-async function loadRoles(tenants: Tenant[]): Promise<Roles> {
+/** Every role of the organisation, in one call whatever the number of tenancies. */
+async function loadRoles(): Promise<Roles> {
   const roles: Roles = {}
-  const lists = await Promise.all(tenants.map((t) => settingsApi.tenancyUsers(t.id)))
-  lists.forEach((list, i) => {
-    const tenancyId = tenants[i]!.id
-    for (const member of list) {
-      if (member.isOwner) continue
-      roles[member.userId] = { ...roles[member.userId], [tenancyId]: member.role }
-    }
-  })
+  for (const { userId, tenancyId, role } of await settingsApi.roles())
+    roles[userId] = { ...roles[userId], [tenancyId]: role }
   return roles
 }
 
@@ -35,8 +30,8 @@ export function UsersPage({ me }: { me: SessionUser }) {
 
   const load = async () => {
     try {
-      const [allUsers, allTenants] = await Promise.all([settingsApi.users(), api.allTenants()])
-      setRoles(await loadRoles(allTenants))
+      const [allUsers, allTenants, allRoles] = await Promise.all([settingsApi.users(), api.allTenants(), loadRoles()])
+      setRoles(allRoles)
       setTenants(allTenants)
       setUsers(allUsers)
       setError(null)
