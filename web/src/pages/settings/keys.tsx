@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'preact/hooks'
-import { api, type TenancyRole, type Tenant } from '../../api'
+import { useState } from 'preact/hooks'
+import type { TenancyRole, Tenant } from '../../api'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { formatDateTime } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
+import { useTenants } from '../../components/tenant-filter'
+import { useLoad } from '../../components/use-load'
 import { type ApiKey, actorName, settingsApi, type TenancyGrant } from './api'
 import { SettingsFrame } from './frame'
 import { RoleChoices } from './role-choices'
@@ -15,22 +17,16 @@ function scopeText(scope: ApiKey['scope'], tenants: Tenant[]): string {
 
 /** API keys of the organisation: create one (its secret shown once), list them, revoke one. */
 export function KeysPage() {
-  const [keys, setKeys] = useState<ApiKey[] | null>(null)
-  const [tenants, setTenants] = useState<Tenant[]>([])
-  const [error, setError] = useState<unknown>(null)
+  // Bumped after a change, to load the keys again (the list shown stays until the new one comes).
+  const [version, setVersion] = useState(0)
+  const reload = () => setVersion((v) => v + 1)
+  const { data: listed, error: keysError } = useLoad(() => settingsApi.keys(), [version])
+  const keys = listed?.items ?? null
+  const { tenants, error: tenantsError } = useTenants()
+  const error = keysError ?? tenantsError
   // The secret lives in this state alone, until "Done": never in storage or the address.
   const [created, setCreated] = useState<{ key: ApiKey; apiKey: string } | null>(null)
   const [revoking, setRevoking] = useState<ApiKey | null>(null)
-
-  const load = () =>
-    settingsApi.keys().then((page) => {
-      setKeys(page.items)
-      setError(null)
-    }, setError)
-  useEffect(() => {
-    load()
-    api.allTenants().then(setTenants, setError)
-  }, [])
 
   return (
     <SettingsFrame title="API keys">
@@ -44,7 +40,7 @@ export function KeysPage() {
           tenants={tenants}
           onCreated={(answer) => {
             setCreated(answer)
-            load()
+            reload()
           }}
         />
       )}
@@ -108,7 +104,7 @@ export function KeysPage() {
           confirmLabel="Revoke the key"
           onConfirm={async () => {
             await settingsApi.revokeKey(revoking.id)
-            await load()
+            reload()
           }}
           onClose={() => setRevoking(null)}
         >
