@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { api, type SessionUser, type TenancyRole, type Tenant } from '../../api'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { formatDateTime } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
+import { useLoad } from '../../components/use-load'
 import { settingsApi, type User } from './api'
 import { SettingsFrame } from './frame'
 import { RoleChoices } from './role-choices'
@@ -22,30 +23,21 @@ const name = (user: User) => user.displayName ?? user.email
 
 /** Users of the organisation: invite, roles per tenancy, owners, disable and enable, invitations sent again. */
 export function UsersPage({ me }: { me: SessionUser }) {
-  const [users, setUsers] = useState<User[] | null>(null)
-  const [tenants, setTenants] = useState<Tenant[]>([])
-  const [roles, setRoles] = useState<Roles>({})
-  const [error, setError] = useState<unknown>(null)
+  // Bumped after a change, to load the page again (what is shown stays until the new answer comes).
+  const [version, setVersion] = useState(0)
+  const reload = () => setVersion((v) => v + 1)
+  const { data, error } = useLoad(async () => {
+    const [users, tenants, roles] = await Promise.all([settingsApi.users(), api.allTenants(), loadRoles()])
+    return { users, tenants, roles }
+  }, [version])
+  const users = data?.users ?? null
+  const tenants = data?.tenants ?? []
+  const roles = data?.roles ?? {}
   const [open, setOpen] = useState<string | null>(null)
-
-  const load = async () => {
-    try {
-      const [allUsers, allTenants, allRoles] = await Promise.all([settingsApi.users(), api.allTenants(), loadRoles()])
-      setRoles(allRoles)
-      setTenants(allTenants)
-      setUsers(allUsers)
-      setError(null)
-    } catch (err) {
-      setError(err)
-    }
-  }
-  useEffect(() => {
-    load()
-  }, [])
 
   return (
     <SettingsFrame title="Users">
-      <InviteForm tenants={tenants} onInvited={load} />
+      <InviteForm tenants={tenants} onInvited={reload} />
       <h2 id="users-title">People</h2>
       <ProblemMessage error={error} />
       {!users && !error && <p class="status">Loading users…</p>}
@@ -81,7 +73,7 @@ export function UsersPage({ me }: { me: SessionUser }) {
                 {open === user.id ? 'Close' : 'Manage'} <span class="visually-hidden">{user.email}</span>
               </button>
               {open === user.id && (
-                <ManageUser user={user} tenants={tenants} roles={roles[user.id] ?? {}} onChanged={load} />
+                <ManageUser user={user} tenants={tenants} roles={roles[user.id] ?? {}} onChanged={reload} />
               )}
             </li>
           ))}
@@ -194,12 +186,7 @@ function InviteForm(props: { tenants: Tenant[]; onInvited(): void }) {
 
 type Question = 'disable' | 'unmakeOwner'
 
-function ManageUser(props: {
-  user: User
-  tenants: Tenant[]
-  roles: Record<string, TenancyRole>
-  onChanged(): Promise<void>
-}) {
+function ManageUser(props: { user: User; tenants: Tenant[]; roles: Record<string, TenancyRole>; onChanged(): void }) {
   const { user } = props
   const [roles, setRoles] = useState<Record<string, TenancyRole | ''>>(props.roles)
   const [busy, setBusy] = useState(false)
@@ -218,7 +205,7 @@ function ManageUser(props: {
       setError(err)
     } finally {
       setBusy(false)
-      await props.onChanged()
+      props.onChanged()
     }
   }
 
@@ -301,7 +288,7 @@ function ManageUser(props: {
           confirmLabel="Disable"
           onConfirm={async () => {
             await settingsApi.updateUser(user.id, { isDisabled: true })
-            await props.onChanged()
+            props.onChanged()
           }}
           onClose={() => setAsking(null)}
         >
@@ -314,7 +301,7 @@ function ManageUser(props: {
           confirmLabel="Remove owner"
           onConfirm={async () => {
             await settingsApi.updateUser(user.id, { isOwner: false })
-            await props.onChanged()
+            props.onChanged()
           }}
           onClose={() => setAsking(null)}
         >
