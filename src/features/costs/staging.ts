@@ -47,10 +47,7 @@ export interface FreshSeries extends CoveredDays {
   stagedResources: RawBuilder<unknown>
 }
 
-/** Staged rows from which a merge gets a larger page cache (see withMergeCache), and its size. */
-const MERGE_CACHE_FROM_ROWS = 2_000_000
-export const MERGE_CACHE_KIB = 64 * 1024
-/** Staged rows from which a smaller merge sorts in pieces of SORT_CACHE_KIB (see withMergeCache). */
+/** Staged rows from which a merge sorts in pieces of SORT_CACHE_KIB (see withMergeCache). */
 const SORT_CACHE_FROM_ROWS = 100_000
 export const SORT_CACHE_KIB = 4 * 1024
 
@@ -73,11 +70,7 @@ export const SORT_CACHE_KIB = 4 * 1024
  * worker, an import's command line). A process that dies loses them with its TEMP database; its run is retried
  * from the start, as before, when every attempt's staged rows were cleared first.
  */
-export function createTempStaging(
-  db: Kysely<Database>,
-  options: { mergeCacheFromRows?: number; sortCacheFromRows?: number } = {},
-) {
-  const mergeCacheFromRows = options.mergeCacheFromRows ?? MERGE_CACHE_FROM_ROWS
+export function createTempStaging(db: Kysely<Database>, options: { sortCacheFromRows?: number } = {}) {
   const sortCacheFromRows = options.sortCacheFromRows ?? SORT_CACHE_FROM_ROWS
   interface CostKey {
     id: number
@@ -392,24 +385,22 @@ export function createTempStaging(
     },
 
     /**
-     * Runs `work` (a merge of `stagingKey` and the series it rewrites) under a page cache sized for it, then gives
-     * the connection its own back. The merge's sorts take pieces of the cache's size (never under 250 pages), each
-     * sorted on its own and then merged, by the connection's sort threads (`pragma threads`) beside it:
-     * - millions of rows: MERGE_CACHE_KIB. Such a merge writes hundreds of MB into B-trees whose last pages it
-     *   keeps appending to: bench/ingest.ts, 4,000 resources x 400 days (2.2 million rows), the merge took 34 s
-     *   with the default 16 MB, 27 s with 64 MB, and 36 s with 128 or 256 MB (one sort of one piece, on one thread).
-     * - from SORT_CACHE_FROM_ROWS: SORT_CACHE_KIB, smaller than the default, so the sorts come in pieces that the
-     *   sort threads share and that fit the processor's caches; the appends lose nothing. The FOCUS benchmark's
-     *   553,000 rows: the cost rows' upsert 1.41 -> 1.0-1.2 s, resource series 0.93 -> 0.80-0.89 s, running totals
-     *   1.16 -> 0.93-1.04 s, the import 12.2-12.3 -> 11.2-12.2 s (three alternating pairs).
-     * - fewer rows: the connection's own; nothing there is worth a pragma.
+     * Runs `work` (a merge of `stagingKey` and the series it rewrites) with a page cache of SORT_CACHE_KIB when
+     * SORT_CACHE_FROM_ROWS or more rows are staged, then gives the connection its own back. The merge's sorts take
+     * pieces of the cache's size (never under 250 pages), each sorted on its own and then merged, by the
+     * connection's sort threads (`pragma threads`) beside it: pieces smaller than the default 16 MB are shared
+     * between the threads and fit the processor's caches, and the B-trees' appends lose nothing by it.
+     * The FOCUS benchmark's 553,000 rows: the cost rows' upsert 1.41 -> 1.0-1.2 s, resource series 0.93 ->
+     * 0.80-0.89 s, running totals 1.16 -> 0.93-1.04 s. bench/ingest.ts, same hour, against the 16 MB default:
+     * 1,500 resources x 400 days (821,000 rows), merge 5.4-5.5 s -> 4.8-5.2 s; against the 64 MB these merges had
+     * from 2 million rows: 4,000 x 400 (2.2 million), 14.9-16.5 s -> 12.8-13.5 s; 20,000 x 400 (10.9 million),
+     * 84.8 s and 85.6 s, 55.0% and 54.2% of the raw upsert's rate (one run each), without holding 64 MB.
+     * A smaller merge keeps the connection's own cache: nothing there is worth a pragma.
      */
     async withMergeCache<T>(trx: Kysely<Database>, stagingKey: string, work: () => Promise<T>): Promise<T> {
-      const rows = stages.get(stagingKey)?.rows ?? 0
-      if (rows < sortCacheFromRows && rows < mergeCacheFromRows) return work()
-      const kib = rows >= mergeCacheFromRows ? MERGE_CACHE_KIB : SORT_CACHE_KIB
+      if ((stages.get(stagingKey)?.rows ?? 0) < sortCacheFromRows) return work()
       const before = await sql<{ size: number }>`select cache_size as size from pragma_cache_size()`.execute(trx)
-      await sql.raw(`pragma cache_size = -${kib}`).execute(trx)
+      await sql.raw(`pragma cache_size = -${SORT_CACHE_KIB}`).execute(trx)
       try {
         return await work()
       } finally {
