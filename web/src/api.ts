@@ -43,8 +43,11 @@ export interface Tenant {
   name: string
   cloudTenantId: string
 }
+/** A page of a list operation, as every list of the API answers it. */
 export interface Page<T> {
   items: T[]
+  page: number
+  pageSize: number
   totalCount: number
   totalPages: number
 }

@@ -1,16 +1,8 @@
+import type { Page } from '../api'
 import './findings.css'
 
-/** A page of a list operation, as every list of the API answers it. */
-export interface ListPage<T> {
-  items: T[]
-  page: number
-  pageSize: number
-  totalCount: number
-  totalPages: number
-}
-
 /** "Page 2 of 5 (112 anomalies)" with Previous and Next, for any paged list. */
-export function Pager(props: { page: ListPage<unknown>; noun: string; onPage(page: number): void }) {
+export function Pager(props: { page: Page<unknown>; noun: string; onPage(page: number): void }) {
   const { page, totalPages, totalCount } = props.page
   if (totalPages <= 1) return null
   return (

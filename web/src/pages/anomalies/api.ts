@@ -1,5 +1,4 @@
-import { type CostSeries, call, type EventMarker, everyItem } from '../../api'
-import type { ListPage } from '../../components/pager'
+import { type CostSeries, call, type EventMarker, everyItem, type Page } from '../../api'
 
 export type AnomalySeverity = 'High' | 'Medium' | 'Low'
 export type AnomalyStatus = 'Active' | 'Acknowledged' | 'Resolved'
@@ -60,7 +59,7 @@ export function listAnomalies(filter: AnomalyFilter) {
   for (const key of ['tenancyId', 'status', 'severity', 'dateRaised'] as const) {
     if (filter[key]) params.set(key, filter[key])
   }
-  return call<ListPage<Anomaly>>('GET', `/anomalies?${params}`)
+  return call<Page<Anomaly>>('GET', `/anomalies?${params}`)
 }
 
 export const getAnomaly = (id: string) => call<Anomaly>('GET', `/anomalies/${encodeURIComponent(id)}`)

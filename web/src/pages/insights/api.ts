@@ -1,5 +1,4 @@
-import { call } from '../../api'
-import type { ListPage } from '../../components/pager'
+import { call, type Page } from '../../api'
 import type { Actor } from '../anomalies/api'
 
 export type InsightCategory =
@@ -74,7 +73,7 @@ export function listInsights(filter: InsightFilter) {
   const params = new URLSearchParams({ page: String(filter.page), pageSize: String(PAGE_SIZE) })
   for (const key of ['category', 'severity', 'tenancyId'] as const) if (filter[key]) params.set(key, filter[key])
   if (filter.includeDismissed === 'true') params.set('includeDismissed', 'true')
-  return call<ListPage<Insight>>('GET', `/insights?${params}`)
+  return call<Page<Insight>>('GET', `/insights?${params}`)
 }
 
 export const getInsight = (id: string) => call<Insight>('GET', `/insights/${encodeURIComponent(id)}`)

@@ -43,11 +43,6 @@ export interface Resource {
   state: string | null
   costs: CostSummary
 }
-export interface ListPage<T> extends Page<T> {
-  page: number
-  pageSize: number
-  totalPages: number
-}
 export interface ResourceFilter {
   subscriptionId?: string
   resourceGroupId?: string
@@ -91,15 +86,15 @@ function listPath(
 
 export const inventoryApi = {
   subscriptions: (tenantId: string, page = 1, pageSize = PAGE_SIZE) =>
-    call<ListPage<Subscription>>('GET', listPath(tenantId, 'subscriptions', { page, pageSize })),
+    call<Page<Subscription>>('GET', listPath(tenantId, 'subscriptions', { page, pageSize })),
   resourceGroups: (
     tenantId: string,
     filter: { subscriptionId?: string; tag?: string[] },
     page = 1,
     pageSize = PAGE_SIZE,
-  ) => call<ListPage<ResourceGroup>>('GET', listPath(tenantId, 'resource-groups', { ...filter, page, pageSize })),
+  ) => call<Page<ResourceGroup>>('GET', listPath(tenantId, 'resource-groups', { ...filter, page, pageSize })),
   resources: (tenantId: string, filter: ResourceFilter, page = 1) =>
-    call<ListPage<Resource>>('GET', listPath(tenantId, 'resources', { ...filter, page, pageSize: PAGE_SIZE })),
+    call<Page<Resource>>('GET', listPath(tenantId, 'resources', { ...filter, page, pageSize: PAGE_SIZE })),
   /** Choices for the filters: every subscription, every group (of one subscription when given), every type. */
   allSubscriptions: (tenantId: string) => inventoryApi.subscriptions(tenantId, 1, ALL),
   allResourceGroups: (tenantId: string, subscriptionId?: string) =>

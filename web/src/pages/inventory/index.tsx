@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api } from '../../api'
+import { api, type Page } from '../../api'
 import { ProblemMessage } from '../../components/problem'
 import { readableResourceType } from '../../components/resource-type'
 import { replaceSearch, type SearchValue, useSearchParams, withSearch } from '../../components/search-params'
@@ -9,7 +9,6 @@ import { useLoad } from '../../components/use-load'
 import { onLinkClick } from '../../router'
 import {
   inventoryApi,
-  type ListPage,
   RESOURCE_SORTS,
   type Resource,
   type ResourceFilter,
@@ -29,9 +28,9 @@ const VIEWS = [
 type View = (typeof VIEWS)[number]['key']
 
 type Listing =
-  | { view: 'subscriptions'; page: ListPage<Subscription> }
-  | { view: 'groups'; page: ListPage<ResourceGroup> }
-  | { view: 'resources'; page: ListPage<Resource> }
+  | { view: 'subscriptions'; page: Page<Subscription> }
+  | { view: 'groups'; page: Page<ResourceGroup> }
+  | { view: 'resources'; page: Page<Resource> }
 
 /** What the address asks for: the list, its filters and its page. A link or a reload shows the same rows. */
 function requestOf(search: URLSearchParams) {
@@ -378,7 +377,7 @@ function Filters(props: {
 }
 
 /** Previous and next pages as links, so each page has an address of its own. */
-function Pager(props: { page: ListPage<unknown>; noun: string; href(page: number): string }) {
+function Pager(props: { page: Page<unknown>; noun: string; href(page: number): string }) {
   const { page, totalPages, totalCount } = props.page
   const link = (target: number, label: string, rel: string) =>
     target >= 1 && target <= totalPages ? (

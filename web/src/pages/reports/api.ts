@@ -71,15 +71,14 @@ export interface ReportDraft {
 const path = (reportId: string) => `/reports/${encodeURIComponent(reportId)}`
 
 export const reportsApi = {
-  list: (page: number, pageSize: number) =>
-    call<Page<Report> & { totalPages: number }>('GET', `/reports?page=${page}&pageSize=${pageSize}`),
+  list: (page: number, pageSize: number) => call<Page<Report>>('GET', `/reports?page=${page}&pageSize=${pageSize}`),
   get: (reportId: string) => call<Report>('GET', path(reportId)),
   create: (draft: ReportDraft) => call<Report>('POST', '/reports', draft),
   /** The kind cannot change: it is left out. */
   update: (reportId: string, { kind: _kind, ...draft }: ReportDraft) => call<Report>('PATCH', path(reportId), draft),
   remove: (reportId: string) => call<void>('DELETE', path(reportId)),
   runs: (reportId: string, page: number, pageSize: number) =>
-    call<Page<ReportRun> & { totalPages: number }>('GET', `${path(reportId)}/runs?page=${page}&pageSize=${pageSize}`),
+    call<Page<ReportRun>>('GET', `${path(reportId)}/runs?page=${page}&pageSize=${pageSize}`),
   run: (reportId: string, runId: string) =>
     call<ReportRunDetail>('GET', `${path(reportId)}/runs/${encodeURIComponent(runId)}`),
   runNow: (reportId: string) => call<ReportRun>('POST', `${path(reportId)}/runs`),

@@ -79,6 +79,6 @@ export const settingsApi = {
   audit(query: { page: number; pageSize: number; action: string }) {
     const params = new URLSearchParams({ page: String(query.page), pageSize: String(query.pageSize) })
     if (query.action) params.set('action', query.action)
-    return call<Page<AuditEntry> & { page: number; totalPages: number }>('GET', `/audit?${params}`)
+    return call<Page<AuditEntry>>('GET', `/audit?${params}`)
   },
 }

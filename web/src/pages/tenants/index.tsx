@@ -32,13 +32,7 @@ export function TenantsPage() {
           ))}
         </ul>
       )}
-      {list && (
-        <Pager
-          page={{ ...list, page: Number(filters.page) || 1, pageSize: PAGE_SIZE }}
-          noun="tenants"
-          onPage={(page) => setFilters({ page: String(page) })}
-        />
-      )}
+      {list && <Pager page={list} noun="tenants" onPage={(page) => setFilters({ page: String(page) })} />}
     </section>
   )
 }
