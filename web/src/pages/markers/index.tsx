@@ -16,13 +16,13 @@ const NO_FILTER: MarkerFilter = { category: '', from: '', to: '', page: 1 }
 export function MarkersPage({ tenantId, user }: { tenantId: string; user: SessionUser }) {
   const canEdit = hasRole(user, tenantId, 'Editor')
   const [filter, setFilter] = useState<MarkerFilter>(NO_FILTER)
-  const [reloads, setReloads] = useState(0)
   const { data: tenant, error: tenantError } = useLoad(() => api.tenant(tenantId), [tenantId])
   const {
     data: page,
     loading,
     error: listError,
-  } = useLoad(() => markersApi.list(tenantId, filter), [tenantId, filter, reloads])
+    reload,
+  } = useLoad(() => markersApi.list(tenantId, filter), [tenantId, filter])
   const error = listError ?? tenantError
   const [tags, setTags] = useState<TagKey[]>([])
   /** null: no form; 'new': the create form; a marker: its edit form. */
@@ -48,7 +48,7 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
   const saved = (marker: MarkerRecord) => {
     setNotice(editing === 'new' ? `Marker “${marker.title}” created.` : `Marker “${marker.title}” saved.`)
     setEditing(null)
-    if (filter.page === 1) setReloads(reloads + 1)
+    if (filter.page === 1) reload()
     else setFilter({ ...filter, page: 1 })
   }
   const deleted = (marker: MarkerRecord) => {
@@ -56,7 +56,7 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
     setDeleting(null)
     const lastOnPage = page?.items.length === 1 && filter.page > 1
     if (lastOnPage) setFilter({ ...filter, page: filter.page - 1 })
-    else setReloads(reloads + 1)
+    else reload()
   }
 
   return (

@@ -17,10 +17,7 @@ function scopeText(scope: ApiKey['scope'], tenants: Tenant[]): string {
 
 /** API keys of the organisation: create one (its secret shown once), list them, revoke one. */
 export function KeysPage() {
-  // Bumped after a change, to load the keys again (the list shown stays until the new one comes).
-  const [version, setVersion] = useState(0)
-  const reload = () => setVersion((v) => v + 1)
-  const { data: listed, error: keysError } = useLoad(() => settingsApi.keys(), [version])
+  const { data: listed, error: keysError, reload } = useLoad(() => settingsApi.keys(), [])
   const keys = listed?.items ?? null
   const { tenants, error: tenantsError } = useTenants()
   const error = keysError ?? tenantsError

@@ -23,13 +23,10 @@ const name = (user: User) => user.displayName ?? user.email
 
 /** Users of the organisation: invite, roles per tenancy, owners, disable and enable, invitations sent again. */
 export function UsersPage({ me }: { me: SessionUser }) {
-  // Bumped after a change, to load the page again (what is shown stays until the new answer comes).
-  const [version, setVersion] = useState(0)
-  const reload = () => setVersion((v) => v + 1)
-  const { data, error } = useLoad(async () => {
+  const { data, error, reload } = useLoad(async () => {
     const [users, tenants, roles] = await Promise.all([settingsApi.users(), api.allTenants(), loadRoles()])
     return { users, tenants, roles }
-  }, [version])
+  }, [])
   const users = data?.users ?? null
   const tenants = data?.tenants ?? []
   const roles = data?.roles ?? {}
