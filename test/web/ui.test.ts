@@ -145,6 +145,10 @@ describe('web interface of a large organisation', () => {
     await pager.getByText('Page 5 of 5 (205 tenants)').waitFor()
     await expect.poll(() => links.count()).toBe(5)
     await page.screenshot({ path: '/work/shots/tenants-paged-1280.png', fullPage: true })
+    await page.setViewportSize({ width: 390, height: 844 })
+    await noHorizontalScroll(page)
+    await page.screenshot({ path: '/work/shots/tenants-paged-390.png', fullPage: true })
+    await page.setViewportSize({ width: 1280, height: 900 })
     // A list's tenant filter offers all of them, not the first page of 200 alone.
     await page.goto(`${base}/anomalies`)
     const filter = page.getByLabel('Tenant')
