@@ -36,14 +36,25 @@ export const analysisBenchmark: Benchmark = {
         const random = seededRandom(7)
         const level = Array.from({ length: resources }, () => 5 + 300 * random())
         const first = addDays(LAST_DAY, -(days - 1))
+        const resourceKey = (r: number) =>
+          `/subscriptions/sub-${r % 4}/resourcegroups/rg-${r % 40}/providers/x/y/res-${r}`
+        await insertInBatches(db.kysely, 'costResources', resources, (r) => ({
+          tenantId: tenant.id,
+          resourceKey: resourceKey(r),
+        }))
+        const ids = new Map(
+          (await db.kysely.selectFrom('costResources').select(['id', 'resourceKey']).execute()).map((c) => [
+            c.resourceKey,
+            Number(c.id),
+          ]),
+        )
         await insertInBatches(db.kysely, 'dailyCosts', resources * days, (i) => {
           const r = i % resources
           const d = Math.floor(i / resources)
           const sub = `sub-${r % 4}`
           const spike = (r * 7 + d) % 97 === 0 ? 4 : 1
           return {
-            tenantId: tenant.id,
-            resourceKey: `/subscriptions/${sub}/resourcegroups/rg-${r % 40}/providers/x/y/res-${r}`,
+            resourceId: ids.get(resourceKey(r))!,
             date: addDays(first, d),
             meterId: 'm',
             subscriptionId: sub,

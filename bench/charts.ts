@@ -83,16 +83,25 @@ async function seed(database: BenchDatabase): Promise<{ apiKey: string; tenantId
     raw.pragma('journal_mode = WAL')
     raw.pragma('synchronous = NORMAL')
     const insert = raw.prepare(`
-      insert into daily_costs (tenant_id, resource_key, date, meter_id, charge_category, charge_class,
-        subscription_id, resource_group_key, meter_name, service_name, cost, currency)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      insert into daily_costs (resource_id, date, meter_id, charge_category, charge_class, subscription_id,
+        resource_group_key, meter_name, service_name, cost, currency)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    const numberResource = raw.prepare('insert into cost_resources (tenant_id, resource_key) values (?, ?)')
+    const resourceIds = new Map<string, number>()
+    const resourceIdOf = (key: string) => {
+      let id = resourceIds.get(key)
+      if (id === undefined) {
+        id = Number(numberResource.run(tenantId, key).lastInsertRowid)
+        resourceIds.set(key, id)
+      }
+      return id
+    }
     const conn = { tenantId, cloudTenantId: CLOUD_TENANT } as TenantConnection
     raw.exec('begin')
     for await (const batch of connector.dailyCosts(conn, { from: FIRST_DAY, to: LAST_DAY }, { clock: systemClock })) {
       for (const r of batch) {
         insert.run(
-          tenantId,
-          resourceKeyOf(r.resourceArmId),
+          resourceIdOf(resourceKeyOf(r.resourceArmId)),
           r.date,
           r.meterId,
           r.chargeCategory,

@@ -145,7 +145,8 @@ async function importOnce(scope: Scope, main: string, database: BenchDatabase, s
   const out = JSON.parse(run.stdout) as { rowsRead: number; totalCost: number; run: { stats: { costRows: number } } }
   const stored = await withServices(database, async (_s, { db }) => {
     const r = await sql<{ n: number; total: number }>`
-      select count(*) as n, sum(cost) as total from daily_costs where tenant_id = ${tenantId}`.execute(db.kysely)
+      select count(*) as n, sum(cost) as total from daily_costs join cost_resources on cost_resources.id = resource_id
+      where tenant_id = ${tenantId}`.execute(db.kysely)
     return { rows: Number(r.rows[0]!.n), total: Number(r.rows[0]!.total) }
   })
   const totalOk = Math.abs(stored.total - focus.totalCost) < 0.01 && stored.rows === focus.costRows

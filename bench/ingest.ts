@@ -216,7 +216,8 @@ async function costwatchIngest(database: BenchDatabase, data: GeneratedRows, day
     const commitCpu = cpuSince(cpu) - mergeCpu - clearCpu
 
     const check = await sql<{ n: number; total: number }>`
-      select count(*) as n, sum(cost) as total from daily_costs where tenant_id = ${tenantId}`.execute(db.kysely)
+      select count(*) as n, sum(cost) as total from daily_costs join cost_resources on cost_resources.id = resource_id
+      where tenant_id = ${tenantId}`.execute(db.kysely)
     // Staged rows wait in cost_staging on PostgreSQL, in the connection's TEMP tables on SQLite: none must be left.
     const left = await sql<{ n: number }>`select (select count(*) from cost_staging) + ${
       database.dialect === 'sqlite' ? sql`(select count(*) from temp.sqlite_master where type = 'table')` : sql`0`
@@ -306,18 +307,22 @@ async function rawIngest(database: BenchDatabase, data: GeneratedRows): Promise<
     raw.pragma('journal_mode = WAL')
     raw.pragma('synchronous = NORMAL')
     const upsert = raw.prepare(`
-      insert into daily_costs (tenant_id, resource_key, date, meter_id, charge_category, charge_class,
-        subscription_id, resource_group_key, meter_name, service_name, cost, currency)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      on conflict (tenant_id, resource_key, date, meter_id, charge_category, charge_class) do update set
+      insert into daily_costs (resource_id, date, meter_id, charge_category, charge_class, subscription_id,
+        resource_group_key, meter_name, service_name, cost, currency)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      on conflict (resource_id, date, meter_id, charge_category, charge_class) do update set
         subscription_id = excluded.subscription_id, resource_group_key = excluded.resource_group_key,
         meter_name = excluded.meter_name, service_name = excluded.service_name,
         cost = excluded.cost, currency = excluded.currency`)
+    // The resources numbered first, in key order, as a merge numbers them (not timed).
     const tenantId = randomUUID()
+    const numberResource = raw.prepare('insert into cost_resources (tenant_id, resource_key) values (?, ?)')
+    const resourceIds = new Map<string, number>()
+    for (const key of [...new Set(data.templates.map((t) => resourceKeyOf(t.resourceArmId)))].sort())
+      resourceIds.set(key, Number(numberResource.run(tenantId, key).lastInsertRowid))
     const write = (r: Omit<DailyCostRow, 'date' | 'cost'>, date: string, cost: number) =>
       upsert.run(
-        tenantId,
-        resourceKeyOf(r.resourceArmId),
+        resourceIds.get(resourceKeyOf(r.resourceArmId)),
         date,
         r.meterId,
         r.chargeCategory,

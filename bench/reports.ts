@@ -71,9 +71,10 @@ export function seed(file: string, tenantId: string, rows: number): void {
          name, resource_type, location, tags, sku, state, properties, first_seen_at, last_seen_at)
        values (?, ?, 'sub-bench', ?, ?, ?, ?, ?, 'Microsoft.Compute/virtualMachines', 'westeurope', '{"env":"prod"}', null, null, '{}', ?, ?)`,
     )
+    const numberResource = sqlite.prepare('insert into cost_resources (tenant_id, resource_key) values (?, ?)')
     const cost = sqlite.prepare(
-      `insert into daily_costs (tenant_id, resource_key, date, meter_id, subscription_id, resource_group_key, meter_name, service_name, cost, currency)
-       values (?, ?, '2026-03-01', 'm', 'sub-bench', ?, null, 'Virtual Machines', ?, 'USD')`,
+      `insert into daily_costs (resource_id, date, meter_id, subscription_id, resource_group_key, meter_name, service_name, cost, currency)
+       values (?, '2026-03-01', 'm', 'sub-bench', ?, null, 'Virtual Machines', ?, 'USD')`,
     )
     for (let i = 0; i < rows; i++) {
       const g = i % 100
@@ -90,7 +91,8 @@ export function seed(file: string, tenantId: string, rows: number): void {
         at,
         at,
       )
-      cost.run(tenantId, armId.toLowerCase(), `rg-${g}`, ((i * 7919) % 100_000) / 100)
+      const resourceId = numberResource.run(tenantId, armId.toLowerCase()).lastInsertRowid
+      cost.run(resourceId, `rg-${g}`, ((i * 7919) % 100_000) / 100)
     }
   })()
   sqlite.close()

@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { TEST_SECRET_KEY, useTestApp } from '../support/app.js'
 import { ROOT, runCli } from '../support/cli.js'
+import { costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 import { type FocusExport, writeFocusExport } from '../support/focus-export.js'
 
@@ -16,10 +17,8 @@ for (const dialect of testDialects()) {
     const t = useTestApp({ dialect, now: '2025-10-20T09:00:00.000Z' })
     const env = () => ({ COSTWATCH_DATABASE_URL: t.databaseUrl, COSTWATCH_SECRET_KEY: TEST_SECRET_KEY })
     const totals = async (tenantId: string) => {
-      const rows = await t.db.kysely
-        .selectFrom('dailyCosts')
+      const rows = await costRowsOf(t.db.kysely, tenantId)
         .select((eb) => ['date', eb.fn.sum<number>('cost').as('cost'), eb.fn.countAll<number>().as('n')])
-        .where('tenantId', '=', tenantId)
         .groupBy('date')
         .orderBy('date')
         .execute()

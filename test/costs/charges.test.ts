@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DailyCostRow } from '../../src/connectors/types.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
-import { costRow } from '../support/cost-rows.js'
+import { costRow, costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -56,10 +56,8 @@ for (const dialect of testDialects()) {
     }
     const storedRows = async (tenantId: string) =>
       (
-        await t.db.kysely
-          .selectFrom('dailyCosts')
+        await costRowsOf(t.db.kysely, tenantId)
           .select(['resourceKey', 'meterId', 'chargeCategory', 'chargeClass', 'cost'])
-          .where('tenantId', '=', tenantId)
           .orderBy('chargeCategory')
           .orderBy('chargeClass')
           .orderBy('resourceKey')
@@ -199,7 +197,8 @@ for (const dialect of testDialects()) {
       const level = async (column: string) =>
         (
           await sql<{ key: string; date: string; category: string; cost: number }>`
-            select ${sql.raw(column)} as key, date, charge_category as category, sum(cost) as cost from daily_costs
+            select ${sql.raw(column)} as key, date, charge_category as category, sum(cost) as cost
+            from daily_costs join cost_resources on cost_resources.id = daily_costs.resource_id
             where tenant_id = ${tenant.id} group by ${sql.raw(column)}, date, charge_category
             order by 1, 2, 3`.execute(t.db.kysely)
         ).rows.map((r) => [r.key, r.date, r.category, Number(r.cost)])

@@ -4,6 +4,7 @@ import { rebuildSeries } from '../../src/features/costs/store.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { ROOT } from '../support/cli.js'
+import { insertCostRows } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -75,14 +76,11 @@ for (const dialect of testDialects()) {
     it('rows of two currencies are never added up: the latest currency is shown, alone', async () => {
       const mixed = await t.given.tenant(org)
       const row = { tenantId: mixed.id, meterId: 'm', subscriptionId: 's', resourceGroupKey: 'rg', serviceName: 'VMs' }
-      await t.db.kysely
-        .insertInto('dailyCosts')
-        .values([
-          { ...row, resourceKey: '/r/a', date: '2026-02-27', cost: 100, currency: 'EUR', meterName: null },
-          { ...row, resourceKey: '/r/b', date: '2026-02-27', cost: 1, currency: 'USD', meterName: null },
-          { ...row, resourceKey: '/r/b', date: '2026-03-01', cost: 2, currency: 'USD', meterName: null },
-        ])
-        .execute()
+      await insertCostRows(t.db.kysely, [
+        { ...row, resourceKey: '/r/a', date: '2026-02-27', cost: 100, currency: 'EUR', meterName: null },
+        { ...row, resourceKey: '/r/b', date: '2026-02-27', cost: 1, currency: 'USD', meterName: null },
+        { ...row, resourceKey: '/r/b', date: '2026-03-01', cost: 2, currency: 'USD', meterName: null },
+      ])
       // Rows written past the cost store: their series are summed as mergeStaged would.
       await rebuildSeries(t.db.kysely, mixed.id, '2026-02-27', '2026-03-01')
       const res = await t.request('GET', `${API}/tenants/${mixed.id}`, org.ownerKey)

@@ -5,7 +5,7 @@ import type { DailyCostRow } from '../../src/connectors/types.js'
 import { createTempStaging, SORT_CACHE_KIB } from '../../src/features/costs/staging.js'
 import { rebuildSeries } from '../../src/features/costs/store.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
-import { costRow } from '../support/cost-rows.js'
+import { costRow, costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 
 const SUB = '44444444-dddd-4ddd-8ddd-444444444444'
@@ -24,10 +24,8 @@ for (const dialect of testDialects()) {
     })
 
     const stored = async (tenantId: string) =>
-      t.db.kysely
-        .selectFrom('dailyCosts')
+      costRowsOf(t.db.kysely, tenantId)
         .select(['resourceKey', 'date', 'meterId', 'chargeClass', 'meterName', 'resourceGroupKey', 'cost'])
-        .where('tenantId', '=', tenantId)
         .orderBy('resourceKey')
         .orderBy('date')
         .orderBy('meterId')
@@ -123,10 +121,8 @@ for (const dialect of testDialects()) {
         await store.mergeStaged(trx, 'changed:1')
         await store.clearStaged('changed', trx)
       })
-      const rows = await t.db.kysely
-        .selectFrom('dailyCosts')
+      const rows = await costRowsOf(t.db.kysely, tenant.id)
         .select(['date', 'currency', 'meterName', 'cost'])
-        .where('tenantId', '=', tenant.id)
         .orderBy('date')
         .execute()
       expect(rows).toEqual([

@@ -5,6 +5,7 @@ import type { Connector, ResourceItem } from '../../src/connectors/types.js'
 import type { InsightRecord } from '../../src/features/insights/schemas.js'
 import { addDays } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
+import { costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -92,10 +93,8 @@ for (const dialect of testDialects()) {
     it("estimates savings from the resource's own observed costs of the last 30 complete days", async () => {
       const disk = await insightOf(tenantId, 'OrphanedResource', /^disk-/)
       const resource = (await get(`/tenants/${tenantId}/resources/${disk.resourceId}`)).json()
-      const rows = await t.db.kysely
-        .selectFrom('dailyCosts')
+      const rows = await costRowsOf(t.db.kysely, tenantId)
         .select(['date', 'cost'])
-        .where('tenantId', '=', tenantId)
         .where('resourceKey', '=', String(resource.armId).toLowerCase())
         .where('date', '>=', addDays('2026-03-01', -30))
         .where('date', '<=', addDays('2026-03-01', -1))

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import type { Insertable } from 'kysely'
-import type { Database, Db } from '../../src/platform/db/index.js'
+import type { Db } from '../../src/platform/db/index.js'
 import { addDays } from '../../src/platform/time.js'
+import { insertCostRows, type StoredCostRow } from '../support/cost-rows.js'
 
 export interface SeedResource {
   name: string
@@ -98,7 +98,7 @@ export async function seedCosts(
       .insertInto('resources')
       .values(resourceRows.slice(i, i + 200))
       .execute()
-  const costs: Insertable<Database['dailyCosts']>[] = []
+  const costs: StoredCostRow[] = []
   for (let d = 0; d < options.days; d++) {
     const date = addDays(options.last, -d)
     for (const [i, r] of resources.entries())
@@ -128,9 +128,5 @@ export async function seedCosts(
         currency: 'USD',
       })
   }
-  for (let i = 0; i < costs.length; i += 500)
-    await db.kysely
-      .insertInto('dailyCosts')
-      .values(costs.slice(i, i + 500))
-      .execute()
+  await insertCostRows(db.kysely, costs)
 }

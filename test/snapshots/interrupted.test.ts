@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createSimulatedConnector } from '../../src/connectors/simulated/index.js'
 import { systemClock } from '../../src/platform/clock.js'
 import { simulatedConnection } from '../support/connection.js'
+import { costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 import { until, useWorkerProcesses } from '../support/worker.js'
 
@@ -64,10 +65,8 @@ for (const dialect of testDialects()) {
         expectedRows += batch.length
         for (const r of batch) expected += r.cost
       }
-      const stored = await db.kysely
-        .selectFrom('dailyCosts')
+      const stored = await costRowsOf(db.kysely, tenant.id)
         .select((eb) => [eb.fn.sum<number>('cost').as('total'), eb.fn.countAll<number>().as('rows')])
-        .where('tenantId', '=', tenant.id)
         .executeTakeFirstOrThrow()
       expect(Number(stored.rows)).toBe(expectedRows)
       expect(Number(stored.total)).toBeCloseTo(expected, 4)

@@ -4,21 +4,20 @@ import { type Connector, ConnectorError } from '../../src/connectors/types.js'
 import { systemClock } from '../../src/platform/clock.js'
 import { type OrgContext, type TestApp, useTestApp } from '../support/app.js'
 import { simulatedConnection } from '../support/connection.js'
+import { costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
 const TODAY = '2026-03-01'
 
 async function costTotal(t: TestApp, tenantId: string) {
-  const row = await t.db.kysely
-    .selectFrom('dailyCosts')
+  const row = await costRowsOf(t.db.kysely, tenantId)
     .select((eb) => [
       eb.fn.sum<number>('cost').as('total'),
       eb.fn.countAll<number>().as('rows'),
       eb.fn.min('date').as('first'),
       eb.fn.max('date').as('last'),
     ])
-    .where('tenantId', '=', tenantId)
     .executeTakeFirstOrThrow()
   return { total: Number(row.total ?? 0), rows: Number(row.rows), first: row.first, last: row.last }
 }

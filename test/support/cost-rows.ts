@@ -1,4 +1,7 @@
+import type { Insertable, Kysely } from 'kysely'
 import type { DailyCostRow } from '../../src/connectors/types.js'
+import { chunk } from '../../src/platform/chunk.js'
+import type { Database } from '../../src/platform/db/index.js'
 
 /**
  * A cost row as a connector yields it: one day of a VM's usage in EUR, with what `over` changes. The
@@ -19,4 +22,52 @@ export function costRow(
     currency: 'EUR',
     ...over,
   }
+}
+
+/** A row of daily_costs written past the cost store, naming its resource by tenant and key. */
+export type StoredCostRow = Omit<Insertable<Database['dailyCosts']>, 'resourceId'> & {
+  tenantId: string
+  /** The lower-cased ARM id, '' for charges of a subscription itself. */
+  resourceKey: string
+}
+
+/** Writes cost rows straight into daily_costs, numbering their resources in cost_resources first. */
+export async function insertCostRows(db: Kysely<Database>, rows: readonly StoredCostRow[]): Promise<void> {
+  const resources = new Map<string, { tenantId: string; resourceKey: string }>()
+  for (const { tenantId, resourceKey } of rows) resources.set(`${tenantId} ${resourceKey}`, { tenantId, resourceKey })
+  const ids = new Map<string, number>()
+  for (const part of chunk([...resources.values()], 200)) {
+    await db
+      .insertInto('costResources')
+      .values(part)
+      .onConflict((oc) => oc.columns(['tenantId', 'resourceKey']).doNothing())
+      .execute()
+    for (const { tenantId, resourceKey } of part) {
+      const { id } = await db
+        .selectFrom('costResources')
+        .select('id')
+        .where('tenantId', '=', tenantId)
+        .where('resourceKey', '=', resourceKey)
+        .executeTakeFirstOrThrow()
+      ids.set(`${tenantId} ${resourceKey}`, Number(id))
+    }
+  }
+  for (const part of chunk([...rows], 500))
+    await db
+      .insertInto('dailyCosts')
+      .values(
+        part.map(({ tenantId, resourceKey, ...row }) => ({
+          ...row,
+          resourceId: ids.get(`${tenantId} ${resourceKey}`)!,
+        })),
+      )
+      .execute()
+}
+
+/** daily_costs of one tenant, each row beside its resource's number, tenant and key (cost_resources). */
+export function costRowsOf(db: Kysely<Database>, tenantId: string) {
+  return db
+    .selectFrom('dailyCosts')
+    .innerJoin('costResources', 'costResources.id', 'dailyCosts.resourceId')
+    .where('costResources.tenantId', '=', tenantId)
 }

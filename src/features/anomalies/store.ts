@@ -5,7 +5,7 @@ import type { Database } from '../../platform/db/index.js'
 import type { AnomaliesTable } from '../../platform/db/schema.js'
 import type { ActorRef, Paging } from '../../platform/http/schemas.js'
 import { offsetOf } from '../../platform/http/schemas.js'
-import { billingCurrencies, type CostStore } from '../costs/store.js'
+import { billingCurrencies, COST_ROWS_WITH_KEYS, type CostStore } from '../costs/store.js'
 import type { ChartScope } from '../shared/chart-scope.js'
 import type { AnomalyDriver, AnomalyScopeKind, AnomalySeverity, AnomalyStatus } from './schemas.js'
 
@@ -231,7 +231,7 @@ export function createAnomalyStore(db: Kysely<Database>, costs: Pick<CostStore, 
         const [table, ofScope] =
           keys === null
             ? [sql`cost_series`, sql`level = 'tenant'`]
-            : [sql`daily_costs`, sql`resource_key in (${sql.join(keys)})`]
+            : [COST_ROWS_WITH_KEYS, sql`resource_key in (${sql.join(keys)})`]
         const { rows } = await sql<{ cost: number | null }>`
           select sum(cost) as cost from ${table} where ${ofScope} and tenant_id = ${tenantId}
             and currency = ${currency} and date >= ${from} and date <= ${to}`.execute(db)

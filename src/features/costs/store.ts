@@ -144,7 +144,6 @@ export async function rebuildSeries(
   fresh?: FreshSeries,
 ) {
   const range = sql`tenant_id = ${tenantId} and date >= ${from} and date <= ${to}`
-  const inKeyOrder = !fresh && (await readsTenantInKeyOrder(trx, tenantId, from, to))
   await sql`delete from resource_cost_series where ${range}`.execute(trx)
   await sql`delete from group_cost_series where ${range}`.execute(trx)
   await sql`delete from cost_series where level in ('tenant', 'subscription', 'resourceGroup', 'service') and ${range}`.execute(
@@ -152,34 +151,17 @@ export async function rebuildSeries(
   )
   if (fresh) await fresh.resourceSeries(trx)
   else {
-    // On SQLite, daily_costs has no date index (see migration 0022): a few days of a long history are read by
-    // one seek per resource of the tenant, each numbered in cost_resources already (a merge numbers its staged
-    // resources before it gets here); most of its days, by reading the tenant's rows in key order.
-    const perResource = !inKeyOrder && trx.getExecutor().adapter instanceof SqliteAdapter
-    const rowsOfRange = perResource
-      ? sql`tenant_id = ${tenantId} and resource_key in (
-          select resource_key from cost_resources where tenant_id = ${tenantId})
-        and date >= ${from} and date <= ${to}`
-      : range
-    if (!perResource) {
-      await sql`
-        insert into cost_resources (tenant_id, resource_key)
-        select tenant_id, resource_key from daily_costs where ${rowsOfRange}
-        group by tenant_id, resource_key order by tenant_id, resource_key
-        on conflict (tenant_id, resource_key) do nothing`.execute(trx)
-    }
+    // The tenant's cost rows of those days: one range of daily_costs' key (resource, date) per resource of the
+    // tenant, each numbered in cost_resources (a merge numbers its resources before it writes their rows).
     await sql`
       insert into resource_cost_series (tenant_id, date, resource_id, service_name, charge_category, currency,
         subscription_id, resource_group_key, cost)
-      select ${tenantId}, d.date, (
-          select c.id from cost_resources c where c.tenant_id = ${tenantId} and c.resource_key = d.resource_key
-        ), d.service_name, d.charge_category, d.currency, d.subscription_id, d.resource_group_key, d.cost
-      from (
-        select date, resource_key, service_name, charge_category, currency, max(subscription_id) as subscription_id,
-          max(resource_group_key) as resource_group_key, sum(cost) as cost
-        from daily_costs where ${rowsOfRange}
-        group by date, resource_key, service_name, charge_category, currency
-      ) d`.execute(trx)
+      select ${tenantId}, date, resource_id, service_name, charge_category, currency, max(subscription_id),
+        max(resource_group_key), sum(cost)
+      from daily_costs
+      where resource_id in (select id from cost_resources where tenant_id = ${tenantId})
+        and date >= ${from} and date <= ${to}
+      group by date, resource_id, service_name, charge_category, currency`.execute(trx)
   }
   await sql`
     insert into group_cost_series (tenant_id, date, subscription_id, resource_group_key, service_name,
@@ -211,29 +193,6 @@ export async function rebuildSeries(
   await rebuildRunningCosts(trx, tenantId, from, fresh)
   await rebuildTagSeries(trx, tenantId, from, to)
 }
-
-/**
- * Whether the resource series of [from, to] should be summed from all the tenant's cost rows read in daily_costs'
- * key order (SQLite) rather than per resource: when the days cover nearly every day the tenant has (a first
- * collection, a backfill). One seek per resource finds a few days' rows; for most of a history, reading the
- * tenant's rows in the table's order and skipping the few outside the days is faster (bench/ingest.ts). The rows,
- * and so the series, are the same either way. The days the tenant has are those of its series (two seeks), and
- * [from, to] itself; a tenant without series yet has only those.
- */
-export async function readsTenantInKeyOrder(trx: Kysely<Database>, tenantId: string, from: string, to: string) {
-  if (!(trx.getExecutor().adapter instanceof SqliteAdapter)) return false
-  const ends = (order: 'asc' | 'desc') =>
-    sql<{ day: string }>`select date as day from cost_series where tenant_id = ${tenantId} and level = 'tenant'
-      order by date ${sql.raw(order)} limit 1`.execute(trx)
-  const firstDay = (await ends('asc')).rows[0]?.day
-  const lastDay = (await ends('desc')).rows[0]?.day
-  if (!firstDay || !lastDay) return true
-  const storedDays = dayCount(firstDay < from ? firstDay : from, lastDay > to ? lastDay : to)
-  return dayCount(from, to) >= KEY_ORDER_SHARE * storedDays
-}
-
-/** The share of a tenant's days from which reading all its rows in key order beats a seek per resource (see above). */
-const KEY_ORDER_SHARE = 0.8
 
 /**
  * Rewrites the tag series of [from, to] from the resource series and the resources' tags. The tags are read
@@ -540,13 +499,20 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
     let merged: Merged
     if (tempStaging) merged = await tempStaging.merge(trx, stagingKey, covered)
     else {
+      // The number of each resource (see cost_resources), new ones numbered in the order of their keys.
+      await sql`
+        insert into cost_resources (tenant_id, resource_key)
+        select distinct tenant_id, resource_key from cost_staging where run_id = ${stagingKey}
+        order by tenant_id, resource_key
+        on conflict (tenant_id, resource_key) do nothing`.execute(trx)
       const rows = await upsertDailyCosts(
         trx,
         sql`
-          select tenant_id, resource_key, date, meter_id, charge_category, charge_class, max(subscription_id),
-            max(resource_group_key), max(meter_name), max(service_name), sum(cost), max(currency)
-          from cost_staging where run_id = ${stagingKey}
-          group by tenant_id, resource_key, date, meter_id, charge_category, charge_class`,
+          select c.id, s.date, s.meter_id, s.charge_category, s.charge_class, max(s.subscription_id),
+            max(s.resource_group_key), max(s.meter_name), max(s.service_name), sum(s.cost), max(s.currency)
+          from cost_staging s join cost_resources c on c.tenant_id = s.tenant_id and c.resource_key = s.resource_key
+          where s.run_id = ${stagingKey}
+          group by c.id, s.date, s.meter_id, s.charge_category, s.charge_class`,
       )
       const ranges = covered
         ? [covered]
@@ -676,7 +642,7 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
     totalsBy: (tenantId: string, by: 'subscription' | 'resourceGroup' | 'resource', keys: string[], today: string) => {
       const [table, key, where] =
         by === 'resource'
-          ? [sql`daily_costs`, sql<string>`resource_key`, sql`tenant_id = ${tenantId}`]
+          ? [COST_ROWS_WITH_KEYS, sql<string>`resource_key`, sql`tenant_id = ${tenantId}`]
           : [sql`cost_series`, sql<string>`scope_key`, sql`tenant_id = ${tenantId} and level = ${by}`]
       return summarise(table, key, where, keys, today, () => tenantId)
     },
@@ -689,6 +655,13 @@ export type CostStore = ReturnType<typeof createCostStore>
  * the planner loop over the tenant's resources and look each up in the other side (a sort of it first), and
  * write a series in resource order instead of its key's.
  */
+/**
+ * daily_costs beside each row's tenant_id and resource_key (the lower-cased ARM id, '' for charges of a
+ * subscription itself) from cost_resources, which numbers the rows' resources: one tenant's rows of some resources,
+ * by key, are a seek of cost_resources' key and a range of daily_costs' key per resource.
+ */
+export const COST_ROWS_WITH_KEYS = sql`daily_costs join cost_resources on cost_resources.id = daily_costs.resource_id`
+
 function keyOfResource(alias: string): RawBuilder<string> {
   return sql<string>`(select named.resource_key from cost_resources named
     where named.id = ${sql.ref(`${alias}.resource_id`)})`
@@ -772,26 +745,25 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
           : filter.kind === 'resourceGroup'
             ? sql`subscription_id = ${filter.subscriptionId} and resource_group_key = ${filter.groupKey}`
             : filter.kind === 'resource'
-              ? sql`resource_key = ${filter.resourceKey}`
+              ? sql`c.resource_key = ${filter.resourceKey}`
               : sql`1 = 1`
-      // One resource: its own rows, a seek on daily_costs' key (tenant, resource, date); the resource series are
-      // keyed by date first, for the tenant-wide charts.
-      const resourceTable = filter.kind === 'resource' ? sql`daily_costs` : sql`resource_cost_series`
+      // One resource: its own rows, a seek on cost_resources' key (tenant, resource) and a range of daily_costs'
+      // (resource, date); the resource series are keyed by date first, for the tenant-wide charts. Both name a
+      // resource by its number, whose key is in cost_resources (`c`).
+      const ofResource = filter.kind === 'resource'
+      const resourceRows = sql`daily_costs s join cost_resources c on c.id = s.resource_id`
       if (grouping !== null && typeof grouping === 'object') {
-        // The resource series name a resource by its number: its key is in cost_resources.
-        const rows =
-          filter.kind === 'resource'
-            ? sql`daily_costs s left join ${taggedResources(tenantId, grouping.tagKey)} t
-                on t.resource_key = s.resource_key`
-            : sql`resource_cost_series s join cost_resources c on c.id = s.resource_id
-                left join ${taggedResources(tenantId, grouping.tagKey)} t on t.resource_key = c.resource_key`
+        const rows = ofResource
+          ? resourceRows
+          : sql`resource_cost_series s join cost_resources c on c.id = s.resource_id`
         return seriesRows(sql<SeriesRow>`
           select s.date, coalesce(t.tag_value, '') as key, s.currency, sum(s.cost) as cost
-          from ${rows}
-          where s.tenant_id = ${tenantId} and s.date >= ${from} and s.date <= ${to} and ${narrowed}
+          from ${rows} left join ${taggedResources(tenantId, grouping.tagKey)} t on t.resource_key = c.resource_key
+          where ${ofResource ? sql`c.tenant_id` : sql`s.tenant_id`} = ${tenantId}
+            and s.date >= ${from} and s.date <= ${to} and ${narrowed}
           group by s.date, coalesce(t.tag_value, ''), s.currency`)
       }
-      if (filter.kind === 'resource') {
+      if (ofResource) {
         const key =
           grouping === 'service'
             ? sql<string>`service_name`
@@ -800,7 +772,7 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
               : grouping === 'resource'
                 ? sql<string>`resource_key`
                 : null
-        return sums(resourceTable, key, sql`${tenantRange} and ${narrowed}`)
+        return sums(resourceRows, key, sql`${tenantRange} and ${narrowed}`)
       }
       if (grouping === 'resource') {
         // Summed by the resources' numbers, then named by their keys.
@@ -943,10 +915,11 @@ export interface ResourceFacts {
 const REPORT_BATCH_ROWS = 2_000
 
 /**
- * A tenant's costs over [from, to] per resource, service and currency, in batches that follow daily_costs' key
- * (tenant_id, resource_key, ...), every charge summed. Each batch is a range of resource keys: its upper bound is
- * the key found `batchRows` cost rows further along the index, so every query is an index range scan on both
- * dialects, a resource is never split between batches, and neither the result nor a driver cursor is held open.
+ * A tenant's costs over [from, to] per resource, service and currency, in batches in the order of resource keys,
+ * every charge summed. Each batch is a range of resource keys: its upper bound is the key found `batchRows` cost
+ * rows further along (cost_resources' key, then each resource's range of daily_costs' key), so every query is an
+ * index range scan on both dialects, a resource is never split between batches, and neither the result nor a
+ * driver cursor is held open.
  * Each batch comes with the inventory facts (name, type, group, tags) of its resources, read by the same range.
  */
 export async function* resourceCostBatches(
@@ -958,36 +931,35 @@ export async function* resourceCostBatches(
 ): AsyncGenerator<{ costs: ResourceServiceCost[]; facts: Map<string, ResourceFacts> }> {
   let after: string | null = null
   for (;;) {
-    const bound: { resourceKey: string } | undefined = await db
-      .selectFrom('dailyCosts')
-      .select('resourceKey')
-      .where('tenantId', '=', tenantId)
-      .$if(after !== null, (qb) => qb.where('resourceKey', '>', after!))
-      .orderBy('tenantId')
-      .orderBy('resourceKey')
+    const costRows = () =>
+      db
+        .selectFrom('costResources as c')
+        .innerJoin('dailyCosts as d', 'd.resourceId', 'c.id')
+        .where('c.tenantId', '=', tenantId)
+        .$if(after !== null, (qb) => qb.where('c.resourceKey', '>', after!))
+    const bound: { resourceKey: string } | undefined = await costRows()
+      .select('c.resourceKey')
+      .orderBy('c.resourceKey')
       .limit(1)
       .offset(batchRows)
       .executeTakeFirst()
     const upTo: string | null = bound?.resourceKey ?? null
-    const rows = await db
-      .selectFrom('dailyCosts')
+    const rows = await costRows()
       .select((eb) => [
-        'resourceKey',
-        'serviceName',
-        'currency',
-        eb.fn.max('subscriptionId').as('subscriptionId'),
-        eb.fn.max('resourceGroupKey').as('resourceGroupKey'),
-        eb.fn.sum<number>('cost').as('cost'),
+        'c.resourceKey',
+        'd.serviceName',
+        'd.currency',
+        eb.fn.max('d.subscriptionId').as('subscriptionId'),
+        eb.fn.max('d.resourceGroupKey').as('resourceGroupKey'),
+        eb.fn.sum<number>('d.cost').as('cost'),
       ])
-      .where('tenantId', '=', tenantId)
-      .$if(after !== null, (qb) => qb.where('resourceKey', '>', after!))
-      .$if(upTo !== null, (qb) => qb.where('resourceKey', '<=', upTo!))
-      .where('date', '>=', from)
-      .where('date', '<=', to)
-      .groupBy(['resourceKey', 'serviceName', 'currency'])
-      .orderBy('resourceKey')
-      .orderBy('serviceName')
-      .orderBy('currency')
+      .$if(upTo !== null, (qb) => qb.where('c.resourceKey', '<=', upTo!))
+      .where('d.date', '>=', from)
+      .where('d.date', '<=', to)
+      .groupBy(['c.resourceKey', 'd.serviceName', 'd.currency'])
+      .orderBy('c.resourceKey')
+      .orderBy('d.serviceName')
+      .orderBy('d.currency')
       .execute()
     const facts = new Map<string, ResourceFacts>()
     if (rows.length > 0) {

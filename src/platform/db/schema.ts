@@ -222,9 +222,10 @@ export interface SnapshotRunsTable extends RunColumns {
   statCostRows: Generated<number>
 }
 
+/** Cost rows of a day, keyed (resource_id, date, meter_id, charge_category, charge_class). */
 export interface DailyCostsTable {
-  tenantId: string
-  resourceKey: string
+  /** cost_resources.id: the resource (and so the tenant) the row is of. */
+  resourceId: number
   date: string
   meterId: string
   /** FOCUS ChargeCategory: Usage, Purchase, Tax, Credit or Adjustment (Usage when not given). */
@@ -239,8 +240,10 @@ export interface DailyCostsTable {
   currency: string
 }
 
-export interface CostStagingTable extends DailyCostsTable {
+export interface CostStagingTable extends Omit<DailyCostsTable, 'resourceId'> {
   runId: string
+  tenantId: string
+  resourceKey: string
 }
 
 /**

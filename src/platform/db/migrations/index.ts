@@ -15,6 +15,7 @@ import * as tagSeries from './0017_tag_series.js'
 import * as resourceNameOrder from './0020_resource_name_order.js'
 import * as resourceIds from './0021_resource_ids.js'
 import * as dailyCostsByKey from './0022_daily_costs_by_key.js'
+import * as dailyCostsByResource from './0023_daily_costs_by_resource.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0020_resource_name_order': resourceNameOrder,
   '0021_resource_ids': resourceIds,
   '0022_daily_costs_by_key': dailyCostsByKey,
+  '0023_daily_costs_by_resource': dailyCostsByResource,
 }
