@@ -82,6 +82,8 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
     chargeClass: string
     subscriptionId: string
     resourceGroupKey: string
+    /** The group as the key's first row spelled it. */
+    resourceGroupName: string | null
     meterName: string | null
     serviceName: string
     currency: string
@@ -160,13 +162,14 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
       byMeter.set(ownCopy(row.meterId), keys)
     }
     const chargeClass = row.chargeClass ?? ''
-    const resourceGroupKey = row.resourceGroupName === null ? '' : lowerCase(row.resourceGroupName)
+    // The group as the key keeps it (lower-cased), looked up only for a spelling other than the key's own.
+    const groupKey = () => (row.resourceGroupName === null ? '' : lowerCase(row.resourceGroupName))
     let sameCostKey: CostKey | undefined
     for (const key of keys) {
       if (key.chargeCategory !== row.chargeCategory || key.chargeClass !== chargeClass) continue
       if (
         key.subscriptionId === row.subscriptionId &&
-        key.resourceGroupKey === resourceGroupKey &&
+        (key.resourceGroupName === row.resourceGroupName || key.resourceGroupKey === groupKey()) &&
         key.meterName === row.meterName &&
         key.serviceName === row.serviceName &&
         key.currency === row.currency
@@ -184,7 +187,8 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
       chargeCategory: row.chargeCategory,
       chargeClass,
       subscriptionId: ownCopy(row.subscriptionId),
-      resourceGroupKey,
+      resourceGroupKey: groupKey(),
+      resourceGroupName: row.resourceGroupName === null ? null : ownCopy(row.resourceGroupName),
       meterName: row.meterName === null ? null : ownCopy(row.meterName),
       serviceName: ownCopy(row.serviceName),
       currency: ownCopy(row.currency),
