@@ -58,7 +58,10 @@ describe('FOCUS cell rules', () => {
     const amounts = ['0.1', '-0.3', '3.846318', '0.0000000001', '123456.7890123456', '90071.9925474099', '1e-11']
     amounts.push('90072.0000000001', '-987654321.123', '1234567890123.4567891', '0.00000000012345678901')
     let seed = 7
-    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647
+    const random = () => {
+      seed = (seed * 48271) % 2147483647
+      return seed / 2147483647
+    }
     for (let i = 0; i < 2000; i++) {
       const digits = String(Math.floor(random() * 10 ** (1 + (i % 15))))
       const point = Math.floor(Math.random() * (digits.length + 1))
