@@ -97,6 +97,25 @@ export interface DailyCostRow {
   currency: string
 }
 
+/** What describes a cost row besides its day and cost. */
+export type CostRowKey = Omit<DailyCostRow, 'date' | 'cost'>
+
+/**
+ * Cost rows that share their descriptions: row i is `keys[i]` on `dates[i]`, costing `costs[i]`, and rows of one
+ * key hold the same object. What a FOCUS import reads: a row's key is found once per distinct key, by reference,
+ * where the texts of each row were looked up.
+ */
+export interface KeyedCostRows {
+  keys: CostRowKey[]
+  dates: string[]
+  costs: Float64Array<ArrayBuffer>
+}
+
+/** Keyed rows back to one object per row. */
+export function toDailyCostRows(rows: KeyedCostRows): DailyCostRow[] {
+  return rows.keys.map((key, i) => ({ ...key, date: rows.dates[i]!, cost: rows.costs[i]! }))
+}
+
 export interface CpuSample {
   resourceArmId: string
   /** `YYYY-MM-DD` */

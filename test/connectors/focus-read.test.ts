@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type FocusParseResult, parseFocusFiles } from '../../src/connectors/focus/parse.js'
 import { type FocusReadProgress, readFocusFiles } from '../../src/connectors/focus/read.js'
-import type { DailyCostRow } from '../../src/connectors/types.js'
+import { type DailyCostRow, toDailyCostRows } from '../../src/connectors/types.js'
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/focus/${name}`, import.meta.url))
 const SMALL = readFileSync(fixture('azure-focus-small.csv'), 'utf8')
@@ -67,7 +67,7 @@ async function readSideBySide(maxIssues?: number) {
     progressRows: 1000,
     maxIssues,
     onCosts: async (batch) => {
-      costs.push(...batch)
+      costs.push(...toDailyCostRows(batch))
       await new Promise((resume) => setImmediate(resume))
     },
     onProgress: (p) => {

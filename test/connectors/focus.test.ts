@@ -18,8 +18,14 @@ import {
   parseTags,
   resourceGroupOfArmId,
 } from '../../src/connectors/focus/fields.js'
-import { type FocusParseResult, parseFocusFile, parseFocusFiles } from '../../src/connectors/focus/parse.js'
-import type { DailyCostRow } from '../../src/connectors/types.js'
+import {
+  createCostKeys,
+  createFocusAggregator,
+  type FocusParseResult,
+  parseFocusFile,
+  parseFocusFiles,
+} from '../../src/connectors/focus/parse.js'
+import { type DailyCostRow, toDailyCostRows } from '../../src/connectors/types.js'
 import { toDay } from '../../src/platform/time.js'
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/focus/${name}`, import.meta.url))
@@ -320,6 +326,28 @@ describe('FOCUS import of the small Azure fixture', async () => {
       cost: 0.0043,
       currency: 'EUR',
     })
+  })
+})
+
+describe('FOCUS aggregators that share their keys (one reader thread, file after file)', () => {
+  it('give the rows of one key the same object in every file, each aggregator summing its own file', async () => {
+    const alone = await parseFocusFile(SMALL)
+    const costKeys = createCostKeys()
+    // The first stops before its costs are taken (a file that failed): the next one starts its sums anew.
+    const failed = createFocusAggregator({ costKeys })
+    await failed.addFile(SMALL)
+    const first = createFocusAggregator({ costKeys })
+    await first.addFile(SMALL)
+    const firstRows = first.takeCosts()
+    const second = createFocusAggregator({ costKeys })
+    await second.addFile(SMALL)
+    const secondRows = second.takeCosts()
+    for (const rows of [firstRows, secondRows]) {
+      expect(sum(toDailyCostRows(rows))).toBeCloseTo(sum(alone.costs), 9)
+      expect(toDailyCostRows(rows)).toHaveLength(alone.costs.length)
+    }
+    expect(secondRows.keys).toEqual(firstRows.keys)
+    expect(secondRows.keys.every((key, i) => key === firstRows.keys[i])).toBe(true)
   })
 })
 

@@ -1,24 +1,25 @@
 import { ownCopy } from '../../platform/text.js'
-import type { ChargeCategory, ChargeClass, DailyCostRow } from '../types.js'
+import type { ChargeCategory, ChargeClass, CostRowKey, KeyedCostRows } from '../types.js'
 
 /**
- * A batch of cost rows as a reader thread posts it: each row's ten text fields as numbers in the reader's
- * dictionary of texts (-1 for null), its cost beside them, and the texts the dictionary gained since the last
- * batch. Two typed arrays move to the other thread without a copy, where 2,000 row objects were cloned one by
- * one: on the FOCUS benchmark's 553,000 rows that clone took 0.5 s of each reader, and the receiving thread got
- * new copies of every text, which it then hashed again to find each row's key (1.2 s of its own).
+ * A batch of cost rows as a reader thread posts it: each row as its key's number and its day's number, its cost
+ * beside them; the keys new since the last batch as their nine texts' numbers; and the texts new to the reader's
+ * dictionary. Typed arrays move to the other thread without a copy, where 2,000 row objects were cloned one by one
+ * (on the FOCUS benchmark's 553,000 rows that clone took 0.5 s of each reader); and the receiving thread gets each
+ * key once, as one object its rows share, which it looks up once (by reference) instead of every row's texts.
  */
 export interface CostBatch {
   /** Texts new to the dictionary, numbered on from its size. */
   texts: string[]
-  /** FIELDS.length numbers per row. */
-  fields: Int32Array<ArrayBuffer>
+  /** Keys new since the last batch, numbered on: KEY_FIELDS.length text numbers each (-1 for null). */
+  keys: Int32Array<ArrayBuffer>
+  /** Two numbers per row: its key's, then its day's text. */
+  rows: Int32Array<ArrayBuffer>
   costs: Float64Array<ArrayBuffer>
 }
 
-/** The text fields of a cost row, in their order in a batch. */
-const FIELDS = [
-  'date',
+/** The texts of a cost row's key, in their order in a batch. */
+const KEY_FIELDS = [
   'subscriptionId',
   'resourceArmId',
   'resourceGroupName',
@@ -28,12 +29,12 @@ const FIELDS = [
   'chargeClass',
   'serviceName',
   'currency',
-] as const
-const WIDTH = FIELDS.length
+] as const satisfies readonly (keyof CostRowKey)[]
+const WIDTH = KEY_FIELDS.length
 
 /**
- * Writes batches of one reader. Its dictionary holds each distinct text once (days, subscriptions, resources,
- * meters, services...): it grows with the estate, not with the files.
+ * Writes batches of one reader. Its dictionaries hold each distinct text and key once (days, subscriptions,
+ * resources, meters...): they grow with the estate, not with the files.
  */
 export function createCostBatchWriter() {
   const numbers = new Map<string, number>()
@@ -50,55 +51,65 @@ export function createCostBatchWriter() {
     }
     return n
   }
-  return function write(rows: readonly DailyCostRow[]): CostBatch {
-    const fields = new Int32Array(rows.length * WIDTH)
-    const costs = new Float64Array(rows.length)
-    let p = 0
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!
-      fields[p++] = numberOf(row.date)
-      fields[p++] = numberOf(row.subscriptionId)
-      fields[p++] = numberOf(row.resourceArmId)
-      fields[p++] = numberOf(row.resourceGroupName)
-      fields[p++] = numberOf(row.meterId)
-      fields[p++] = numberOf(row.meterName)
-      fields[p++] = numberOf(row.chargeCategory)
-      fields[p++] = numberOf(row.chargeClass)
-      fields[p++] = numberOf(row.serviceName)
-      fields[p++] = numberOf(row.currency)
-      costs[i] = row.cost
+  // Keys by reference: the reader's aggregator gives every row of a key the same object.
+  const keyNumbers = new Map<CostRowKey, number>()
+  return function write(rows: KeyedCostRows): CostBatch {
+    const count = rows.costs.length
+    const numbered = new Int32Array(count * 2)
+    const newKeys: number[] = []
+    let lastDate = ''
+    let lastDateNumber = -1
+    for (let i = 0, p = 0; i < count; i++) {
+      const key = rows.keys[i]!
+      let k = keyNumbers.get(key)
+      if (k === undefined) {
+        k = keyNumbers.size
+        keyNumbers.set(key, k)
+        for (const field of KEY_FIELDS) newKeys.push(numberOf(key[field]))
+      }
+      const date = rows.dates[i]!
+      if (date !== lastDate) {
+        lastDate = date
+        lastDateNumber = numberOf(date)
+      }
+      numbered[p++] = k
+      numbered[p++] = lastDateNumber
     }
-    const batch = { texts, fields, costs }
+    const batch = { texts, keys: Int32Array.from(newKeys), rows: numbered, costs: rows.costs }
     texts = []
     return batch
   }
 }
 
 /**
- * Reads the batches of one reader, in the order it wrote them, back into rows. Rows share the text objects of
- * the dictionary, so looking them up again (the staging's keys) hashes each text once, not once a row.
+ * Reads the batches of one reader, in the order it wrote them, back into keyed rows: one key object per key of
+ * the reader, shared by its rows in every batch, and texts shared through the dictionary.
  */
 export function createCostBatchReader() {
   const dictionary: string[] = []
-  return function read(batch: CostBatch): DailyCostRow[] {
-    for (const text of batch.texts) dictionary.push(text)
-    const { fields, costs } = batch
-    const text = (n: number): string | null => (n < 0 ? null : dictionary[n]!)
-    const rows: DailyCostRow[] = new Array(costs.length)
-    for (let i = 0, p = 0; i < costs.length; i++, p += WIDTH) {
-      rows[i] = {
-        date: dictionary[fields[p]!]!,
-        subscriptionId: dictionary[fields[p + 1]!]!,
-        resourceArmId: text(fields[p + 2]!),
-        resourceGroupName: text(fields[p + 3]!),
-        meterId: dictionary[fields[p + 4]!]!,
-        meterName: text(fields[p + 5]!),
-        chargeCategory: dictionary[fields[p + 6]!] as ChargeCategory,
-        chargeClass: text(fields[p + 7]!) as ChargeClass | null,
-        serviceName: dictionary[fields[p + 8]!]!,
-        cost: costs[i]!,
-        currency: dictionary[fields[p + 9]!]!,
-      }
+  const keys: CostRowKey[] = []
+  const text = (n: number): string | null => (n < 0 ? null : dictionary[n]!)
+  return function read(batch: CostBatch): KeyedCostRows {
+    for (const t of batch.texts) dictionary.push(t)
+    const described = batch.keys
+    for (let p = 0; p < described.length; p += WIDTH) {
+      keys.push({
+        subscriptionId: dictionary[described[p]!]!,
+        resourceArmId: text(described[p + 1]!),
+        resourceGroupName: text(described[p + 2]!),
+        meterId: dictionary[described[p + 3]!]!,
+        meterName: text(described[p + 4]!),
+        chargeCategory: dictionary[described[p + 5]!] as ChargeCategory,
+        chargeClass: text(described[p + 6]!) as ChargeClass | null,
+        serviceName: dictionary[described[p + 7]!]!,
+        currency: dictionary[described[p + 8]!]!,
+      })
+    }
+    const count = batch.costs.length
+    const rows: KeyedCostRows = { keys: new Array(count), dates: new Array(count), costs: batch.costs }
+    for (let i = 0, p = 0; i < count; i++) {
+      rows.keys[i] = keys[batch.rows[p++]!]!
+      rows.dates[i] = dictionary[batch.rows[p++]!]!
     }
     return rows
   }

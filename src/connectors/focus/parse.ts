@@ -4,13 +4,16 @@ import { pipeline, Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
 import { ownCopy } from '../../platform/text.js'
 import { toDay } from '../../platform/time.js'
-import type {
-  ChargeCategory,
-  ChargeClass,
-  DailyCostRow,
-  ResourceGroupItem,
-  ResourceItem,
-  SubscriptionItem,
+import {
+  type ChargeCategory,
+  type ChargeClass,
+  type CostRowKey,
+  type DailyCostRow,
+  type KeyedCostRows,
+  type ResourceGroupItem,
+  type ResourceItem,
+  type SubscriptionItem,
+  toDailyCostRows,
 } from '../types.js'
 import { createCsvReader } from './csv.js'
 import {
@@ -60,6 +63,11 @@ export interface FocusParseOptions {
    * the costs summed so far (`takeCosts`) and reports progress.
    */
   afterChunk?: (at: { file: string; rowsRead: number; pendingCosts: number }) => Promise<void> | void
+  /**
+   * Where the keys of the rows read are kept: aggregators that read files one after another (a reader thread's)
+   * share one (createCostKeys), so a key is one object for all their files. Each aggregator has its own otherwise.
+   */
+  costKeys?: CostKeys
   /**
    * Whether a billing currency other than the first is an error here (the default). False where a file is read
    * on its own as part of a larger import: the import's aggregator checks the currencies when it absorbs the file.
@@ -158,8 +166,23 @@ export async function parseFocusFiles(
   return aggregator.result()
 }
 
-interface CostEntry extends Omit<DailyCostRow, 'cost'> {
+/** A key's cost of one day so far. */
+interface CostEntry {
+  key: CostRowKey
+  date: string
   units: bigint
+}
+
+/**
+ * One meter of one resource: its keys (one per charge category and class, currency, subscription and
+ * description), kept for the whole import so that every row of a key holds the same object, and the entries not
+ * yet taken, in day order.
+ */
+export interface MeterCosts {
+  keys: CostRowKey[]
+  entries: CostEntry[]
+  /** The aggregator whose entries these are: another one sharing the keys starts them anew. */
+  owner: object | null
 }
 
 export interface ResourceEntry extends ResourceItem {
@@ -167,13 +190,24 @@ export interface ResourceEntry extends ResourceItem {
   tagsAt: number
 }
 
+/** Resource key -> meter -> its keys and its sums not yet taken (see createFocusAggregator). */
+export type CostKeys = Map<string, Map<string, MeterCosts>>
+
+/** Keys for aggregators to share (FocusParseOptions.costKeys). */
+export function createCostKeys(): CostKeys {
+  return new Map()
+}
+
 /** Accumulates any number of files into one result; files are read one at a time. */
 export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName'> = {}) {
   const maxIssues = options.maxIssues ?? 1000
-  // The sums not yet taken: resource key ('' for charges without one) -> meter -> one entry per (day, charge
-  // category and class, currency, subscription), a few at most. Two look-ups of texts the row already has, where
-  // one key of seven joined texts per row made a new string per row to hash, and kept it until the batch was taken.
-  const costs = new Map<string, Map<string, CostEntry[]>>()
+  // Resource key ('' for charges without one) -> meter -> its keys and the sums not yet taken, one entry per
+  // (day, charge category and class, currency, subscription), a few at most. Two look-ups of texts the row already
+  // has, where one key of seven joined texts per row made a new string per row to hash. `pending`: the meters
+  // with entries, in the order they got their first.
+  const costs: CostKeys = options.costKeys ?? createCostKeys()
+  const owner = {}
+  let pending: MeterCosts[] = []
   let pendingCosts = 0
   const subscriptions = new Map<string, SubscriptionItem>()
   const groups = new Map<string, ResourceGroupItem>()
@@ -306,46 +340,76 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     let byMeter = costs.get(resourceKey)
     if (byMeter === undefined) {
       byMeter = new Map()
-      costs.set(resourceKey, byMeter)
+      costs.set(ownCopy(resourceKey), byMeter)
     }
-    let entries = byMeter.get(row.meterId)
-    let meterId: string | undefined
-    if (entries === undefined) {
-      meterId = ownCopy(row.meterId)
-      entries = []
-      byMeter.set(meterId, entries)
+    let meter = byMeter.get(row.meterId)
+    if (meter === undefined) {
+      meter = { keys: [], entries: [], owner }
+      byMeter.set(ownCopy(row.meterId), meter)
+    } else if (meter.owner !== owner) {
+      meter.owner = owner
+      meter.entries = []
     }
+    const entries = meter.entries
     // Entries in day order, so a file read in day order finds a row's entry at the end: the day's entries are
     // compared, the earlier days never.
     let at = entries.length
     while (at > 0 && entries[at - 1]!.date > row.day) at--
     for (let i = at - 1; i >= 0 && entries[i]!.date === row.day; i--) {
-      const entry = entries[i]!
+      const { key } = entries[i]!
       if (
-        entry.chargeCategory === row.chargeCategory &&
-        entry.chargeClass === row.chargeClass &&
-        entry.currency === row.currency &&
-        entry.subscriptionId === subscriptionId
+        key.chargeCategory === row.chargeCategory &&
+        key.chargeClass === row.chargeClass &&
+        key.currency === row.currency &&
+        key.subscriptionId === subscriptionId
       ) {
-        entry.units += row.units
+        entries[i]!.units += row.units
         return
       }
     }
-    // Own copies of the cells: a view of the file's chunk would keep the chunk alive until the batch is taken.
-    entries.splice(at, 0, {
-      date: row.day,
-      subscriptionId,
-      resourceArmId: resource === null ? null : resource.id,
-      resourceGroupName: group?.name ?? null,
-      meterId: meterId ?? entries[0]!.meterId,
-      meterName: row.meterName && textOf(row.meterName),
-      chargeCategory: row.chargeCategory,
-      chargeClass: row.chargeClass,
-      serviceName: textOf(row.serviceName),
-      units: row.units,
-      currency: row.currency,
-    })
+    if (entries.length === 0) pending.push(meter)
+    entries.splice(at, 0, { key: keyOf(meter, row, subscriptionId, resource, group), date: row.day, units: row.units })
     pendingCosts++
+  }
+
+  /** The key of a row's new entry, one of its meter's (texts the row's own copies: a view of the file's chunk would keep it alive). */
+  function keyOf(
+    meter: MeterCosts,
+    row: FocusRow,
+    subscriptionId: string,
+    resource: { id: string } | null,
+    group: ResourceGroupItem | null,
+  ): CostRowKey {
+    const resourceGroupName = group?.name ?? null
+    const meterName = row.meterName && textOf(row.meterName)
+    const serviceName = textOf(row.serviceName)
+    for (const key of meter.keys) {
+      if (
+        key.chargeCategory === row.chargeCategory &&
+        key.chargeClass === row.chargeClass &&
+        key.currency === row.currency &&
+        key.subscriptionId === subscriptionId &&
+        key.resourceGroupName === resourceGroupName &&
+        key.meterName === meterName &&
+        key.serviceName === serviceName
+      )
+        return key
+    }
+    // Own copies of every text: a key is kept for the whole import, and a view of the file's chunk (a cell's
+    // text) would keep the chunk alive with it.
+    const key: CostRowKey = {
+      subscriptionId: ownCopy(subscriptionId),
+      resourceArmId: resource === null ? null : resource.id,
+      resourceGroupName,
+      meterId: meter.keys[0]?.meterId ?? ownCopy(row.meterId),
+      meterName,
+      chargeCategory: ownCopy(row.chargeCategory) as ChargeCategory,
+      chargeClass: row.chargeClass === null ? null : (ownCopy(row.chargeClass) as ChargeClass),
+      serviceName,
+      currency: ownCopy(row.currency),
+    }
+    meter.keys.push(key)
+    return key
   }
 
   function addResource(row: FocusRow, armId: string, key: string, group: ResourceGroupItem) {
@@ -499,28 +563,22 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
    * away batch by batch, so memory does not grow with the file. Rows of the same key read later come in a later
    * batch; whoever stores the batches sums them (as the costs store's merge of staged rows does).
    */
-  function takeCosts(): DailyCostRow[] {
-    // One object per row, its fields written out: a rest pattern and a spread made two, a tenth of the GC's work.
-    const taken: DailyCostRow[] = new Array(pendingCosts)
+  function takeCosts(): KeyedCostRows {
+    const taken: KeyedCostRows = {
+      keys: new Array(pendingCosts),
+      dates: new Array(pendingCosts),
+      costs: new Float64Array(pendingCosts),
+    }
     let i = 0
-    for (const byMeter of costs.values())
-      for (const entries of byMeter.values())
-        for (const e of entries) {
-          taken[i++] = {
-            date: e.date,
-            subscriptionId: e.subscriptionId,
-            resourceArmId: e.resourceArmId,
-            resourceGroupName: e.resourceGroupName,
-            meterId: e.meterId,
-            meterName: e.meterName,
-            chargeCategory: e.chargeCategory,
-            chargeClass: e.chargeClass,
-            serviceName: e.serviceName,
-            cost: moneyToNumber(e.units),
-            currency: e.currency,
-          }
-        }
-    costs.clear()
+    for (const meter of pending) {
+      for (const e of meter.entries) {
+        taken.keys[i] = e.key
+        taken.dates[i] = e.date
+        taken.costs[i++] = moneyToNumber(e.units)
+      }
+      meter.entries = []
+    }
+    pending = []
     pendingCosts = 0
     return taken
   }
@@ -528,7 +586,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
   function result(): FocusParseResult {
     const kept = [...currencies.keys()]
     return {
-      costs: takeCosts(),
+      costs: toDailyCostRows(takeCosts()),
       subscriptions: [...subscriptions.values()],
       resourceGroups: [...groups.values()],
       resources: [...resources.values()].map(({ tagsAt: _, ...resource }) => resource),

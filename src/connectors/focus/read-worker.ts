@@ -5,9 +5,9 @@
  * storing is the slower side.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import type { DailyCostRow } from '../types.js'
+import type { KeyedCostRows } from '../types.js'
 import { createCostBatchWriter } from './cost-batch.js'
-import { createFocusAggregator } from './parse.js'
+import { createCostKeys, createFocusAggregator } from './parse.js'
 import type { FromReader, ReaderSettings, ToReader } from './read.js'
 
 const port = parentPort
@@ -32,9 +32,12 @@ port.on('message', (message: ToReader) => {
 })
 
 const writeBatch = createCostBatchWriter()
+// One set of keys for every file this reader reads: each key is one object, numbered once in its batches.
+const costKeys = createCostKeys()
 
 function post(message: FromReader) {
-  port!.postMessage(message, message.type === 'costs' ? [message.batch.fields.buffer, message.batch.costs.buffer] : [])
+  const { batch } = message.type === 'costs' ? message : { batch: null }
+  port!.postMessage(message, batch ? [batch.keys.buffer, batch.rows.buffer, batch.costs.buffer] : [])
 }
 
 async function read(file: string, index: number): Promise<void> {
@@ -42,6 +45,7 @@ async function read(file: string, index: number): Promise<void> {
   const aggregator = createFocusAggregator({
     maxIssues: settings.maxIssues,
     checkCurrencies: false,
+    costKeys,
     afterChunk: async ({ rowsRead, pendingCosts }) => {
       if (pendingCosts >= settings.batchRows) {
         reported = rowsRead
@@ -56,10 +60,10 @@ async function read(file: string, index: number): Promise<void> {
   })
   await aggregator.addFile(file)
   const rest = aggregator.takeCosts()
-  if (rest.length > 0) postCosts(rest, aggregator.rowsRead(), aggregator.errorCount())
+  if (rest.costs.length > 0) postCosts(rest, aggregator.rowsRead(), aggregator.errorCount())
   post({ type: 'read', index, part: aggregator.part() })
 
-  function postCosts(rows: DailyCostRow[], rowsRead: number, errorCount: number) {
+  function postCosts(rows: KeyedCostRows, rowsRead: number, errorCount: number) {
     post({ type: 'costs', index, batch: writeBatch(rows), rowsRead, errorCount })
     unstored++
   }

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import type { Worker } from 'node:worker_threads'
 import { startThread } from '../../platform/threads.js'
-import type { DailyCostRow } from '../types.js'
+import type { KeyedCostRows } from '../types.js'
 import { type CostBatch, createCostBatchReader } from './cost-batch.js'
 import { createFocusAggregator, type FocusFilePart, type FocusParseResult } from './parse.js'
 
@@ -41,7 +41,7 @@ export interface FocusReadOptions {
    * side by side, so batches of two files interleave); readers wait while it runs behind. Rows of one key may
    * come in several batches: whoever stores them sums them.
    */
-  onCosts: (rows: DailyCostRow[], progress: FocusReadProgress) => Promise<void>
+  onCosts: (rows: KeyedCostRows, progress: FocusReadProgress) => Promise<void>
   /** Called after each batch, every `progressRows` rows and at the end of each file, in turn with onCosts. */
   onProgress?: (progress: FocusReadProgress) => Promise<void> | void
 }
@@ -116,7 +116,7 @@ export async function readFocusFiles(files: readonly string[], options: FocusRea
         failed = true
         fail(err)
       }
-      const handle = async (reader: Worker, readBatch: (batch: CostBatch) => DailyCostRow[], message: FromReader) => {
+      const handle = async (reader: Worker, readBatch: (batch: CostBatch) => KeyedCostRows, message: FromReader) => {
         if (message.type === 'read') {
           reading.delete(message.index)
           parts.set(message.index, message.part)

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
-import type { DailyCostRow } from '../../connectors/types.js'
+import type { CostRowKey, DailyCostRow, KeyedCostRows } from '../../connectors/types.js'
 import { chunk } from '../../platform/chunk.js'
 import type { Database } from '../../platform/db/index.js'
 import { ownCopy } from '../../platform/text.js'
@@ -93,6 +93,8 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
     keysTable: string
     /** tenant -> ARM id as written ('' for none) -> meter -> its keys (charge category, class, description). */
     keys: Map<string, Map<string, Map<string, CostKey[]>>>
+    /** The key of each key object of keyed rows (stageKeyed), found once per object. */
+    keysByReference: Map<CostRowKey, CostKey>
     keyCount: number
     /** Whether some cost key came with two descriptions (see keyOf). */
     describedTwice: boolean
@@ -125,6 +127,7 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
         table: `staged_costs_${n}`,
         keysTable: `staged_cost_keys_${n}`,
         keys: new Map(),
+        keysByReference: new Map(),
         keyCount: 0,
         describedTwice: false,
         days: new Map(),
@@ -143,7 +146,7 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
    * (a meter renamed, a billing currency changed during the run's window) are keys of their own, so each day keeps
    * its own description; the merge then sums them per day as a GROUP BY with max() would.
    */
-  function keyOf(stage: Stage, tenantId: string, row: DailyCostRow): CostKey {
+  function keyOf(stage: Stage, tenantId: string, row: CostRowKey): CostKey {
     let byResource = stage.keys.get(tenantId)
     if (byResource === undefined) {
       byResource = new Map()
@@ -244,42 +247,83 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
   const insertText = (table: string, rows: number) =>
     `insert into temp."${table}" (key_id, date, cost) values ${new Array(rows).fill('(?,?,?)').join(',')}`
 
+  /**
+   * Stages `count` rows, the i-th read through `rows(stage)`: its key, day and cost. One transaction of the TEMP
+   * database (the database file is not locked) for the whole batch.
+   */
+  async function stageRows(
+    stagingKey: string,
+    tenantId: string,
+    count: number,
+    executor: Kysely<Database>,
+    rows: (stage: Stage) => { keyAt(i: number): CostKey; dateAt(i: number): string; costAt(i: number): number },
+  ): Promise<void> {
+    if (count === 0) return
+    const stage = await stageOf(executor, stagingKey)
+    const { keyAt, dateAt, costAt } = rows(stage)
+    let days = stage.days.get(tenantId)
+    if (days === undefined) {
+      days = { from: dateAt(0), to: dateAt(0) }
+      stage.days.set(tenantId, days)
+    }
+    const fullInsert = insertText(stage.table, PER_INSERT)
+    const inTransaction = async (trx: Kysely<Database>) => {
+      for (let i = 0; i < count; i += PER_INSERT) {
+        const n = Math.min(PER_INSERT, count - i)
+        const parameters: unknown[] = new Array(n * 3)
+        let p = 0
+        for (let j = i; j < i + n; j++) {
+          const date = dateAt(j)
+          parameters[p++] = keyAt(j).id
+          parameters[p++] = date
+          parameters[p++] = costAt(j)
+          if (date < days.from) days.from = date
+          if (date > days.to) days.to = date
+        }
+        const text = n === PER_INSERT ? fullInsert : insertText(stage.table, n)
+        await trx.executeQuery(CompiledQuery.raw(text, parameters))
+      }
+    }
+    if (executor.isTransaction) await inTransaction(executor)
+    else await executor.transaction().execute(inTransaction)
+    stage.rows += count
+  }
+
   return {
+    /** Stages cost rows as a connector yields them (see stageRows). */
     async stage(
       stagingKey: string,
       tenantId: string,
       rows: readonly DailyCostRow[],
       executor: Kysely<Database> = db,
     ): Promise<void> {
-      if (rows.length === 0) return
-      const stage = await stageOf(executor, stagingKey)
-      let days = stage.days.get(tenantId)
-      if (days === undefined) {
-        days = { from: rows[0]!.date, to: rows[0]!.date }
-        stage.days.set(tenantId, days)
-      }
-      const fullInsert = insertText(stage.table, PER_INSERT)
-      // One transaction of the TEMP database (the database file is not locked) for the whole batch.
-      const inTransaction = async (trx: Kysely<Database>) => {
-        for (let i = 0; i < rows.length; i += PER_INSERT) {
-          const n = Math.min(PER_INSERT, rows.length - i)
-          const parameters: unknown[] = new Array(n * 3)
-          let p = 0
-          for (let j = i; j < i + n; j++) {
-            const row = rows[j]!
-            parameters[p++] = keyOf(stage, tenantId, row).id
-            parameters[p++] = row.date
-            parameters[p++] = row.cost
-            if (row.date < days.from) days.from = row.date
-            if (row.date > days.to) days.to = row.date
+      await stageRows(stagingKey, tenantId, rows.length, executor, (stage) => ({
+        keyAt: (i) => keyOf(stage, tenantId, rows[i]!),
+        dateAt: (i) => rows[i]!.date,
+        costAt: (i) => rows[i]!.cost,
+      }))
+    },
+
+    /** Stages keyed rows (a FOCUS import's): each key object is looked up once, then found by reference. */
+    async stageKeyed(
+      stagingKey: string,
+      tenantId: string,
+      rows: KeyedCostRows,
+      executor: Kysely<Database> = db,
+    ): Promise<void> {
+      await stageRows(stagingKey, tenantId, rows.costs.length, executor, (stage) => ({
+        keyAt: (i) => {
+          const row = rows.keys[i]!
+          let key = stage.keysByReference.get(row)
+          if (key === undefined || key.tenantId !== tenantId) {
+            key = keyOf(stage, tenantId, row)
+            stage.keysByReference.set(row, key)
           }
-          const text = n === PER_INSERT ? fullInsert : insertText(stage.table, n)
-          await trx.executeQuery(CompiledQuery.raw(text, parameters))
-        }
-      }
-      if (executor.isTransaction) await inTransaction(executor)
-      else await executor.transaction().execute(inTransaction)
-      stage.rows += rows.length
+          return key
+        },
+        dateAt: (i) => rows.dates[i]!,
+        costAt: (i) => rows.costs[i]!,
+      }))
     },
 
     /**
@@ -422,6 +466,7 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
         if (executor.isTransaction) {
           stage.cleared = true
           stage.keys = new Map()
+          stage.keysByReference = new Map()
           stage.describedTwice = false
           stage.days = new Map()
           stage.rows = 0

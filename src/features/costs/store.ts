@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, type RawBuilder, SqliteAdapter, sql } from 'kysely'
-import type { DailyCostRow } from '../../connectors/types.js'
+import { type DailyCostRow, type KeyedCostRows, toDailyCostRows } from '../../connectors/types.js'
 import { chunk } from '../../platform/chunk.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { addDays, dayCount, dayDiff, monthStart, previousMonthStart } from '../../platform/time.js'
@@ -546,6 +546,12 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
     ): Promise<void> {
       if (tempStaging) return tempStaging.stage(stagingKey, tenantId, rows, trx)
       await insertStaged(trx, stagingKey, tenantId, rows)
+    },
+
+    /** `stage` of keyed rows (a FOCUS import's), on SQLite with each key looked up once (see stageKeyed). */
+    async stageKeyed(stagingKey: string, tenantId: string, rows: KeyedCostRows, trx: Kysely<Database> = db) {
+      if (tempStaging) return tempStaging.stageKeyed(stagingKey, tenantId, rows, trx)
+      await insertStaged(trx, stagingKey, tenantId, toDailyCostRows(rows))
     },
 
     /**

@@ -1,6 +1,6 @@
 import type { FocusIssue, FocusParseResult } from '../../connectors/focus/parse.js'
 import { type FocusReadProgress, readFocusFiles } from '../../connectors/focus/read.js'
-import type { DailyCostRow } from '../../connectors/types.js'
+import type { KeyedCostRows } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
 import type { CostStore } from '../costs/store.js'
@@ -117,10 +117,10 @@ export function createFocusImporter(deps: {
       await deps.runs.runs.heartbeat(runId, workerId, IMPORT_LEASE_MS, progressText(progress))
       await options.onProgress?.(progress)
     }
-    const stage = async (rows: DailyCostRow[], progress: FocusReadProgress) => {
+    const stage = async (rows: KeyedCostRows, progress: FocusReadProgress) => {
       // Once a row is bad (and bad rows are not skipped) nothing will be imported: reading goes on only to
       // name the other bad rows.
-      if (progress.errorCount === 0 || options.skipBadRows) await deps.costs.stage(stagingKey, tenantId, rows)
+      if (progress.errorCount === 0 || options.skipBadRows) await deps.costs.stageKeyed(stagingKey, tenantId, rows)
       staged.add(rows)
     }
 
@@ -175,13 +175,14 @@ export function createFocusImporter(deps: {
 function createStagedTotals() {
   const totals = { rows: 0, cost: 0, periodStart: '', periodEnd: '' }
   return Object.assign(totals, {
-    add(batch: readonly DailyCostRow[]) {
-      for (const row of batch) {
-        totals.cost += row.cost
-        if (totals.periodStart === '' || row.date < totals.periodStart) totals.periodStart = row.date
-        if (row.date > totals.periodEnd) totals.periodEnd = row.date
+    add({ dates, costs }: KeyedCostRows) {
+      for (let i = 0; i < costs.length; i++) {
+        const date = dates[i]!
+        totals.cost += costs[i]!
+        if (totals.periodStart === '' || date < totals.periodStart) totals.periodStart = date
+        if (date > totals.periodEnd) totals.periodEnd = date
       }
-      totals.rows += batch.length
+      totals.rows += costs.length
     },
   })
 }
