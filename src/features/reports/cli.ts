@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander'
 import type { Principal } from '../../platform/auth/principal.js'
 import { ApiError } from '../../platform/http/errors.js'
-import { pagingOf } from '../../platform/http/schemas.js'
+import { pagingOf } from '../../platform/http/paging.js'
 import type { CommandContext } from '../feature.js'
 import { REPORT_KIND_NAMES } from './kinds/index.js'
 import { Frequencies, type ReportSchedule, Weekdays } from './schemas.js'
