@@ -9,19 +9,24 @@ import type { Services } from './services.js'
 // Only what every command needs is imported here: the database, the services, the HTTP app and the worker are
 // imported by the commands that use them (see COMMANDS in features/commands.ts for what that saves).
 
+/** What the commands on the database import when they run: the database, the services, the clock and pino. */
+async function backend() {
+  const [db, services, clock, { pino }] = await Promise.all([
+    import('./platform/db/index.js'),
+    import('./services.js'),
+    import('./platform/clock.js'),
+    import('pino'),
+  ])
+  return { ...db, ...services, ...clock, pino }
+}
+
 /** Opens the configured database, migrated, with every feature wired; closes it when `work` is done. */
 async function withServices<T>(
   work: (s: Services, ctx: { db: Db; config: Config }) => Promise<T>,
   options: { defaultConnector?: ConnectorName } = {},
 ): Promise<T> {
   const config = loadConfig(process.env, options)
-  const [{ openDatabase, migrateToLatest }, { createServices }, { systemClock, uuidV7Ids }, { pino }] =
-    await Promise.all([
-      import('./platform/db/index.js'),
-      import('./services.js'),
-      import('./platform/clock.js'),
-      import('pino'),
-    ])
+  const { openDatabase, migrateToLatest, createServices, systemClock, uuidV7Ids, pino } = await backend()
   const db = openDatabase(config.databaseUrl)
   try {
     await migrateToLatest(db)
@@ -118,21 +123,9 @@ export function program(): Command {
     .description('Run the worker alone: it claims snapshot and report runs from the database.')
     .action(async () => {
       const config = loadConfig()
-      const [
-        { openDatabase, migrateToLatest },
-        { createServices },
-        { systemClock, uuidV7Ids },
-        { pino },
-        { redactingDestination },
-        { processRegistry },
-      ] = await Promise.all([
-        import('./platform/db/index.js'),
-        import('./services.js'),
-        import('./platform/clock.js'),
-        import('pino'),
-        import('./platform/log.js'),
-        import('./platform/http/metrics.js'),
-      ])
+      const { openDatabase, migrateToLatest, createServices, systemClock, uuidV7Ids, pino } = await backend()
+      const { redactingDestination } = await import('./platform/log.js')
+      const { processRegistry } = await import('./platform/http/metrics.js')
       const db = openDatabase(config.databaseUrl)
       await migrateToLatest(db)
       const log = pino({ level: config.logLevel }, redactingDestination())
