@@ -1,14 +1,24 @@
 #!/usr/bin/env node
 import { Command } from 'commander'
-import { pino } from 'pino'
 import { type Config, ConfigError, type ConnectorName, httpBase, loadConfig } from './config.js'
-import { FEATURES } from './features/index.js'
-import { systemClock, uuidV7Ids } from './platform/clock.js'
-import { type Db, migrateToLatest, openDatabase } from './platform/db/index.js'
+import { COMMANDS } from './features/commands.js'
+import type { Db } from './platform/db/index.js'
 import { ApiError } from './platform/http/errors.js'
-import { processRegistry } from './platform/http/metrics.js'
-import { redactingDestination } from './platform/log.js'
-import { createServices, type Services } from './services.js'
+import type { Services } from './services.js'
+
+// Only what every command needs is imported here: the database, the services, the HTTP app and the worker are
+// imported by the commands that use them (see COMMANDS in features/commands.ts for what that saves).
+
+/** What the commands on the database import when they run: the database, the services, the clock and pino. */
+async function backend() {
+  const [db, services, clock, { pino }] = await Promise.all([
+    import('./platform/db/index.js'),
+    import('./services.js'),
+    import('./platform/clock.js'),
+    import('pino'),
+  ])
+  return { ...db, ...services, ...clock, pino }
+}
 
 /** Opens the configured database, migrated, with every feature wired; closes it when `work` is done. */
 async function withServices<T>(
@@ -16,6 +26,7 @@ async function withServices<T>(
   options: { defaultConnector?: ConnectorName } = {},
 ): Promise<T> {
   const config = loadConfig(process.env, options)
+  const { openDatabase, migrateToLatest, createServices, systemClock, uuidV7Ids, pino } = await backend()
   const db = openDatabase(config.databaseUrl)
   try {
     await migrateToLatest(db)
@@ -48,9 +59,9 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   // The demo's simulated estate carries recent cost changes, so that its anomaly pages show what detection finds.
   const demoDefaults = { defaultConnector: 'simulated' as const, simulatedPlantedChanges: true }
   const config = loadConfig(process.env, opts.demo ? demoDefaults : {})
+  const { openDatabase, migrateToLatest } = await import('./platform/db/index.js')
   const db = openDatabase(config.databaseUrl)
   await migrateToLatest(db)
-  // The HTTP app and the worker are loaded by the commands that run them: the others start without them.
   const { createRuntime } = await import('./runtime.js')
   const runtime = await createRuntime({ db, config })
   const { app } = runtime
@@ -112,6 +123,9 @@ export function program(): Command {
     .description('Run the worker alone: it claims snapshot and report runs from the database.')
     .action(async () => {
       const config = loadConfig()
+      const { openDatabase, migrateToLatest, createServices, systemClock, uuidV7Ids, pino } = await backend()
+      const { redactingDestination } = await import('./platform/log.js')
+      const { processRegistry } = await import('./platform/http/metrics.js')
       const db = openDatabase(config.databaseUrl)
       await migrateToLatest(db)
       const log = pino({ level: config.logLevel }, redactingDestination())
@@ -151,6 +165,7 @@ export function program(): Command {
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       const config = loadConfig()
+      const { openDatabase, migrateToLatest } = await import('./platform/db/index.js')
       const db = openDatabase(config.databaseUrl)
       try {
         const applied = await migrateToLatest(db)
@@ -164,7 +179,7 @@ export function program(): Command {
       }
     })
 
-  for (const feature of FEATURES) feature.commands?.(cli, { withServices, print, fail })
+  for (const register of COMMANDS) register(cli, { withServices, print, fail })
 
   return cli
 }

@@ -12,17 +12,19 @@ export interface CliResult {
 /**
  * Runs the real command line (TypeScript through tsx), with the given environment on top of ours; with
  * `isolated`, none of our COSTWATCH_ settings leak in (as on a CI runner that has only what it is given).
+ * `imports` are modules node loads before the command line (`--import`), after tsx.
  */
 export function runCli(
   args: string[],
   env: Record<string, string>,
-  options: { input?: string; isolated?: boolean } = {},
+  options: { input?: string; isolated?: boolean; imports?: string[] } = {},
 ): Promise<CliResult> {
   const inherited = options.isolated
     ? Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('COSTWATCH_')))
     : { ...process.env, COSTWATCH_LOG_LEVEL: 'warn' }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    const imports = (options.imports ?? []).flatMap((module) => ['--import', module])
+    const child = spawn(process.execPath, ['--import', 'tsx', ...imports, 'src/main.ts', ...args], {
       cwd: ROOT,
       env: { ...inherited, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Requirement, TenancyRole } from '../../platform/auth/principal.js'
 import { bodyProblems, problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
+import { pagingOf } from '../../platform/http/paging.js'
 import { replyPage } from '../../platform/http/reply.js'
-import { Page, pagingOf } from '../../platform/http/schemas.js'
+import { Page } from '../../platform/http/schemas.js'
 import {
   AnomalyListQuery,
   AnomalyParams,

@@ -12,10 +12,8 @@ import {
   Uuid,
 } from '../../platform/http/schemas.js'
 import { EventRecord } from '../events/schemas.js'
+import { AnomalyScopeKinds, AnomalySeverities, AnomalyStatuses } from './constants.js'
 
-export const AnomalySeverities = ['High', 'Medium', 'Low'] as const
-export const AnomalyStatuses = ['Active', 'Acknowledged', 'Resolved'] as const
-export const AnomalyScopeKinds = ['Tenant', 'Subscription', 'ResourceGroup', 'Resource', 'Service'] as const
 export type AnomalySeverity = (typeof AnomalySeverities)[number]
 export type AnomalyStatus = (typeof AnomalyStatuses)[number]
 export type AnomalyScopeKind = (typeof AnomalyScopeKinds)[number]

@@ -1,7 +1,7 @@
 import { type Principal, visibleTenancies } from '../../platform/auth/principal.js'
 import type { Clock } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
-import { type PageOf, type Paging, pageOf } from '../../platform/http/schemas.js'
+import { type PageOf, type Paging, pageOf } from '../../platform/http/paging.js'
 import { addDays, dayBounds, toDay } from '../../platform/time.js'
 import { roundMoney } from '../costs/store.js'
 import type { EventRecord } from '../events/schemas.js'

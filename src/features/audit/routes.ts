@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUDIT_ACTIONS } from '../../platform/audit.js'
 import { ApiError } from '../../platform/http/errors.js'
+import { pageOf, pagingOf } from '../../platform/http/paging.js'
 import { replyPage } from '../../platform/http/reply.js'
-import { ActorRef, Instant, Nullable, pageOf, pagingOf, StringEnum } from '../../platform/http/schemas.js'
+import { ActorRef, Instant, Nullable, StringEnum } from '../../platform/http/schemas.js'
 import type { AuditStore } from './store.js'
 
 const AuditQuery = Type.Object(

@@ -2,7 +2,8 @@ import type { Kysely, Selectable } from 'kysely'
 import type { AuditAction } from '../../platform/audit.js'
 import type { Database } from '../../platform/db/index.js'
 import type { AuditLogTable } from '../../platform/db/schema.js'
-import { type ActorRef, offsetOf, type Paging } from '../../platform/http/schemas.js'
+import { offsetOf, type Paging } from '../../platform/http/paging.js'
+import type { ActorRef } from '../../platform/http/schemas.js'
 
 /** One row of the audit log, as `costwatch audit list` prints it. */
 export interface AuditRecord {

@@ -2,9 +2,7 @@ import { type Static, Type } from 'typebox'
 import { ref } from '../../platform/http/openapi.js'
 import { Currency, DateOnly, Money, Nullable, Uuid } from '../../platform/http/schemas.js'
 import { EventRecord } from '../events/schemas.js'
-
-export const MAX_SERIES_DAYS = 400
-export const MAX_GROUPS = 50
+import { MAX_GROUPS } from './constants.js'
 
 const Point = Type.Object({ date: DateOnly, cost: Money })
 

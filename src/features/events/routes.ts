@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bodyProblems, problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
+import { pagingOf } from '../../platform/http/paging.js'
 import { replyPage } from '../../platform/http/reply.js'
-import { Page, pagingOf, TenantParams } from '../../platform/http/schemas.js'
+import { Page, TenantParams } from '../../platform/http/schemas.js'
 import {
   ConditionalHeaders,
   CreateEventHeaders,

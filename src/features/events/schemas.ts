@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { ref } from '../../platform/http/openapi.js'
 import { ActorRef, Instant, Nullable, PageQuery, StringEnum, Uuid } from '../../platform/http/schemas.js'
+import { MAX_VISIBLE_EVENTS } from './constants.js'
 
 export const EventCategories = ['Deployment', 'Launch', 'Campaign', 'Configuration', 'Incident', 'Other'] as const
 export type EventCategory = (typeof EventCategories)[number]
@@ -119,8 +120,6 @@ export const VisibleEventsQuery = Type.Object({
     Type.String({ format: 'date-time', description: 'Inclusive upper bound of occurredAt; default now.' }),
   ),
 })
-
-export const MAX_VISIBLE_EVENTS = 1000
 
 export const VisibleEvents = Type.Object(
   {

@@ -2,17 +2,17 @@ import { type Principal, roleOn } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
-import { type Paging, pageOf } from '../../platform/http/schemas.js'
+import { type Paging, pageOf } from '../../platform/http/paging.js'
 import { DAY_MS, utcMillis } from '../../platform/time.js'
 import type { InventoryStore } from '../inventory/store.js'
 import { CHART_SCOPE_ERROR, type ChartScope, formatChartScope, parseChartScope } from '../shared/chart-scope.js'
-import {
-  type CreatePublicEventRequest,
-  type EventCategory,
-  type EventRecord,
-  MAX_VISIBLE_EVENTS,
-  type PatchPublicEventRequest,
-  type VisibleEvents,
+import { MAX_VISIBLE_EVENTS } from './constants.js'
+import type {
+  CreatePublicEventRequest,
+  EventCategory,
+  EventRecord,
+  PatchPublicEventRequest,
+  VisibleEvents,
 } from './schemas.js'
 import type { EventChanges, EventStore, IdempotencyRef, IdempotencyRow } from './store.js'
 import { type ChartTarget, visibleMarkers } from './visibility.js'

@@ -4,7 +4,7 @@ import { adjustCount, readCount } from '../../platform/db/counters.js'
 import { createGroupCommit } from '../../platform/db/group-commit.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import type { EventsTable, IdempotencyKeysTable } from '../../platform/db/schema.js'
-import { offsetOf, type Paging } from '../../platform/http/schemas.js'
+import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { EventCategory, EventRecord } from './schemas.js'
 
 export const eventCounter = (tenantId: string) => `events:${tenantId}`

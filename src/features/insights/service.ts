@@ -1,7 +1,7 @@
 import { type Principal, visibleTenancies } from '../../platform/auth/principal.js'
 import type { Clock } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
-import { type Paging, pageOf } from '../../platform/http/schemas.js'
+import { type Paging, pageOf } from '../../platform/http/paging.js'
 import { applyAction, currentStatus, type PersonAction } from './lifecycle.js'
 import type { InsightRecord, PatchInsightRequest } from './schemas.js'
 import { type InsightFilter, type InsightRow, type InsightStore, recordOf } from './store.js'

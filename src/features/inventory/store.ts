@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { CpuSample, InventorySnapshot } from '../../connectors/types.js'
 import type { Ids } from '../../platform/clock.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
-import { offsetOf, type Paging } from '../../platform/http/schemas.js'
+import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import { addDays } from '../../platform/time.js'
 import { billingCurrencies, resourceKeyOf, runningTotalsOfSummary } from '../costs/store.js'
 

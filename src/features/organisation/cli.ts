@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import type { CommandContext } from '../feature.js'
+import type { CommandContext } from '../commands.js'
 
 /** `costwatch org create`. */
 export function registerOrganisationCommands(cli: Command, ctx: CommandContext): void {

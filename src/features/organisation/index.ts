@@ -1,5 +1,4 @@
 import type { Feature } from '../feature.js'
-import { registerOrganisationCommands } from './cli.js'
 import { organisationRoutes } from './routes.js'
 import { OrganisationRecord } from './schemas.js'
 
@@ -7,5 +6,4 @@ export const organisation: Feature = {
   name: 'organisation',
   schemas: [OrganisationRecord],
   routes: (api, s) => api.register(organisationRoutes, { organisations: s.organisationStore }),
-  commands: registerOrganisationCommands,
 }

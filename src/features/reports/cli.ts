@@ -1,10 +1,11 @@
 import { type Command, Option } from 'commander'
 import type { Principal } from '../../platform/auth/principal.js'
 import { ApiError } from '../../platform/http/errors.js'
-import { pagingOf } from '../../platform/http/schemas.js'
-import type { CommandContext } from '../feature.js'
+import { pagingOf } from '../../platform/http/paging.js'
+import type { CommandContext } from '../commands.js'
+import { Frequencies, Weekdays } from './constants.js'
 import { REPORT_KIND_NAMES } from './kinds/index.js'
-import { Frequencies, type ReportSchedule, Weekdays } from './schemas.js'
+import type { ReportSchedule } from './schemas.js'
 
 /** The command line acts as an owner of the organisation it names. */
 function ownerOf(organisationId: string): Principal {

@@ -1,5 +1,4 @@
 import type { Feature } from '../feature.js'
-import { registerReportCommands } from './cli.js'
 import { reportRoutes } from './routes.js'
 import {
   CreateReportRequest,
@@ -14,5 +13,4 @@ export const reports: Feature = {
   name: 'reports',
   schemas: [ReportSchedule, ReportRunRecord, ReportRecord, ReportRunDetail, CreateReportRequest, PatchReportRequest],
   routes: (api, s) => api.register(reportRoutes, { reports: s.reports, store: s.reportStore }),
-  commands: (cli, ctx) => registerReportCommands(cli, ctx),
 }

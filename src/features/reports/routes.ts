@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { ItemCoverage } from '../../platform/auth/principal.js'
 import { bodyProblems, problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
+import { pagingOf } from '../../platform/http/paging.js'
 import { replyPage } from '../../platform/http/reply.js'
-import { Page, PageQuery, pagingOf } from '../../platform/http/schemas.js'
+import { Page, PageQuery } from '../../platform/http/schemas.js'
 import { FORMATS, type Format } from './render/document.js'
 import {
   CreateReportRequest,

@@ -1,6 +1,7 @@
 import type { FieldErrors } from '../../platform/http/errors.js'
 import { addDays, toDay } from '../../platform/time.js'
-import { type ReportSchedule, Weekdays } from './schemas.js'
+import { Weekdays } from './constants.js'
+import type { ReportSchedule } from './schemas.js'
 
 /** Checks what the schema cannot: a day of the week only for Weekly, a day of the month only for Monthly. */
 export function checkSchedule(schedule: ReportSchedule | null | undefined, errors: FieldErrors): void {

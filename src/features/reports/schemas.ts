@@ -1,12 +1,11 @@
 import { type Static, Type } from 'typebox'
 import { ref } from '../../platform/http/openapi.js'
 import { Instant, Nullable, StringEnum, Uuid } from '../../platform/http/schemas.js'
+import { Frequencies, Weekdays } from './constants.js'
 import { REPORT_KIND_NAMES, REPORT_KINDS } from './kinds/index.js'
 
 export const RunStatuses = ['Queued', 'Running', 'Succeeded', 'Failed'] as const
 export type RunStatus = (typeof RunStatuses)[number]
-export const Frequencies = ['Daily', 'Weekly', 'Monthly'] as const
-export const Weekdays = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const
 
 export const ReportRunRecord = Type.Object(
   {

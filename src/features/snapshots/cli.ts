@@ -1,6 +1,5 @@
 import type { Command } from 'commander'
-import type { CommandContext } from '../feature.js'
-import { FocusImportRejected, progressText } from './import.js'
+import type { CommandContext } from '../commands.js'
 
 /** `costwatch import focus`. */
 export function registerImportCommands(cli: Command, ctx: CommandContext): void {
@@ -16,6 +15,8 @@ export function registerImportCommands(cli: Command, ctx: CommandContext): void 
     .option('--json', 'print one JSON document')
     .action((files: string[], opts: { tenant: string; skipBadRows?: boolean; json?: boolean }) =>
       withServices(async (s) => {
+        // Loaded with the services (which import it) when the command runs, not for `costwatch --help`.
+        const { FocusImportRejected, progressText } = await import('./import.js')
         try {
           const outcome = await s.importFocus(opts.tenant.toLowerCase(), files, {
             skipBadRows: opts.skipBadRows,

@@ -1,5 +1,4 @@
 import type { Feature } from '../feature.js'
-import { registerImportCommands } from './cli.js'
 import { snapshotRoutes } from './routes.js'
 import { SnapshotRun } from './schemas.js'
 
@@ -7,5 +6,4 @@ export const snapshots: Feature = {
   name: 'snapshots',
   schemas: [SnapshotRun],
   routes: (api, s) => api.register(snapshotRoutes, { snapshots: s.snapshots }),
-  commands: registerImportCommands,
 }

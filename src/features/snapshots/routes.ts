@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
+import { pagingOf } from '../../platform/http/paging.js'
 import { replyPage } from '../../platform/http/reply.js'
-import { Page, PageQuery, pagingOf, parseQueryBoolean, TenantParams } from '../../platform/http/schemas.js'
+import { Page, PageQuery, parseQueryBoolean, TenantParams } from '../../platform/http/schemas.js'
 import { SnapshotParams, SnapshotRun, TriggerSnapshotQuery } from './schemas.js'
 import type { SnapshotService } from './service.js'
 

@@ -1,7 +1,7 @@
 import type { Principal } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
-import { type Paging, pageOf } from '../../platform/http/schemas.js'
+import { type Paging, pageOf } from '../../platform/http/paging.js'
 import { addDays, toDay } from '../../platform/time.js'
 import type { SnapshotRun } from './schemas.js'
 import type { SnapshotStore } from './store.js'

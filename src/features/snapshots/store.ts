@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { Database } from '../../platform/db/index.js'
 import type { SnapshotRunsTable } from '../../platform/db/schema.js'
-import { offsetOf, type Paging } from '../../platform/http/schemas.js'
+import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { RunColumns, RunStore, RunTable } from '../../platform/runs/store.js'
 import type { SnapshotRun } from './schemas.js'
 

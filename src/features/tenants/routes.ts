@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { bodyProblems, problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
+import { pagingOf } from '../../platform/http/paging.js'
 import { replySerialisedPage } from '../../platform/http/reply.js'
-import { Page, PageQuery, pagingOf, TenantParams } from '../../platform/http/schemas.js'
+import { Page, PageQuery, TenantParams } from '../../platform/http/schemas.js'
 import { CreateTenancyRequest, TenantRecord } from './schemas.js'
 import type { TenantService } from './service.js'
 

@@ -4,7 +4,7 @@ import type { Visibility } from '../../platform/auth/principal.js'
 import { bumpVersion, readVersion } from '../../platform/cache.js'
 import { adjustCount, readCount } from '../../platform/db/counters.js'
 import { type Database, prepared } from '../../platform/db/index.js'
-import { offsetOf, type Paging } from '../../platform/http/schemas.js'
+import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import { tenantCounter } from './counters.js'
 import type { TenantRecord } from './schemas.js'
 

@@ -1,5 +1,4 @@
 import type { Feature } from '../feature.js'
-import { registerUserCommands } from './cli.js'
 import { invitationPages } from './pages.js'
 import { userRoutes, userSettingsRoutes } from './routes.js'
 import {
@@ -16,5 +15,4 @@ export const users: Feature = {
   routes: (api, services) => api.register(userRoutes, { users: services.users }),
   appRoutes: (app, services) => app.register(userSettingsRoutes, { users: services.users }),
   pages: (app, services) => app.register(invitationPages(services.users)),
-  commands: registerUserCommands,
 }

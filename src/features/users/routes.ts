@@ -3,8 +3,9 @@ import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { Acting } from '../../platform/audit.js'
 import { bodyProblems, problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
+import { pagingOf } from '../../platform/http/paging.js'
 import { replyPage } from '../../platform/http/reply.js'
-import { Page, PageQuery, pagingOf } from '../../platform/http/schemas.js'
+import { Page, PageQuery } from '../../platform/http/schemas.js'
 import {
   GrantTenancyRoleRequest,
   InvitePublicUserRequest,

@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely'
 import type { TenancyRole } from '../../platform/auth/principal.js'
 import type { Database } from '../../platform/db/index.js'
 import type { UsersTable } from '../../platform/db/schema.js'
-import { offsetOf, type PageOf, type Paging, pageOf } from '../../platform/http/schemas.js'
+import { offsetOf, type PageOf, type Paging, pageOf } from '../../platform/http/paging.js'
 import type { MemberRole, TenancyUserRecord, UserRecord, UserStatus } from './schemas.js'
 
 /** The membership's columns; sign-in's own (failed attempts, lock) belong to the session feature. */

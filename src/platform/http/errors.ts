@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox'
+import type { Problem } from './schemas.js'
 
 export type FieldErrors = Record<string, string[]>
 
@@ -52,25 +52,6 @@ export class ApiError extends Error {
     })
   }
 }
-
-export const Problem = Type.Object(
-  {
-    type: Type.String({ description: 'A URI reference naming the kind of problem, e.g. `/problems/validation`.' }),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.Optional(Type.String()),
-    instance: Type.Optional(Type.String()),
-    traceId: Type.String({ description: 'Identifies the request in the service logs.' }),
-    errors: Type.Optional(
-      Type.Record(Type.String(), Type.Array(Type.String()), {
-        description: 'Field errors: field name to messages.',
-      }),
-    ),
-    activeRunId: Type.Optional(Type.String({ description: 'On a 409 for a snapshot already queued or running.' })),
-  },
-  { $id: 'Problem', additionalProperties: true, description: 'RFC 9457 problem details.' },
-)
-export type Problem = Static<typeof Problem>
 
 /** Fastify error codes that map onto contract statuses; anything else unknown is a 500. */
 const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; title: string; detail?: string }> = {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { type PageOf, pageLinks, type SerialisedPage } from './schemas.js'
+import { type PageOf, pageLinks, type SerialisedPage } from './paging.js'
 
 /** Sends a page with its RFC 8288 `Link` header. */
 export function replyPage<T>(req: FastifyRequest, reply: FastifyReply, page: PageOf<T>) {

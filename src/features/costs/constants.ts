@@ -1,0 +1,3 @@
+/** The limits of cost series, kept apart from the schemas so that the service loads without them. */
+export const MAX_SERIES_DAYS = 400
+export const MAX_GROUPS = 50
