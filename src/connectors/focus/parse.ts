@@ -381,8 +381,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     group: ResourceGroupItem | null,
   ): CostRowKey {
     const resourceGroupName = group?.name ?? null
-    const meterName = row.meterName && textOf(row.meterName)
-    const serviceName = textOf(row.serviceName)
+    // The row's texts compared as they are (a few characters each); only a new key looks them up (textOf).
     for (const key of meter.keys) {
       if (
         key.chargeCategory === row.chargeCategory &&
@@ -390,11 +389,13 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         key.currency === row.currency &&
         key.subscriptionId === subscriptionId &&
         key.resourceGroupName === resourceGroupName &&
-        key.meterName === meterName &&
-        key.serviceName === serviceName
+        key.meterName === row.meterName &&
+        key.serviceName === row.serviceName
       )
         return key
     }
+    const meterName = row.meterName && textOf(row.meterName)
+    const serviceName = textOf(row.serviceName)
     // Own copies of every text: a key is kept for the whole import, and a view of the file's chunk (a cell's
     // text) would keep the chunk alive with it.
     const key: CostRowKey = {
