@@ -343,7 +343,8 @@ async function rawIngest(database: BenchDatabase, data: GeneratedRows, table: Ra
       for (const key of [...new Set(data.templates.map((t) => resourceKeyOf(t.resourceArmId)))].sort())
         resourceIds.set(key, Number(numberResource.run(tenantId, key).lastInsertRowid))
     }
-    // Both write the same values after the resource's, written out (no array per row).
+    // Both write the same values after the resource's, written out twice: folding them made an array per row,
+    // which the measured loop would pay for.
     const write =
       table === 'text-ids'
         ? (r: Omit<DailyCostRow, 'date' | 'cost'>, date: string, cost: number) =>
