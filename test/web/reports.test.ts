@@ -75,6 +75,8 @@ describe('web interface: reports', () => {
     })
     await page.getByText('Every Friday at 06:00 UTC').waitFor()
     await page.getByText('Not run yet').waitFor()
+    // What it covers, by the tenancies' names (the page reads every tenancy, as the form's choices did).
+    await page.locator('dd', { hasText: 'Production estate' }).waitFor()
 
     // Run now: queued until a worker takes it, which the page follows to the end.
     await page.getByRole('button', { name: 'Run now' }).click()

@@ -4,10 +4,10 @@ import { useLoad } from './use-load'
 
 /** The tenancies the user may see, for a list's tenant filter and the tenant names of its rows. */
 export function useTenants() {
-  const { data, error } = useLoad(() => api.allTenants(), [])
+  const { data, loading, error } = useLoad(() => api.allTenants(), [])
   const tenants = data ?? []
   const nameOf = (id: string) => tenants.find((t) => t.id === id)?.name ?? 'Tenant'
-  return { tenants, error, nameOf }
+  return { tenants, loading, error, nameOf }
 }
 
 /** A list's filter by tenant: all of them, or one of those the user may see. */

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ApiProblem, api, type Tenant } from '../../api'
+import { ApiProblem } from '../../api'
 import { ProblemMessage } from '../../components/problem'
+import { useTenants } from '../../components/tenant-filter'
 import type {
   Dimension,
   Frequency,
@@ -111,14 +112,13 @@ export function ReportForm(props: {
   save: (draft: ReportDraft) => Promise<Report>
 }) {
   const [f, setFields] = useState<Fields>(() => fieldsOf(props.report))
-  const [tenants, setTenants] = useState<Tenant[] | null>(null)
+  const { tenants, loading: loadingTenants, error: tenantsError } = useTenants()
   const [error, setError] = useState<unknown>(null)
   const [saving, setSaving] = useState(false)
   const nameInput = useRef<HTMLInputElement>(null)
 
   useEffect(() => {
     nameInput.current?.focus()
-    api.allTenants().then(setTenants, setError)
   }, [])
 
   const set = <K extends keyof Fields>(key: K, value: Fields[K]) =>
@@ -327,9 +327,10 @@ export function ReportForm(props: {
         </label>
         {!f.wholeOrganisation && (
           <div class="tenancy-choices">
-            {!tenants && <p class="status">Loading tenancies…</p>}
-            {tenants?.length === 0 && <p class="status">No tenancies yet.</p>}
-            {tenants?.map((tenant) => (
+            {loadingTenants && <p class="status">Loading tenancies…</p>}
+            <ProblemMessage error={tenantsError} />
+            {!loadingTenants && !tenantsError && tenants.length === 0 && <p class="status">No tenancies yet.</p>}
+            {tenants.map((tenant) => (
               <label class="choice" key={tenant.id}>
                 <input
                   type="checkbox"

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
-import { api, hasRole, type SessionUser, type Tenant } from '../../api'
+import { hasRole, type SessionUser } from '../../api'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { formatInstant } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
+import { useTenants } from '../../components/tenant-filter'
 import { navigate, onLinkClick } from '../../router'
 import { type Report, type ReportRun, type ReportRunDetail, reportsApi } from './api'
 import { ReportForm } from './form'
@@ -25,7 +26,7 @@ function recordOf({ columns: _c, rows: _r, truncated: _t, ...run }: ReportRunDet
  */
 export function ReportPage({ reportId, user }: { reportId: string; user: SessionUser }) {
   const [report, setReport] = useState<Report | null>(null)
-  const [tenants, setTenants] = useState<Tenant[] | null>(null)
+  const { tenants } = useTenants()
   const [error, setError] = useState<unknown>(null)
   const [runs, setRuns] = useState<ReportRun[] | null>(null)
   const [runsTotal, setRunsTotal] = useState(0)
@@ -64,7 +65,6 @@ export function ReportPage({ reportId, user }: { reportId: string; user: Session
       setShownRunId(answer.lastRun?.id ?? null)
     }, setError)
     loadRuns()
-    api.allTenants().then(setTenants, setError)
   }, [reportId, loadRuns])
 
   /** What the run's poll learnt: the history shows the same status. */
