@@ -111,6 +111,19 @@ for (const dialect of testDialects()) {
       )
       const one = (await chart(`?scope=resource:${vm.id}`)).json()
       expectSameTotal(one.points, vm.costs.last30Days)
+      // One resource's own rows, grouped every way: its groups add up to its total; by tag, its team's value.
+      for (const groupBy of ['service', 'resourceGroup', 'resource', 'tag:TEAM']) {
+        const grouped = (await chart(`?scope=resource:${vm.id}&groupBy=${groupBy}`)).json()
+        expectSameTotal(grouped.points, vm.costs.last30Days)
+        const groups: Group[] = grouped.groups
+        expect(groups.length, groupBy).toBeGreaterThanOrEqual(1)
+        expect(
+          groups.reduce((a, g) => a + g.cost, 0),
+          groupBy,
+        ).toBeCloseTo(vm.costs.last30Days, 1)
+        if (groupBy === 'tag:TEAM') expect(groups.map((g) => g.label)).toEqual([vm.tags.team ?? '(no team tag)'])
+        if (groupBy === 'resource') expect(groups.map((g) => g.key)).toEqual([vm.armId.toLowerCase()])
+      }
       const sub = (
         await t.request('GET', `${API}/tenants/${tenant.id}/subscriptions/${vm.subscriptionId}`, org.ownerKey)
       ).json()
