@@ -182,7 +182,7 @@ export interface MeterCosts {
   keys: CostRowKey[]
   entries: CostEntry[]
   /** The aggregator whose entries these are: another one sharing the keys starts them anew. */
-  owner: object | null
+  owner: object
 }
 
 export interface ResourceEntry extends ResourceItem {
@@ -340,7 +340,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     let byMeter = costs.get(resourceKey)
     if (byMeter === undefined) {
       byMeter = new Map()
-      costs.set(ownCopy(resourceKey), byMeter)
+      costs.set(resourceKey, byMeter)
     }
     let meter = byMeter.get(row.meterId)
     if (meter === undefined) {

@@ -657,17 +657,17 @@ export function createCostStore(db: Kysely<Database>, dialect: DialectName) {
 export type CostStore = ReturnType<typeof createCostStore>
 
 /**
+ * daily_costs beside each row's tenant_id and resource_key (the lower-cased ARM id, '' for charges of a
+ * subscription itself) from cost_resources (`c`), which numbers the rows' resources: one tenant's rows of some
+ * resources, by key, are a seek of cost_resources' key and a range of daily_costs' key per resource.
+ */
+export const COST_ROWS_WITH_KEYS = sql`daily_costs join cost_resources c on c.id = daily_costs.resource_id`
+
+/**
  * The key (lower-cased ARM id) of the resource numbered `alias.resource_id`, looked up per row: a join would let
  * the planner loop over the tenant's resources and look each up in the other side (a sort of it first), and
  * write a series in resource order instead of its key's.
  */
-/**
- * daily_costs beside each row's tenant_id and resource_key (the lower-cased ARM id, '' for charges of a
- * subscription itself) from cost_resources, which numbers the rows' resources: one tenant's rows of some resources,
- * by key, are a seek of cost_resources' key and a range of daily_costs' key per resource.
- */
-export const COST_ROWS_WITH_KEYS = sql`daily_costs join cost_resources on cost_resources.id = daily_costs.resource_id`
-
 function keyOfResource(alias: string): RawBuilder<string> {
   return sql<string>`(select named.resource_key from cost_resources named
     where named.id = ${sql.ref(`${alias}.resource_id`)})`
@@ -753,21 +753,20 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
             : filter.kind === 'resource'
               ? sql`c.resource_key = ${filter.resourceKey}`
               : sql`1 = 1`
-      // One resource: its own rows, a seek on cost_resources' key (tenant, resource) and a range of daily_costs'
-      // (resource, date); the resource series are keyed by date first, for the tenant-wide charts. Both name a
-      // resource by its number, whose key is in cost_resources (`c`).
+      // One resource: its own rows (COST_ROWS_WITH_KEYS), a seek on cost_resources' key (tenant, resource) and a
+      // range of daily_costs' (resource, date); the resource series are keyed by date first, for the tenant-wide
+      // charts. Both name a resource by its number, whose key is in cost_resources (`c`).
       const ofResource = filter.kind === 'resource'
-      const resourceRows = sql`daily_costs s join cost_resources c on c.id = s.resource_id`
       if (grouping !== null && typeof grouping === 'object') {
         const rows = ofResource
-          ? resourceRows
+          ? COST_ROWS_WITH_KEYS
           : sql`resource_cost_series s join cost_resources c on c.id = s.resource_id`
         return seriesRows(sql<SeriesRow>`
-          select s.date, coalesce(t.tag_value, '') as key, s.currency, sum(s.cost) as cost
+          select date, coalesce(t.tag_value, '') as key, currency, sum(cost) as cost
           from ${rows} left join ${taggedResources(tenantId, grouping.tagKey)} t on t.resource_key = c.resource_key
           where ${ofResource ? sql`c.tenant_id` : sql`s.tenant_id`} = ${tenantId}
-            and s.date >= ${from} and s.date <= ${to} and ${narrowed}
-          group by s.date, coalesce(t.tag_value, ''), s.currency`)
+            and date >= ${from} and date <= ${to} and ${narrowed}
+          group by date, coalesce(t.tag_value, ''), currency`)
       }
       if (ofResource) {
         const key =
@@ -778,7 +777,7 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
               : grouping === 'resource'
                 ? sql<string>`resource_key`
                 : null
-        return sums(resourceRows, key, sql`${tenantRange} and ${narrowed}`)
+        return sums(COST_ROWS_WITH_KEYS, key, sql`${tenantRange} and ${narrowed}`)
       }
       if (grouping === 'resource') {
         // Summed by the resources' numbers, then named by their keys.
