@@ -26,6 +26,8 @@ export interface Config {
   rateLimitPerMinute: number
   /** Failed authentications a client address may make a minute before it gets 429s. */
   authFailureLimitPerMinute: number
+  /** Requests a client address may make a minute to the routes that take no key or session, before 429s. */
+  anonymousLimitPerMinute: number
   logLevel: string
   /** UTC hour from which each tenant's daily snapshot is queued. */
   snapshotHour: number
@@ -171,6 +173,7 @@ export function loadConfig(
     publicUrl,
     rateLimitPerMinute: positiveInteger(env, 'COSTWATCH_RATE_LIMIT', 600),
     authFailureLimitPerMinute: positiveInteger(env, 'COSTWATCH_AUTH_FAILURE_LIMIT', 60),
+    anonymousLimitPerMinute: positiveInteger(env, 'COSTWATCH_ANONYMOUS_LIMIT', 30),
     snapshotHour: env.COSTWATCH_SNAPSHOT_HOUR === '0' ? 0 : positiveInteger(env, 'COSTWATCH_SNAPSHOT_HOUR', 2, 23),
     workerPollMs: positiveInteger(env, 'COSTWATCH_WORKER_POLL_MS', 1000, 600_000),
     workerPort: env.WORKER_PORT === '0' ? 0 : positiveInteger(env, 'WORKER_PORT', 9464, 65535),

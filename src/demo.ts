@@ -3,13 +3,16 @@ import type { Services } from './services.js'
 
 /** Days of cost history the demo collects: enough for anomaly detection's baseline before its planted changes. */
 export const DEMO_HISTORY_DAYS = 120
+/** How long the printed link that sets the demo owner's first password works (once). */
+export const DEMO_PASSWORD_LINK_MS = 7 * 24 * 3_600_000
 
 export interface DemoSeed {
   banner(baseUrl: string): string
 }
 
 /**
- * On an empty database: a demo organisation with one simulated tenant, and its owner key printed once.
+ * On an empty database: a demo organisation with one simulated tenant, and its owner key and a single-use link
+ * that sets the owner's first password printed once, on the terminal (not in the log).
  * On a database that has data already, nothing is created and the banner says how to get a key.
  */
 export async function seedDemo(s: Services): Promise<DemoSeed> {
@@ -39,6 +42,7 @@ export async function seedDemo(s: Services): Promise<DemoSeed> {
   // Weeks of history before the days detection judges (it wants 8 weeks of baseline), so that the changes the
   // simulated estate plants in recent costs are found by the first analysis run, as a real tenant's would be.
   const snapshot = await s.snapshots.collectHistory(owner, tenant.id, DEMO_HISTORY_DAYS)
+  const passwordPath = await s.sessions.passwordLink(created.owner.id, DEMO_PASSWORD_LINK_MS)
   return {
     banner: (base) =>
       [
@@ -58,8 +62,9 @@ export async function seedDemo(s: Services): Promise<DemoSeed> {
         `  curl -s -H 'X-Api-Key: ${created.apiKey}' '${base}/api/public/v1/anomalies?severity=High'`,
         '',
         `API reference: ${base}/docs`,
-        `Web interface: ${base}/ (sign in as ${created.owner.email}; first choose "Forgot password?":`,
-        '  without SMTP, the link that sets the password is printed in this log)',
+        `Web interface: ${base}/ (sign in as ${created.owner.email}). First choose its password at this link`,
+        '(it works once, within 7 days; shown only here):',
+        `  ${base}${passwordPath}`,
         '',
       ].join('\n'),
   }

@@ -65,6 +65,7 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   const { createRuntime } = await import('./runtime.js')
   const runtime = await createRuntime({ db, config })
   const { app } = runtime
+  if (!config.smtpUrl) app.log.warn((await import('./platform/mail.js')).MAIL_OFF_WARNING)
   const worker = opts.worker ? runtime.worker({ log: logTo(app.log) }) : null
   const demo = opts.demo ? await (await import('./demo.js')).seedDemo(runtime.services) : null
   await app.listen({ host: config.host, port: config.port })
@@ -129,6 +130,7 @@ export function program(): Command {
       const db = openDatabase(config.databaseUrl)
       await migrateToLatest(db)
       const log = pino({ level: config.logLevel }, redactingDestination())
+      if (!config.smtpUrl) log.warn((await import('./platform/mail.js')).MAIL_OFF_WARNING)
       const services = createServices({
         db,
         config,

@@ -31,7 +31,7 @@ import { createTenantService } from './features/tenants/service.js'
 import { createTenantStore } from './features/tenants/store.js'
 import { createUserService } from './features/users/service.js'
 import { createUserStore } from './features/users/store.js'
-import { createAuthFailureLimiter } from './platform/auth/failures.js'
+import { createAnonymousLimiter, createAuthFailureLimiter } from './platform/auth/failures.js'
 import { createUrlSigner } from './platform/blobs/signing.js'
 import { openBlobStore } from './platform/blobs/store.js'
 import { bumpVersionOfTenancies } from './platform/cache.js'
@@ -149,18 +149,24 @@ export function createServices(deps: {
     ids,
   })
   const inventory = createInventoryService({ store: inventoryStore, costs: costStore, clock })
+  /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */
+  const authFailures = createAuthFailureLimiter(config.authFailureLimitPerMinute)
   const sessions = createSessionService({
     store: createSessionStore(db.kysely),
     clock,
+    ids,
     secretKey: config.secretKey,
     publicUrl: config.publicUrl,
     outbox,
+    mailEnabled: config.smtpUrl !== null,
+    failures: authFailures,
   })
   return {
     runEvents,
     sessions,
-    /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */
-    authFailures: createAuthFailureLimiter(config.authFailureLimitPerMinute),
+    authFailures,
+    /** Requests per client address to what needs no key or session (sign-in, resets, invitation pages). */
+    anonymousRequests: createAnonymousLimiter(config.anonymousLimitPerMinute),
     /** The store of every run kind's table (queue depth metrics). */
     runStores: [snapshotStore.runs, analysisStore.runs, outbox.runs, reportStore.runs] as RunStore[],
     analysisStore,

@@ -3,7 +3,10 @@ import type { Ids } from './clock.js'
 import type { Database } from './db/index.js'
 import type { ActorRef } from './http/schemas.js'
 
-/** What was done, to an API key or a user; the names read in the audit list as they are. */
+/**
+ * What was done, to an API key or a user; the names read in the audit list as they are. Sign-ins (and failed
+ * ones) and password reset requests are here too: whoever tries an account, from where.
+ */
 export const AUDIT_ACTIONS = [
   'apiKey.created',
   'apiKey.revoked',
@@ -17,6 +20,10 @@ export const AUDIT_ACTIONS = [
   'user.enabled',
   'user.roleGranted',
   'user.roleRevoked',
+  'user.signedIn',
+  'user.signInFailed',
+  'user.passwordResetRequested',
+  'user.passwordReset',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

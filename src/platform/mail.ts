@@ -65,9 +65,14 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
   }
 }
 
+/** What `serve` and `worker` log once at start when no SMTP server is configured. */
+export const MAIL_OFF_WARNING =
+  'COSTWATCH_SMTP_URL is not set: e-mail is off. Invitations are written to the log; password reset links are not sent.'
+
 /**
  * Without an SMTP server the message goes to the log: the one place a link from an e-mail may be written, so that
- * a small installation can still hand an invitation over.
+ * a small installation can still hand an invitation over (an owner's act). Password resets, which anyone may ask
+ * for, queue no e-mail then.
  */
 export function logTransport(log: (message: string) => void): MailTransport {
   return {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import type { UserRecord } from '../../src/features/users/schemas.js'
-import { type OrgContext, useTestApp } from '../support/app.js'
+import { hashPassword, verifyPassword } from '../../src/platform/auth/password.js'
+import { type OrgContext, TEST_HASH_PARAMS, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 import { createTestSmtpServer, type ReceivedMail } from '../support/smtp.js'
 
@@ -248,16 +249,163 @@ for (const dialect of testDialects()) {
       browserOf(await signIn(email, 'a brand new passphrase'))
     })
 
-    it('ten failed sign-ins in a row lock the account for 15 minutes, even against the right password', async () => {
+    it('ten failed sign-ins from one address lock only that address out of the account, answered exactly like a wrong password', async () => {
       const email = 'guessed@sessions.test'
       await member(email, 'Viewer')
-      for (let i = 0; i < 10; i++) expect((await signIn(email, `wrong guess number ${i}`)).statusCode).toBe(401)
-      const locked = await signIn(email, PASSWORD)
-      expect(locked.statusCode).toBe(429)
-      expect(Number(locked.headers['retry-after'])).toBe(900)
+      const attacker = { remoteAddress: '203.0.113.7' }
+      const owner = { remoteAddress: '198.51.100.20' }
+      const from = (address: { remoteAddress: string }, who: string, password: string) =>
+        t.app.inject({ method: 'POST', url: `${APP}/session`, payload: { email: who, password }, ...address })
+      /** What a client can compare between two answers: all but the request's trace id. */
+      const answer = (res: Awaited<ReturnType<typeof from>>) => {
+        const { traceId, ...body } = res.json()
+        expect(traceId).toBeTruthy()
+        const { date, 'x-request-id': _id, 'content-length': _length, ...headers } = res.headers
+        return { status: res.statusCode, body, headers }
+      }
+      for (let i = 0; i < 10; i++) expect((await from(attacker, email, `wrong guess number ${i}`)).statusCode).toBe(401)
+      // Locked for this address: even the right password gets what an unknown address gets, nothing that says
+      // "locked" or "this account".
+      const locked = await from(attacker, email, PASSWORD)
+      const unknown = await from(attacker, 'nobody-at-all@sessions.test', PASSWORD)
+      expect(answer(locked)).toEqual(answer(unknown))
+      expect(locked.statusCode).toBe(401)
+      expect(locked.headers['retry-after']).toBeUndefined()
+      // The owner, elsewhere, is not locked out; nor while the attacker keeps trying once every 15 minutes.
+      browserOf(await from(owner, email, PASSWORD))
+      for (let i = 0; i < 8; i++) {
+        t.clock.advance(15 * 60_000)
+        expect((await from(attacker, email, `slow guess number ${i}`)).statusCode).toBe(401)
+        browserOf(await from(owner, email, PASSWORD))
+      }
+      // When the attacker's lock ends its count starts again: one more wrong guess does not lock it again.
       t.clock.advance(15 * 60_000)
-      browserOf(await signIn(email, PASSWORD))
+      expect((await from(attacker, email, 'one more wrong guess')).statusCode).toBe(401)
+      browserOf(await from(attacker, email, PASSWORD))
       t.clock.set(NOW)
+    })
+
+    it('a stored hash of weaker parameters is made again at the next successful sign-in, not at a failed one', async () => {
+      const email = 'oldhash@sessions.test'
+      const user = await member(email, 'Viewer')
+      const weak = await hashPassword(PASSWORD, { N: 2 ** 10, r: 8, p: 1 })
+      await t.db.kysely.updateTable('users').set({ passwordHash: weak }).where('id', '=', user.id).execute()
+      const stored = async () =>
+        (await t.db.kysely.selectFrom('users').select('passwordHash').where('id', '=', user.id).executeTakeFirst())!
+          .passwordHash!
+      expect((await signIn(email, 'not the password at all')).statusCode).toBe(401)
+      expect(await stored()).toBe(weak)
+      browserOf(await signIn(email, PASSWORD))
+      const rehashed = await stored()
+      const { N, r, p } = TEST_HASH_PARAMS
+      expect(rehashed.split('$').slice(0, 4)).toEqual(['scrypt', String(N), String(r), String(p)])
+      expect(await verifyPassword(PASSWORD, rehashed)).toBe(true)
+      browserOf(await signIn(email, PASSWORD))
+      expect(await stored()).toBe(rehashed)
+    })
+
+    it('a reset link replaces the earlier one; an account gets 3 an hour, an address asks 10 times an hour, answered alike', async () => {
+      const email = 'forgetful@sessions.test'
+      await member(email, 'Viewer')
+      const ask = (who: string, remoteAddress: string) =>
+        t.app.inject({ method: 'POST', url: `${APP}/password-reset`, payload: { email: who }, remoteAddress })
+      const mailsTo = () => smtp.received.filter((m) => m.to.includes(email)).length
+      const before = mailsTo()
+      const first = await ask(email, '192.0.2.1')
+      await deliver()
+      const firstLink = linkOf(lastMailTo(email), 'reset-password')
+      const second = await ask(email, '192.0.2.2')
+      await deliver()
+      const secondLink = linkOf(lastMailTo(email), 'reset-password')
+      expect(mailsTo()).toBe(before + 2)
+      // One live link: the first stopped working when the second was made.
+      expect((await t.request('GET', firstLink, null, undefined, HTML)).statusCode).toBe(410)
+      expect((await t.request('GET', secondLink, null, undefined, HTML)).statusCode).toBe(200)
+      // A third this hour, then no more for the account; the answers stay those of an unknown address.
+      const third = await ask(email, '192.0.2.3')
+      const fourth = await ask(email, '192.0.2.4')
+      const unknown = await ask('no-account@sessions.test', '192.0.2.5')
+      await deliver()
+      expect(mailsTo()).toBe(before + 3)
+      for (const res of [first, second, third, fourth]) {
+        expect(res.statusCode).toBe(202)
+        expect(res.body).toBe(unknown.body)
+      }
+      expect((await t.request('GET', secondLink, null, undefined, HTML)).statusCode).toBe(410)
+      // An hour on, the account gets a link again.
+      t.clock.advance(3_600_000 + 1000)
+      await ask(email, '192.0.2.6')
+      await deliver()
+      expect(mailsTo()).toBe(before + 4)
+      // One address asking for many accounts: past 10 requests an hour, no more e-mail, the same 202.
+      t.clock.advance(3_600_000 + 1000)
+      for (let i = 0; i < 10; i++) expect((await ask(`sprayed-${i}@sessions.test`, '192.0.2.7')).statusCode).toBe(202)
+      const limited = await ask(email, '192.0.2.7')
+      await deliver()
+      expect(limited.statusCode).toBe(202)
+      expect(limited.body).toBe(unknown.body)
+      expect(mailsTo()).toBe(before + 4)
+      t.clock.set(NOW)
+    })
+
+    it('sign-ins, failed ones, reset requests and completed resets are in the audit log with the client address, no secret', async () => {
+      const email = 'audited@sessions.test'
+      const user = await member(email, 'Viewer')
+      const from = { remoteAddress: '198.51.100.77' }
+      const wrong = 'a wrong guess of a password'
+      expect(
+        (await t.app.inject({ method: 'POST', url: `${APP}/session`, payload: { email, password: wrong }, ...from }))
+          .statusCode,
+      ).toBe(401)
+      browserOf(
+        await t.app.inject({ method: 'POST', url: `${APP}/session`, payload: { email, password: PASSWORD }, ...from }),
+      )
+      const asked = await t.app.inject({ method: 'POST', url: `${APP}/password-reset`, payload: { email }, ...from })
+      expect(asked.statusCode).toBe(202)
+      await deliver()
+      const path = linkOf(lastMailTo(email), 'reset-password')
+      const newPassword = 'the password after the reset'
+      const set = await t.app.inject({
+        method: 'POST',
+        url: path,
+        payload: form({ password: newPassword, passwordConfirmation: newPassword }),
+        headers: FORM,
+        ...from,
+      })
+      expect(set.statusCode, set.body).toBe(200)
+
+      const owner = browserOf(await signIn(ownerEmail, PASSWORD))
+      const entries = async (action: string) => {
+        const res = await call(owner, 'GET', `${APP}/audit?action=${action}&pageSize=200`)
+        expect(res.statusCode, res.body).toBe(200)
+        expect(res.body).not.toContain(wrong)
+        expect(res.body).not.toContain(PASSWORD)
+        expect(res.body).not.toContain(newPassword)
+        expect(res.body).not.toContain(path.split('/').at(-1))
+        return (res.json().items as { target: { id: string } }[]).filter((e) => e.target.id === user.id)
+      }
+      expect(await entries('user.signInFailed')).toMatchObject([
+        { actor: { type: 'User', id: null }, origin: '198.51.100.77', detail: { reason: 'wrong-password' } },
+      ])
+      expect(await entries('user.signedIn')).toMatchObject([
+        { actor: { type: 'User', id: user.id, name: email }, origin: '198.51.100.77' },
+      ])
+      expect(await entries('user.passwordResetRequested')).toMatchObject([
+        { origin: '198.51.100.77', detail: { linkSent: true } },
+      ])
+      expect(await entries('user.passwordReset')).toMatchObject([
+        { actor: { type: 'User', id: user.id }, origin: '198.51.100.77' },
+      ])
+      // Another organisation's owner sees none of them.
+      const other = await t.given.organisation('Not Theirs Ltd')
+      await t.db.kysely
+        .updateTable('users')
+        .set({ passwordHash: await hashPassword(PASSWORD) })
+        .where('id', '=', other.ownerId)
+        .execute()
+      const theirs = browserOf(await signIn(other.owner.actor.name!, PASSWORD))
+      const log = await call(theirs, 'GET', `${APP}/audit?pageSize=200`)
+      expect(log.json().items.some((e: { target: { id: string } }) => e.target.id === user.id)).toBe(false)
     })
 
     it('owners read every tenancy role of the organisation in one answer; no one else, and not with a key', async () => {
@@ -318,7 +466,10 @@ for (const dialect of testDialects()) {
       expect((await t.request('GET', `${API}/tenants/${tenantA.id}`, apiKey)).statusCode).toBe(401)
       expect((await call(browser, 'DELETE', `${APP}/keys/${crypto.randomUUID()}`)).statusCode).toBe(404)
 
-      const audit = (await call(browser, 'GET', `${APP}/audit?limit=5`)).json().items
+      // Sign-ins are audited too: the key entries alone here.
+      const audit = (await call(browser, 'GET', `${APP}/audit?limit=20`))
+        .json()
+        .items.filter((e: { action: string }) => e.action.startsWith('apiKey.'))
       expect(audit.slice(0, 2)).toMatchObject([
         { action: 'apiKey.revoked', actor: { type: 'User', id: org.ownerId }, target: { id: key.id } },
         { action: 'apiKey.created', actor: { type: 'User', id: org.ownerId }, target: { id: key.id } },

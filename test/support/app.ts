@@ -10,6 +10,7 @@ import type { Connector } from '../../src/connectors/types.js'
 import type { TenancyGrant } from '../../src/features/apikeys/schemas.js'
 import type { Feature } from '../../src/features/feature.js'
 import type { CreateTenancyRequest, TenantRecord } from '../../src/features/tenants/schemas.js'
+import { useHashParamsForTests } from '../../src/platform/auth/password.js'
 import type { Principal } from '../../src/platform/auth/principal.js'
 import { fixedClock } from '../../src/platform/clock.js'
 import { type Db, type DialectName, migrateToLatest, openDatabase } from '../../src/platform/db/index.js'
@@ -18,6 +19,14 @@ import { createRuntime } from '../../src/runtime.js'
 import type { Services } from '../../src/services.js'
 
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64')
+
+/**
+ * Suites sign in hundreds of times: the production parameters (N = 2^17, a few hundred ms a hash on a busy
+ * machine) would make them minutes long. Cheaper ones here; password.test.ts checks the defaults, and the
+ * command line's tests run them.
+ */
+export const TEST_HASH_PARAMS = { N: 2 ** 12, r: 8, p: 1 }
+useHashParamsForTests(TEST_HASH_PARAMS)
 
 /**
  * A fresh, empty database of the dialect opened for one suite, not migrated (a migration's test moves it to the
@@ -131,6 +140,7 @@ export function useTestApp(options: {
       COSTWATCH_LOG_LEVEL: 'info',
       // Suites send many bad keys from one address on purpose; the limit has tests of its own.
       COSTWATCH_AUTH_FAILURE_LIMIT: '100000',
+      COSTWATCH_ANONYMOUS_LIMIT: '100000',
       ...options.env,
     })
     t.db = openDatabase(database.url, { busyTimeoutMs: options.sqliteBusyTimeoutMs })

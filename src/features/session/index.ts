@@ -13,6 +13,7 @@ export const session: Feature = {
       sessions: s.sessions,
       secureCookie: s.sessions.secureCookie,
       failed: s.authFailures.failed,
+      limitAddress: s.anonymousRequests.check,
     }),
-  pages: (app, s) => app.register(resetPages(s.sessions)),
+  pages: (app, s) => app.register(resetPages(s.sessions, s.anonymousRequests.check)),
 }

@@ -48,10 +48,12 @@ function answerError(req: FastifyRequest, reply: FastifyReply, err: unknown, ema
  * The page a password reset e-mail links to, outside `/api/` and without a session: `GET /reset-password/{token}`
  * shows a form, `POST` (form-encoded) sets the password, once.
  */
-export function resetPages(sessions: SessionService) {
+export function resetPages(sessions: SessionService, limitAddress: (address: string) => void) {
   return async (app: FastifyInstance) => {
     parseForms(app)
     app.setErrorHandler((err, req, reply) => answerError(req, reply, err))
+    // Anyone may open these pages: limited per client address, before the body is read or a token looked up.
+    app.addHook('onRequest', async (req) => limitAddress(req.ip))
     const route = { schema: { hide: true }, config: { requires: 'none' as const } }
 
     app.get<{ Params: { token: string } }>('/reset-password/:token', route, async (req, reply) => {
@@ -73,7 +75,7 @@ export function resetPages(sessions: SessionService) {
         const password = formText(req.body, 'password')
         if (password !== formText(req.body, 'passwordConfirmation'))
           throw ApiError.invalid({ passwordConfirmation: ['does not match the password'] })
-        await sessions.completeReset(req.params.token, password)
+        await sessions.completeReset(req.params.token, password, req.ip)
         if (!wantsHtml(req)) return reply.headers(PAGE_HEADERS).code(204).send()
         return sendPage(reply, 200, page('Your password is set', `<p>Sign in to Costwatch with it.</p>${SIGN_IN_LINK}`))
       } catch (err) {

@@ -29,14 +29,19 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
   secureCookie: boolean
   /** Counts a failed sign-in of the client address; returns what to answer (the 401, or a 429 past the limit). */
   failed(address: string, failure: unknown): unknown
-}> = async (app, { sessions, secureCookie, failed }) => {
+  /** Counts a request that needs no key from the client address; throws the 429 past the limit. */
+  limitAddress(address: string): void
+}> = async (app, { sessions, secureCookie, failed, limitAddress }) => {
   const cookie = { httpOnly: true, sameSite: 'lax', secure: secureCookie, path: '/' } as const
+  // Before anything else, the body included: what anyone may call is limited per client address.
+  const limited = async (req: FastifyRequest) => limitAddress(req.ip)
 
   app.post(
     '/session',
     {
       schema: { hide: true, body: SignInRequest, response: { 200: SessionRecord } },
       config: { requires: 'none' },
+      onRequest: limited,
     },
     async (req, reply) => {
       const signedIn = await sessions
@@ -67,9 +72,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
 
   app.post(
     '/password-reset',
-    { schema: { hide: true, body: ResetRequest }, config: { requires: 'none' } },
+    { schema: { hide: true, body: ResetRequest }, config: { requires: 'none' }, onRequest: limited },
     async (req, reply) => {
-      await sessions.requestReset(req.body.email)
+      await sessions.requestReset(req.body.email, req.ip)
       return reply
         .code(202)
         .send({ status: 'If the address has an account, a link to set its password is on its way.' })
@@ -78,9 +83,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
 
   app.post(
     '/password-reset/confirm',
-    { schema: { hide: true, body: ResetConfirmation }, config: { requires: 'none' } },
+    { schema: { hide: true, body: ResetConfirmation }, config: { requires: 'none' }, onRequest: limited },
     async (req, reply) => {
-      await sessions.completeReset(req.body.token, req.body.password)
+      await sessions.completeReset(req.body.token, req.body.password, req.ip)
       return reply.code(204).send()
     },
   )

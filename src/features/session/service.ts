@@ -1,23 +1,39 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
-import { hashPassword, passwordProblems, verifyNothing, verifyPassword } from '../../platform/auth/password.js'
+import type { Kysely } from 'kysely'
+import { type AuditAction, recordAudit } from '../../platform/audit.js'
+import { type AuthFailureLimiter, createAddressWindows } from '../../platform/auth/failures.js'
+import {
+  hashPassword,
+  needsRehash,
+  passwordProblems,
+  verifyNothing,
+  verifyPassword,
+} from '../../platform/auth/password.js'
 import type { Principal } from '../../platform/auth/principal.js'
-import type { Clock } from '../../platform/clock.js'
+import type { Clock, Ids } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
+import type { Database } from '../../platform/db/index.js'
 import { ApiError } from '../../platform/http/errors.js'
 import type { Outbox } from '../../platform/mail.js'
 import { principalOfUser } from '../users/principal.js'
-import type { SessionStore, SessionUser } from './store.js'
+import type { SessionStore, SessionUser, SignInCandidate } from './store.js'
 
 /** A session lives 7 days at most, and ends after 24 hours unused. */
 export const SESSION_LIFETIME_MS = 7 * 24 * 3_600_000
 export const SESSION_IDLE_MS = 24 * 3_600_000
 /** How often a session's last use is written: not on every request. */
 const TOUCH_RESOLUTION_MS = 60_000
-/** Failed sign-ins in a row before an account is locked, and for how long. */
+/**
+ * Failed sign-ins in a row from one client address on one account before that address is locked out of that
+ * account (nobody else is), and for how long; the count starts again when the lock ends.
+ */
 export const LOCK_AFTER_FAILURES = 10
 export const LOCK_MS = 15 * 60_000
 /** A password reset link works once, within an hour. */
 export const RESET_LIFETIME_MS = 3_600_000
+/** Reset links an account gets an hour, and reset requests a client address may make an hour, at most. */
+export const RESETS_PER_ACCOUNT_PER_HOUR = 3
+export const RESET_REQUESTS_PER_ADDRESS_PER_HOUR = 10
 
 export interface SignedIn {
   /** The cookie's value: shown to the browser once, stored only as its SHA-256. */
@@ -69,11 +85,47 @@ export function notSignedIn() {
 export function createSessionService(deps: {
   store: SessionStore
   clock: Clock
+  ids: Ids
   secretKey: Buffer
   publicUrl: string
   outbox: Outbox
+  /** Whether e-mail is sent (an SMTP server is configured): without it no reset link is made, so none is logged. */
+  mailEnabled: boolean
+  /** Failed authentications per client address: past the limit, a sign-in is refused before any password check. */
+  failures: AuthFailureLimiter
 }) {
-  const { store, clock } = deps
+  const { store, clock, ids } = deps
+  const resetRequests = createAddressWindows(RESET_REQUESTS_PER_ADDRESS_PER_HOUR, 3_600_000, () =>
+    clock.now().getTime(),
+  )
+  /** One audit entry about `user`, from `address` (the client's), in `trx`; never a password or a token. */
+  const audit = (
+    trx: Kysely<Database>,
+    user: { id: string; organisationId: string; email: string },
+    entry: { action: AuditAction; address: string; as: 'user' | 'unknown'; detail?: Record<string, string | boolean> },
+  ) =>
+    recordAudit(trx, ids, {
+      organisationId: user.organisationId,
+      at: clock.now().toISOString(),
+      // A failed sign-in or a reset request may come from anyone: the actor is then the client, not the account.
+      by: {
+        actor:
+          entry.as === 'user'
+            ? { type: 'User', id: user.id, name: user.email }
+            : { type: 'User', id: null, name: null },
+        origin: entry.address,
+      },
+      action: entry.action,
+      target: { type: 'User', id: user.id },
+      ...(entry.detail ? { detail: entry.detail } : {}),
+    })
+  const failedAudit =
+    (candidates: SignInCandidate[], address: string, reasonOf: (c: SignInCandidate) => string) =>
+    async (trx: Kysely<Database>) => {
+      for (const c of candidates)
+        await audit(trx, c, { action: 'user.signInFailed', address, as: 'unknown', detail: { reason: reasonOf(c) } })
+    }
+
   const csrfKey = Buffer.from(hkdfSync('sha256', deps.secretKey, Buffer.alloc(0), 'costwatch csrf', 32))
   const csrfOf = (idHash: string) => createHmac('sha256', csrfKey).update(idHash).digest('base64url')
 
@@ -92,50 +144,66 @@ export function createSessionService(deps: {
 
     /**
      * Checks the address and password and opens a session. Every account with the address is tried (one person
-     * may belong to several organisations); a locked account answers 429 until its lock ends, whatever the password.
+     * may belong to several organisations). A client address past its failure limit is refused (429) before any
+     * password is checked; an account locked for this client address answers exactly as a wrong password does.
      */
     async signIn(input: { email: string; password: string; address: string; userAgent: string | null }) {
+      const refused = deps.failures.refusal(input.address)
+      if (refused) throw refused
       const email = input.email.trim().toLowerCase()
       const now = clock.now()
       const nowIso = now.toISOString()
       const candidates = EMAIL.test(email) ? await store.candidates(email) : []
-      const locked = candidates.find((c) => c.signInLockedUntil !== null && c.signInLockedUntil > nowIso)
-      if (locked) {
-        const retryAfter = Math.ceil((Date.parse(locked.signInLockedUntil!) - now.getTime()) / 1000)
-        throw ApiError.rateLimited(
-          `Too many failed sign-ins for this account; try again in ${Math.ceil(retryAfter / 60)} minutes or reset the password.`,
-          retryAfter,
-        )
-      }
       const withPassword = candidates.filter((c) => c.passwordHash !== null)
-      if (withPassword.length === 0) {
-        await verifyNothing(input.password)
-        throw wrongCredentials()
-      }
-      for (const candidate of withPassword) {
+      const locked = await store.lockedFor(
+        withPassword.map((c) => c.id),
+        input.address,
+        nowIso,
+      )
+      const open = withPassword.filter((c) => !locked.has(c.id))
+      const reasonOf = (c: SignInCandidate) =>
+        c.passwordHash === null ? 'no-password' : locked.has(c.id) ? 'locked' : 'wrong-password'
+      // The time a wrong password takes is spent whatever the reason, so no answer is quicker than another.
+      if (open.length === 0) await verifyNothing(input.password)
+      for (const candidate of open) {
         if (!(await verifyPassword(input.password, candidate.passwordHash!))) continue
-        if (candidate.isDisabled || candidate.status !== 'Active')
+        if (candidate.isDisabled || candidate.status !== 'Active') {
+          await store.audit(failedAudit([candidate], input.address, () => 'disabled'))
           throw new ApiError(403, 'account-disabled', 'This account is disabled.', {
             detail: 'An owner of the organisation can enable it again.',
           })
+        }
+        // A hash made with weaker parameters than today's is made again now, while the password is at hand.
+        const rehash = needsRehash(candidate.passwordHash!)
+          ? { from: candidate.passwordHash!, to: await hashPassword(input.password) }
+          : null
         const sessionId = randomBytes(32).toString('base64url')
         const idHash = sha256Hex(sessionId)
-        await store.clearFailures(candidate.id, nowIso)
-        await store.insertSession({
-          idHash,
-          userId: candidate.id,
-          createdAt: nowIso,
-          lastSeenAt: nowIso,
-          expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString(),
-          address: input.address,
-          userAgent: input.userAgent?.slice(0, 512) ?? null,
-        })
+        await store.signedIn(
+          {
+            idHash,
+            userId: candidate.id,
+            createdAt: nowIso,
+            lastSeenAt: nowIso,
+            expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString(),
+            address: input.address,
+            userAgent: input.userAgent?.slice(0, 512) ?? null,
+          },
+          rehash,
+          (trx) => audit(trx, candidate, { action: 'user.signedIn', address: input.address, as: 'user' }),
+        )
         const user = await store.sessionUser(idHash, nowIso, new Date(now.getTime() - SESSION_IDLE_MS).toISOString())
         if (!user) throw new Error('a session just opened was not found')
         return { sessionId, csrfToken: csrfOf(idHash), user } satisfies SignedIn
       }
-      const lockUntil = new Date(now.getTime() + LOCK_MS).toISOString()
-      for (const candidate of withPassword) await store.recordFailure(candidate.id, LOCK_AFTER_FAILURES, lockUntil)
+      if (candidates.length > 0) {
+        const lockedUntil = new Date(now.getTime() + LOCK_MS).toISOString()
+        await store.recordFailures(
+          open.map((c) => c.id),
+          { address: input.address, at: nowIso, lockAfter: LOCK_AFTER_FAILURES, lockedUntil },
+          failedAudit(candidates, input.address, reasonOf),
+        )
+      }
       throw wrongCredentials()
     },
 
@@ -171,15 +239,38 @@ export function createSessionService(deps: {
 
     /**
      * Sends a single-use link to set a new password (also the first one: an owner made by `org create` has none).
-     * Answers the same whether or not the address has an account, so nobody learns which addresses do.
+     * Answers the same whether or not the address has an account, so nobody learns which addresses do. A new link
+     * replaces the account's earlier one. No link is made without e-mail (it would end in the log, for anyone who
+     * reads it), past RESETS_PER_ACCOUNT_PER_HOUR for the account, or past RESET_REQUESTS_PER_ADDRESS_PER_HOUR for
+     * the client address; the answer stays the same.
      */
-    async requestReset(emailInput: string): Promise<void> {
+    async requestReset(emailInput: string, address: string): Promise<void> {
       const email = emailInput.trim().toLowerCase()
       if (!EMAIL.test(email)) throw ApiError.invalid({ email: ['must be an e-mail address'] })
+      const addressOver = resetRequests.count(address) !== null
       const now = clock.now()
       const queued: string[] = []
       for (const user of await store.candidates(email)) {
         if (user.isDisabled || user.status !== 'Active') continue
+        const requested = (trx: Kysely<Database>, linkSent: boolean, reason?: string) =>
+          audit(trx, user, {
+            action: 'user.passwordResetRequested',
+            address,
+            as: 'unknown',
+            detail: { linkSent, ...(reason ? { reason } : {}) },
+          })
+        const hourAgo = new Date(now.getTime() - 3_600_000).toISOString()
+        const refusal = !deps.mailEnabled
+          ? 'mail-off'
+          : addressOver
+            ? 'address-limit'
+            : (await store.resetsSince(user.id, hourAgo)) >= RESETS_PER_ACCOUNT_PER_HOUR
+              ? 'account-limit'
+              : null
+        if (refusal) {
+          await store.audit((trx) => requested(trx, false, refusal))
+          continue
+        }
         const token = randomBytes(32).toString('base64url')
         const row = {
           tokenHash: sha256Hex(token),
@@ -188,27 +279,65 @@ export function createSessionService(deps: {
           expiresAt: new Date(now.getTime() + RESET_LIFETIME_MS).toISOString(),
         }
         const link = `${deps.publicUrl}/reset-password/${token}`
-        queued.push(
-          await store.createReset(row, (trx) =>
-            deps.outbox.queue(trx, user.organisationId, resetMail(user.email, link)),
-          ),
+        const mailId = await store.createReset(
+          row,
+          (trx) => deps.outbox.queue(trx, user.organisationId, resetMail(user.email, link)),
+          (trx) => requested(trx, true),
         )
+        if (mailId) queued.push(mailId)
       }
       await deps.outbox.announce(queued)
     },
 
-    /** The address a reset link is for, while it still works; the link's page shows it. */
-    async resetFor(token: string): Promise<string> {
-      const email = await store.resetEmail(sha256Hex(token), clock.now().toISOString())
-      if (!email) throw invalidLink()
-      return email
+    /**
+     * The path of a single-use link that sets the user's password, for the caller to hand over (the demo prints
+     * it on its terminal once at start); it replaces the user's earlier links and lasts `lifetimeMs`. Never
+     * mailed, never logged.
+     */
+    async passwordLink(userId: string, lifetimeMs: number): Promise<string> {
+      const token = randomBytes(32).toString('base64url')
+      const now = clock.now()
+      await store.createReset(
+        {
+          tokenHash: sha256Hex(token),
+          userId,
+          createdAt: now.toISOString(),
+          expiresAt: new Date(now.getTime() + lifetimeMs).toISOString(),
+        },
+        null,
+        null,
+      )
+      return `/reset-password/${token}`
     },
 
-    /** Sets the new password of a reset link, once; every session of the user ends. */
-    async completeReset(token: string, password: string): Promise<void> {
+    /** The address a reset link is for, while it still works; the link's page shows it. */
+    async resetFor(token: string): Promise<string> {
+      const live = await store.liveReset(sha256Hex(token), clock.now().toISOString())
+      if (!live) throw invalidLink()
+      return live.email
+    },
+
+    /**
+     * Sets the new password of a reset link, once; every session of the user ends. The link is checked before
+     * the password is hashed: a made-up token costs a lookup, not a hash.
+     */
+    async completeReset(token: string, password: string, address: string): Promise<void> {
       const problems = passwordProblems(password)
       if (problems.length) throw ApiError.invalid({ password: problems })
-      const used = await store.useReset(sha256Hex(token), clock.now().toISOString(), await hashPassword(password))
+      const tokenHash = sha256Hex(token)
+      if (!(await store.liveReset(tokenHash, clock.now().toISOString()))) throw invalidLink()
+      const passwordHash = await hashPassword(password)
+      const used = await store.useReset(tokenHash, clock.now().toISOString(), passwordHash, (trx, user) =>
+        audit(
+          trx,
+          { id: user.userId, organisationId: user.organisationId, email: user.email },
+          {
+            action: 'user.passwordReset',
+            address,
+            as: 'user',
+          },
+        ),
+      )
       if (!used) throw invalidLink()
     },
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { TenancyRole } from '../../platform/auth/principal.js'
 import { versionOf } from '../../platform/cache.js'
 import type { Database } from '../../platform/db/index.js'
@@ -12,9 +12,10 @@ export interface SignInCandidate {
   isDisabled: boolean
   status: string
   passwordHash: string | null
-  failedSignIns: number
-  signInLockedUntil: string | null
 }
+
+/** Writes the audit entry of a change in the change's own transaction. */
+export type AuditWrite = (trx: Kysely<Database>) => Promise<void>
 
 /** The signed-in user behind a live session, with what their principal is made of. */
 export interface SessionUser {
@@ -36,47 +37,101 @@ export function createSessionStore(db: Kysely<Database>) {
     async candidates(email: string): Promise<SignInCandidate[]> {
       const rows = await db
         .selectFrom('users')
-        .select([
-          'id',
-          'organisationId',
-          'email',
-          'displayName',
-          'isDisabled',
-          'status',
-          'passwordHash',
-          'failedSignIns',
-          'signInLockedUntil',
-        ])
+        .select(['id', 'organisationId', 'email', 'displayName', 'isDisabled', 'status', 'passwordHash'])
         .where('emailKey', '=', email)
         .orderBy('createdAt')
         .execute()
       return rows.map((r) => ({ ...r, isDisabled: r.isDisabled === 1 }))
     },
 
-    /** Counts a failed sign-in; from `lockAfter` failures in a row, the account is locked until `lockedUntil`. */
-    async recordFailure(userId: string, lockAfter: number, lockedUntil: string): Promise<void> {
+    /** Of these accounts, those the client address may not try now: locked by its own failures. */
+    async lockedFor(userIds: string[], address: string, now: string): Promise<Set<string>> {
+      if (userIds.length === 0) return new Set()
+      const rows = await db
+        .selectFrom('signInFailures')
+        .select('userId')
+        .where('userId', 'in', userIds)
+        .where('address', '=', address)
+        .where('lockedUntil', '>', now)
+        .execute()
+      return new Set(rows.map((r) => r.userId))
+    },
+
+    /**
+     * Counts a failed sign-in of `address` on each account; from `lockAfter` failures in a row, that address is
+     * locked out of that account until `lockedUntil`. A count whose lock has ended starts again from one. The
+     * audit entries are written in the same transaction.
+     */
+    async recordFailures(
+      userIds: string[],
+      failure: { address: string; at: string; lockAfter: number; lockedUntil: string },
+      audit: AuditWrite,
+    ): Promise<void> {
+      const { address, at } = failure
       await db.transaction().execute(async (tx) => {
-        const row = await tx
-          .updateTable('users')
-          .set((eb) => ({ failedSignIns: eb('failedSignIns', '+', 1) }))
-          .where('id', '=', userId)
-          .returning('failedSignIns')
-          .executeTakeFirst()
-        if (row && row.failedSignIns >= lockAfter)
-          await tx.updateTable('users').set({ signInLockedUntil: lockedUntil }).where('id', '=', userId).execute()
+        for (const userId of userIds) {
+          await tx
+            .insertInto('signInFailures')
+            .values({ userId, address, failures: 1, lockedUntil: null, lastFailedAt: at })
+            .onConflict((oc) =>
+              oc.columns(['userId', 'address']).doUpdateSet((eb) => {
+                const lockEnded = sql<boolean>`${eb.ref('signInFailures.lockedUntil')} is not null and ${eb.ref('signInFailures.lockedUntil')} <= ${at}`
+                return {
+                  failures: sql<number>`case when ${lockEnded} then 1 else ${eb.ref('signInFailures.failures')} + 1 end`,
+                  lockedUntil: sql<
+                    string | null
+                  >`case when ${lockEnded} then null else ${eb.ref('signInFailures.lockedUntil')} end`,
+                  lastFailedAt: at,
+                }
+              }),
+            )
+            .execute()
+          await tx
+            .updateTable('signInFailures')
+            .set({ lockedUntil: failure.lockedUntil })
+            .where('userId', '=', userId)
+            .where('address', '=', address)
+            .where('failures', '>=', failure.lockAfter)
+            .where('lockedUntil', 'is', null)
+            .execute()
+        }
+        await audit(tx)
       })
     },
 
-    async clearFailures(userId: string, at: string): Promise<void> {
-      await db
-        .updateTable('users')
-        .set({ failedSignIns: 0, signInLockedUntil: null, lastSeenAt: at })
-        .where('id', '=', userId)
-        .execute()
+    /**
+     * Opens a session, in one transaction: the address's failed sign-ins on the account are forgotten, the user
+     * marked seen, the password hash replaced by `rehash.to` when it is still `rehash.from` (stronger parameters),
+     * and the audit entry written.
+     */
+    async signedIn(
+      row: Database['sessions'],
+      rehash: { from: string; to: string } | null,
+      audit: AuditWrite,
+    ): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        await tx
+          .deleteFrom('signInFailures')
+          .where('userId', '=', row.userId)
+          .where('address', '=', row.address ?? '')
+          .execute()
+        await tx.updateTable('users').set({ lastSeenAt: row.createdAt }).where('id', '=', row.userId).execute()
+        if (rehash)
+          await tx
+            .updateTable('users')
+            .set({ passwordHash: rehash.to })
+            .where('id', '=', row.userId)
+            .where('passwordHash', '=', rehash.from)
+            .execute()
+        await tx.insertInto('sessions').values(row).execute()
+        await audit(tx)
+      })
     },
 
-    async insertSession(row: Database['sessions']): Promise<void> {
-      await db.insertInto('sessions').values(row).execute()
+    /** The stored password hash of a user (tests of the rehash read it back). */
+    async passwordHashOf(userId: string): Promise<string | null> {
+      const row = await db.selectFrom('users').select('passwordHash').where('id', '=', userId).executeTakeFirst()
+      return row?.passwordHash ?? null
     },
 
     /**
@@ -136,44 +191,90 @@ export function createSessionStore(db: Kysely<Database>) {
       await trx.deleteFrom('sessions').where('userId', '=', userId).execute()
     },
 
+    /**
+     * Sessions past their lifetime or idle limit, and failed sign-in counts last added to before `idleSince`
+     * whose lock (if any) has ended, deleted; returns the sessions' count.
+     */
     async deleteExpired(now: string, idleSince: string): Promise<number> {
       const result = await db
         .deleteFrom('sessions')
         .where((eb) => eb.or([eb('expiresAt', '<=', now), eb('lastSeenAt', '<=', idleSince)]))
         .executeTakeFirst()
+      await db
+        .deleteFrom('signInFailures')
+        .where('lastFailedAt', '<=', idleSince)
+        .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', now)]))
+        .execute()
       return Number(result.numDeletedRows)
     },
 
-    /** Stores a reset link and queues its e-mail (`queueMail`, returning the mail's id) in one transaction. */
+    /** How many reset links were made for the user since `since` (the per-account limit of reset requests). */
+    async resetsSince(userId: string, since: string): Promise<number> {
+      const row = await db
+        .selectFrom('passwordResets')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('userId', '=', userId)
+        .where('createdAt', '>', since)
+        .executeTakeFirstOrThrow()
+      return Number(row.count)
+    },
+
+    /**
+     * In one transaction: the user's earlier links stop working (one live link per user), the new one is stored,
+     * its e-mail queued (`queueMail`, returning the mail's id, when it is mailed) and the audit entry written.
+     */
     async createReset(
       row: Omit<Database['passwordResets'], 'usedAt'>,
-      queueMail: (trx: Kysely<Database>) => Promise<string>,
-    ): Promise<string> {
+      queueMail: ((trx: Kysely<Database>) => Promise<string>) | null,
+      audit: AuditWrite | null,
+    ): Promise<string | null> {
       return db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable('passwordResets')
+          .set({ usedAt: row.createdAt })
+          .where('userId', '=', row.userId)
+          .where('usedAt', 'is', null)
+          .execute()
         await tx.insertInto('passwordResets').values(row).execute()
-        return queueMail(tx)
+        const mailId = queueMail ? await queueMail(tx) : null
+        await audit?.(tx)
+        return mailId
       })
     },
 
-    /** The address of a reset link that still works (unused, unexpired), or null. */
-    async resetEmail(tokenHash: string, now: string): Promise<string | null> {
+    /** Writes audit entries alone, in a transaction of their own (a refused reset request changes nothing else). */
+    async audit(write: AuditWrite): Promise<void> {
+      await db.transaction().execute(write)
+    },
+
+    /** The account of a reset link that still works (unused, unexpired, its user not disabled), or null. */
+    async liveReset(
+      tokenHash: string,
+      now: string,
+    ): Promise<{ userId: string; organisationId: string; email: string } | null> {
       const row = await db
         .selectFrom('passwordResets')
         .innerJoin('users', 'users.id', 'passwordResets.userId')
-        .select('users.email')
+        .select(['users.id as userId', 'users.organisationId', 'users.email'])
         .where('passwordResets.tokenHash', '=', tokenHash)
         .where('passwordResets.usedAt', 'is', null)
         .where('passwordResets.expiresAt', '>', now)
         .where('users.isDisabled', '=', 0)
         .executeTakeFirst()
-      return row?.email ?? null
+      return row ?? null
     },
 
     /**
      * Uses a reset link once: in one transaction, marks it used (only if unused and unexpired), sets the password,
-     * clears the failed sign-ins and ends every session of the user. Null when the link is unknown, used or expired.
+     * clears the failed sign-ins, ends every session of the user and writes the audit entry. Null when the link is
+     * unknown, used or expired.
      */
-    async useReset(tokenHash: string, now: string, passwordHash: string): Promise<{ userId: string } | null> {
+    async useReset(
+      tokenHash: string,
+      now: string,
+      passwordHash: string,
+      audit: (trx: Kysely<Database>, user: { userId: string; organisationId: string; email: string }) => Promise<void>,
+    ): Promise<{ userId: string } | null> {
       return db.transaction().execute(async (tx) => {
         const used = await tx
           .updateTable('passwordResets')
@@ -186,10 +287,10 @@ export function createSessionStore(db: Kysely<Database>) {
         if (!used) return null
         const user = await tx
           .updateTable('users')
-          .set({ passwordHash, failedSignIns: 0, signInLockedUntil: null })
+          .set({ passwordHash })
           .where('id', '=', used.userId)
           .where('isDisabled', '=', 0)
-          .returning('id')
+          .returning(['id', 'organisationId', 'email'])
           .executeTakeFirst()
         if (!user) return null
         // Other links of the user die with this one: a reset is the end of every earlier one.
@@ -200,6 +301,8 @@ export function createSessionStore(db: Kysely<Database>) {
           .where('usedAt', 'is', null)
           .execute()
         await tx.deleteFrom('sessions').where('userId', '=', used.userId).execute()
+        await tx.deleteFrom('signInFailures').where('userId', '=', used.userId).execute()
+        await audit(tx, { userId: user.id, organisationId: user.organisationId, email: user.email })
         return { userId: used.userId }
       })
     },

@@ -14,5 +14,5 @@ export const users: Feature = {
   schemas: [UserRecord, TenancyUserRecord, InvitePublicUserRequest, PatchPublicUserRequest, GrantTenancyRoleRequest],
   routes: (api, services) => api.register(userRoutes, { users: services.users }),
   appRoutes: (app, services) => app.register(userSettingsRoutes, { users: services.users }),
-  pages: (app, services) => app.register(invitationPages(services.users)),
+  pages: (app, services) => app.register(invitationPages(services.users, services.anonymousRequests.check)),
 }

@@ -84,11 +84,13 @@ function answerError(
  * The acceptance step of an invitation, outside `/api/` and without a key: `GET /invite/{token}` shows a small
  * form, `POST /invite/{token}` (form-encoded) sets the name and password and makes the user Active.
  */
-export function invitationPages(users: UserService) {
+export function invitationPages(users: UserService, limitAddress: (address: string) => void) {
   return async (app: FastifyInstance) => {
     parseForms(app)
     // Errors here (a body too large, a bad content type) name the page, not its address.
     app.setErrorHandler((err, req, reply) => answerError(req, reply, err))
+    // Anyone may open these pages: limited per client address, before the body is read or a token looked up.
+    app.addHook('onRequest', async (req) => limitAddress(req.ip))
 
     const route = { schema: { hide: true }, config: { requires: 'none' as const } }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hashPassword, verifyPassword } from './password.js'
+import { hashPassword, needsRehash, PASSWORD_HASH_PARAMS, verifyPassword } from './password.js'
 
 // Small cost parameters keep the unit test quick; the format carries them, as it does the defaults.
 const CHEAP = { N: 2 ** 10, r: 8, p: 1 }
@@ -19,10 +19,18 @@ describe('password hashes', () => {
     expect(a.split('$')[4]).not.toBe(b.split('$')[4])
   })
 
-  it('uses the default parameters when none are given', async () => {
+  it("uses OWASP 2023's parameters (N = 2^17, r = 8, p = 1) when none are given", async () => {
+    expect(PASSWORD_HASH_PARAMS).toEqual({ N: 131072, r: 8, p: 1 })
     const stored = await hashPassword('a long passphrase')
-    expect(stored.split('$').slice(0, 4)).toEqual(['scrypt', '32768', '8', '1'])
+    expect(stored.split('$').slice(0, 4)).toEqual(['scrypt', '131072', '8', '1'])
     expect(await verifyPassword('a long passphrase', stored)).toBe(true)
+    expect(needsRehash(stored)).toBe(false)
+  })
+
+  it('asks for a new hash of a stored one made with weaker parameters (the former N = 2^15) or another scheme', async () => {
+    expect(needsRehash(await hashPassword('a long passphrase', { N: 2 ** 15, r: 8, p: 1 }))).toBe(true)
+    expect(needsRehash(await hashPassword('a long passphrase', CHEAP))).toBe(true)
+    expect(needsRehash('bcrypt$x')).toBe(true)
   })
 
   it('never matches a malformed stored value', async () => {

@@ -5,12 +5,31 @@ export const PASSWORD_MIN_LENGTH = 12
 /** An upper bound keeps one hash from costing much more than another. */
 export const PASSWORD_MAX_LENGTH = 1024
 
-/** scrypt's cost parameters (N = 2^15, r = 8, p = 1: about 32 MiB and a few dozen ms a hash). */
-const DEFAULTS = { N: 2 ** 15, r: 8, p: 1 }
+export interface ScryptParams {
+  N: number
+  r: number
+  p: number
+}
+
+/**
+ * scrypt's cost parameters: OWASP's 2023 minimum (N = 2^17, r = 8, p = 1), 128 MiB and a few hundred ms a hash.
+ * Node runs at most 4 at once (its thread pool), and a client over its address limit is refused before any.
+ */
+export const PASSWORD_HASH_PARAMS: Readonly<ScryptParams> = Object.freeze({ N: 2 ** 17, r: 8, p: 1 })
+/** What new hashes use: the defaults, unless a test suite chose cheaper ones (`useHashParamsForTests`). */
+let current: Readonly<ScryptParams> = PASSWORD_HASH_PARAMS
+
+/**
+ * For test suites only, which sign in hundreds of times: new hashes use `params` in this process. Production code
+ * never calls it (a test checks the defaults are used otherwise).
+ */
+export function useHashParamsForTests(params: ScryptParams): void {
+  current = Object.freeze({ ...params })
+}
 const KEY_BYTES = 32
 const SALT_BYTES = 16
 
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
+function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r + 1024 * 1024 }
   return new Promise((resolve, reject) =>
     scrypt(password.normalize('NFC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key))),
@@ -21,7 +40,7 @@ function derive(password: string, salt: Buffer, params: { N: number; r: number; 
  * `scrypt$N$r$p$salt$hash` (salt and hash base64): the parameters travel with each hash, so they can be raised
  * later without invalidating the stored ones.
  */
-export async function hashPassword(password: string, params = DEFAULTS): Promise<string> {
+export async function hashPassword(password: string, params: ScryptParams = current): Promise<string> {
   const salt = randomBytes(SALT_BYTES)
   const key = await derive(password, salt, params)
   return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$')
@@ -36,6 +55,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(hash, 'base64')
   const actual = await derive(password, Buffer.from(salt, 'base64'), params)
   return expected.length === actual.length && timingSafeEqual(expected, actual)
+}
+
+/**
+ * Whether a stored hash was made with weaker parameters than new hashes get (or is not ours): it is made again
+ * from the password at the next successful sign-in.
+ */
+export function needsRehash(stored: string): boolean {
+  const [scheme, n, r, p] = stored.split('$')
+  if (scheme !== 'scrypt') return true
+  return Number(n) < current.N || Number(r) < current.r || Number(p) < current.p
 }
 
 /** What is wrong with a new password, if anything (its length: the only rule). */

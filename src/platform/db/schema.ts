@@ -33,6 +33,7 @@ export interface Database {
   analysisRuns: AnalysisRunsTable
   sessions: SessionsTable
   passwordResets: PasswordResetsTable
+  signInFailures: SignInFailuresTable
   anomalies: AnomaliesTable
   insights: InsightsTable
   invitations: InvitationsTable
@@ -65,9 +66,6 @@ export interface UsersTable {
   emailKey: string | null
   /** `scrypt$N$r$p$salt$hash` (platform/auth/password.ts); null until the invitation is accepted or a reset. */
   passwordHash: string | null
-  /** Failed sign-ins in a row, and the lock they set (features/session). */
-  failedSignIns: Generated<number>
-  signInLockedUntil: Generated<string | null>
 }
 
 export interface TenancyRolesTable {
@@ -369,6 +367,15 @@ export interface SessionsTable {
 }
 
 /** A single-use password reset link, by the SHA-256 of its token. */
+/** Failed sign-ins in a row of one client address on one account, and the lock they set (features/session). */
+export interface SignInFailuresTable {
+  userId: string
+  address: string
+  failures: number
+  lockedUntil: string | null
+  lastFailedAt: string
+}
+
 export interface PasswordResetsTable {
   tokenHash: string
   userId: string
