@@ -39,6 +39,29 @@ for (const dialect of testDialects()) {
         await fetch(`${server.url}/api/public/v1/tenants`, { headers: { 'X-Api-Key': calls[0]![1]! } })
       ).json()) as { items: unknown[] }
       expect(tenants.items).toMatchObject([{ name: 'Contoso (simulated)', connector: 'simulated' }])
+      // Without SMTP, start-up says once that e-mail is off; the owner's first password is set through a link
+      // printed once, on the terminal, that works once.
+      expect(out.split('COSTWATCH_SMTP_URL is not set: e-mail is off')).toHaveLength(2)
+      const links = [...out.matchAll(/(http:\/\/\S+)\/reset-password\/([\w-]+)/g)]
+      expect(links).toHaveLength(1)
+      const link = `${server.url}/reset-password/${links[0]![2]}`
+      const owner = (await (await fetch(link)).json()) as { email: string }
+      expect(owner.email).toBe('owner@demo.costwatch.local')
+      const password = 'the demo owner password'
+      const choose = () =>
+        fetch(link, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ password, passwordConfirmation: password }).toString(),
+        })
+      expect((await choose()).status).toBe(204)
+      expect((await choose()).status).toBe(410)
+      const signedIn = await fetch(`${server.url}/api/app/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: owner.email, password }),
+      })
+      expect(signedIn.status).toBe(200)
       // A second start on the same database creates nothing and says how to get a key.
       await server.stop()
       const again = await startServer(['--demo', '--no-worker'], {
@@ -48,6 +71,7 @@ for (const dialect of testDialects()) {
       servers.push(again)
       await expect.poll(() => again.output(), { timeout: 10_000 }).toContain('no demo was created')
       expect(again.output()).not.toMatch(/cw_\w{46}/)
+      expect(again.output()).not.toContain('/reset-password/')
     })
 
     it('a key sent in the query string is refused and never written to stdout or stderr', async () => {

@@ -44,6 +44,8 @@ for (const dialect of testDialects()) {
 
       const worker = await workers.start({ ...env, WORKER_PORT: '0' })
       const base = worker.output().match(/metrics (http:\/\/127\.0\.0\.1:\d+)\/metrics/)![1]!
+      // Without SMTP, start-up says once that e-mail is off.
+      expect(worker.output().split('COSTWATCH_SMTP_URL is not set: e-mail is off')).toHaveLength(2)
       const health = await fetch(`${base}/healthz`)
       expect(health.status).toBe(200)
       expect(await health.json()).toEqual({ status: 'ok' })
