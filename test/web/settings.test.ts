@@ -228,6 +228,10 @@ describe('settings', () => {
       `Invited a userRiley Shaw (${INVITEE})`,
       'Revoked an API keykey "Deployment pipeline"',
       'Created an API keykey "Deployment pipeline" · scope tenancies',
+      // The owner's first password, set through "Forgot password?", and the sign-in with it.
+      `Signed in${ownerEmail}`,
+      `Set a new password with a reset link${ownerEmail}`,
+      `Asked for a password reset${ownerEmail}`,
       'Created an API keykey "Owner key" · scope owner',
     ])
     const acceptance = entries.getByRole('row').filter({ hasText: 'Accepted the invitation' })

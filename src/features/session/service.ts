@@ -112,7 +112,7 @@ export function createSessionService(deps: {
         actor:
           entry.as === 'user'
             ? { type: 'User', id: user.id, name: user.email }
-            : { type: 'User', id: null, name: null },
+            : { type: 'User', id: null, name: 'not signed in' },
         origin: entry.address,
       },
       action: entry.action,

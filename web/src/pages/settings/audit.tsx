@@ -19,6 +19,10 @@ const ACTIONS: Record<string, string> = {
   'user.enabled': 'Enabled a user',
   'user.roleGranted': 'Gave a tenancy role',
   'user.roleRevoked': 'Removed a tenancy role',
+  'user.signedIn': 'Signed in',
+  'user.signInFailed': 'Failed to sign in',
+  'user.passwordResetRequested': 'Asked for a password reset',
+  'user.passwordReset': 'Set a new password with a reset link',
 }
 const PAGE_SIZE = 50
 
@@ -35,6 +39,7 @@ const FACTS: Record<string, string> = {
   scope: 'scope',
   expiresAt: 'expires',
   displayName: 'name',
+  reason: 'because',
 }
 
 /** The entry's target in words, then its facts (a role, a tenancy, an expiry). */
