@@ -385,7 +385,11 @@ for (const dialect of testDialects()) {
         return (res.json().items as { target: { id: string } }[]).filter((e) => e.target.id === user.id)
       }
       expect(await entries('user.signInFailed')).toMatchObject([
-        { actor: { type: 'User', id: null, name: 'not signed in' }, origin: '198.51.100.77', detail: { reason: 'wrong-password' } },
+        {
+          actor: { type: 'User', id: null, name: 'not signed in' },
+          origin: '198.51.100.77',
+          detail: { reason: 'wrong-password' },
+        },
       ])
       expect(await entries('user.signedIn')).toMatchObject([
         { actor: { type: 'User', id: user.id, name: email }, origin: '198.51.100.77' },
