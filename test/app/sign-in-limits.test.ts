@@ -5,11 +5,14 @@ import { type TestApp, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 
 // Every scrypt derivation the app makes is counted: "refused before any hash" is then a number, not a timing.
-const scrypts = vi.hoisted(() => ({ count: 0 }))
+// `work` sums N * r * p, what a derivation costs.
+const scrypts = vi.hoisted(() => ({ count: 0, work: 0 }))
 vi.mock('node:crypto', async (importOriginal) => {
   const crypto = await importOriginal<typeof import('node:crypto')>()
   const scrypt = ((...args: Parameters<typeof crypto.scrypt>) => {
     scrypts.count++
+    const options = args[3] as { N?: number; r?: number; p?: number }
+    scrypts.work += (options.N ?? 0) * (options.r ?? 0) * (options.p ?? 0)
     return (crypto.scrypt as (...a: unknown[]) => void)(...args)
   }) as typeof crypto.scrypt
   return { ...crypto, default: { ...crypto, scrypt }, scrypt }
@@ -55,6 +58,26 @@ for (const dialect of testDialects()) {
       expect(scrypts.count).toBe(before)
       expect((await signIn(t, email, PASSWORD, '198.51.100.9')).statusCode).toBe(200)
       expect(scrypts.count).toBeGreaterThan(before) // the count sees the hashes of a sign-in that is checked
+    })
+
+    it('a wrong password costs the same work for an account with a current hash, one awaiting its rehash, and no account', async () => {
+      const fresh = await account(t, 'Fresh Ltd')
+      const old = await account(t, 'Old Ltd')
+      await t.db.kysely
+        .updateTable('users')
+        .set({ passwordHash: await hashPassword(PASSWORD, { N: 2 ** 10, r: 8, p: 1 }) })
+        .where('id', '=', old.id)
+        .execute()
+      const workOf = async (email: string) => {
+        const before = scrypts.work
+        expect((await signIn(t, email, 'a wrong password guess', '192.0.2.77')).statusCode).toBe(401)
+        return scrypts.work - before
+      }
+      await workOf('nobody@nowhere.test') // the first one also makes the decoy hash
+      const unknown = await workOf('nobody@nowhere.test')
+      expect(unknown).toBeGreaterThan(0)
+      expect(await workOf(fresh.email)).toBe(unknown)
+      expect(await workOf(old.email)).toBe(unknown)
     })
 
     it('a password reset confirmation with a made-up token is refused before the new password is hashed', async () => {

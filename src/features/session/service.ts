@@ -5,6 +5,7 @@ import { type AuthFailureLimiter, createAddressWindows } from '../../platform/au
 import {
   hashPassword,
   needsRehash,
+  padVerification,
   passwordProblems,
   verifyNothing,
   verifyPassword,
@@ -166,7 +167,10 @@ export function createSessionService(deps: {
       // The time a wrong password takes is spent whatever the reason, so no answer is quicker than another.
       if (open.length === 0) await verifyNothing(input.password)
       for (const candidate of open) {
-        if (!(await verifyPassword(input.password, candidate.passwordHash!))) continue
+        if (!(await verifyPassword(input.password, candidate.passwordHash!))) {
+          if (needsRehash(candidate.passwordHash!)) await padVerification(candidate.passwordHash!)
+          continue
+        }
         if (candidate.isDisabled || candidate.status !== 'Active') {
           await store.audit(failedAudit([candidate], input.address, () => 'disabled'))
           throw new ApiError(403, 'account-disabled', 'This account is disabled.', {

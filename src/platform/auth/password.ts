@@ -68,6 +68,25 @@ export function needsRehash(stored: string): boolean {
   return Number(n) < current.N || Number(r) < current.r || Number(p) < current.p
 }
 
+/**
+ * After a wrong password against `stored`, spends what a check against a hash of today's parameters costs beyond
+ * it (derivations of nothing, halving N down): an account whose old hash awaits its rehash is not told apart from
+ * another, or from an unknown address, by a quicker 401.
+ */
+export async function padVerification(stored: string): Promise<void> {
+  const [scheme, n, r, p] = stored.split('$')
+  if (scheme !== 'scrypt') return
+  // scrypt's work is proportional to N * r * p; the padding derives with today's r and p = 1.
+  let rest = (current.N * current.r * current.p - Number(n) * Number(r) * Number(p)) / current.r
+  if (!Number.isFinite(rest) || rest <= 0) return
+  const salt = randomBytes(SALT_BYTES)
+  for (let N = current.N; N >= 2 && rest >= 2; N /= 2)
+    while (rest >= N) {
+      await derive('', salt, { N, r: current.r, p: 1 })
+      rest -= N
+    }
+}
+
 /** What is wrong with a new password, if anything (its length: the only rule). */
 export function passwordProblems(password: string): string[] {
   if (password.length < PASSWORD_MIN_LENGTH) return [`must be at least ${PASSWORD_MIN_LENGTH} characters`]
