@@ -128,12 +128,6 @@ export function createSessionStore(db: Kysely<Database>) {
       })
     },
 
-    /** The stored password hash of a user (tests of the rehash read it back). */
-    async passwordHashOf(userId: string): Promise<string | null> {
-      const row = await db.selectFrom('users').select('passwordHash').where('id', '=', userId).executeTakeFirst()
-      return row?.passwordHash ?? null
-    },
-
     /**
      * The user of a live session (not expired, idle no longer than `idleSince` allows), read with their roles and
      * the organisation's cache version; null for an unknown, expired or idle session, or a disabled user's.
