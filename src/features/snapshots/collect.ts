@@ -1,12 +1,12 @@
 import { type Connector, ConnectorError, type CredentialType, type TenantConnection } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
-import type { SecretBox } from '../../platform/crypto.js'
+import { SealedSecretError, type SecretBox } from '../../platform/crypto.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
 import { defineRunKind } from '../../platform/runs/worker.js'
 import { toDay } from '../../platform/time.js'
 import type { CostStore } from '../costs/store.js'
 import { saveCpuSamples, syncInventory } from '../inventory/store.js'
-import type { TenantStore } from '../tenants/store.js'
+import { TENANT_CLIENT_SECRET, type TenantStore } from '../tenants/store.js'
 import { SNAPSHOT_RUNS, type SnapshotRunColumns, type SnapshotStore } from './store.js'
 import { collectionWindow } from './window.js'
 
@@ -29,6 +29,16 @@ export function snapshotRunKind(deps: {
 }) {
   const { runs, clock } = deps
 
+  /** A secret that does not open (another key, another row's value) fails the run by name, not as a crash. */
+  function openClientSecret(tenantId: string, sealed: string): string {
+    try {
+      return deps.secrets.open(sealed, TENANT_CLIENT_SECRET.purpose(tenantId))
+    } catch (err) {
+      if (!(err instanceof SealedSecretError)) throw err
+      throw new ConnectorError('invalid_credentials', `The stored client secret cannot be used. ${err.message}`)
+    }
+  }
+
   async function connectionOf(tenantId: string): Promise<{ connector: Connector; conn: TenantConnection }> {
     const row = await deps.tenants.connectionRow(tenantId)
     if (!row) throw new ConnectorError('tenant_missing', 'The tenant no longer exists.')
@@ -42,7 +52,7 @@ export function snapshotRunKind(deps: {
         cloudTenantId: row.cloudTenantId,
         credentialType: row.credentialType as CredentialType,
         clientId: row.clientId,
-        clientSecret: row.clientSecretSealed ? deps.secrets.open(row.clientSecretSealed) : null,
+        clientSecret: row.clientSecretSealed ? openClientSecret(row.id, row.clientSecretSealed) : null,
         certificateThumbprint: row.certificateThumbprint,
       },
     }

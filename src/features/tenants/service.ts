@@ -7,7 +7,7 @@ import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf, type SerialisedPage } from '../../platform/http/paging.js'
 import { toDay } from '../../platform/time.js'
 import type { CreateTenancyRequest, TenantRecord } from './schemas.js'
-import type { TenantStore } from './store.js'
+import { TENANT_CLIENT_SECRET, type TenantStore } from './store.js'
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 // A DNS name with at least two labels and an alphabetic top-level label: nothing that could add a path,
@@ -98,15 +98,18 @@ export function createTenantService(deps: {
       if (await store.existsWithCloudTenantId(who.organisationId, cloudTenantId!)) {
         throw ApiError.conflict(`Cloud tenant ${cloudTenantId} is already connected to this organisation.`)
       }
+      const id = ids.uuid()
       return store.insert({
-        id: ids.uuid(),
+        id,
         organisationId: who.organisationId,
         name,
         cloudTenantId: cloudTenantId!,
         credentialType: input.credentialType,
         clientId: given.clientId?.toLowerCase() ?? null,
         certificateThumbprint: given.certificateThumbprint,
-        clientSecretSealed: given.clientSecret ? secrets.seal(given.clientSecret) : null,
+        clientSecretSealed: given.clientSecret
+          ? secrets.seal(given.clientSecret, TENANT_CLIENT_SECRET.purpose(id))
+          : null,
         connector: deps.connector,
         createdAt: clock.now().toISOString(),
       })

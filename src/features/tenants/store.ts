@@ -5,6 +5,7 @@ import { bumpVersion, readVersion } from '../../platform/cache.js'
 import { adjustCount, readCount } from '../../platform/db/counters.js'
 import { type Database, prepared } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
+import type { SealedColumn } from '../../platform/sealed.js'
 import { tenantCounter } from './counters.js'
 import type { TenantRecord } from './schemas.js'
 
@@ -19,6 +20,13 @@ export interface TenantRow {
   clientSecretSealed: string | null
   connector: string
   createdAt: string
+}
+
+/** A tenant's client secret, sealed for its own row: a value copied to another tenant does not open. */
+export const TENANT_CLIENT_SECRET: SealedColumn = {
+  table: 'tenants',
+  column: 'clientSecretSealed',
+  purpose: (id) => `tenant:${id}:clientSecret`,
 }
 
 /** What a record needs: whether a secret is stored, never the sealed secret (a long string read for nothing). */
