@@ -3,7 +3,7 @@ import type { Ids } from './clock.js'
 import type { Database } from './db/index.js'
 import type { ActorRef } from './http/schemas.js'
 
-/** What was done, to an API key or a user; the names read in the audit list as they are. */
+/** What was done, to an API key, a user or a tenancy; the names read in the audit list as they are. */
 export const AUDIT_ACTIONS = [
   'apiKey.created',
   'apiKey.revoked',
@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'user.enabled',
   'user.roleGranted',
   'user.roleRevoked',
+  'tenant.created',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -38,7 +39,7 @@ export interface AuditEntry {
   at: string
   by: Acting
   action: AuditAction
-  target: { type: 'ApiKey' | 'User'; id: string }
+  target: { type: 'ApiKey' | 'User' | 'Tenant'; id: string }
   /** Plain facts (a role, a tenancy, a key's name); never a secret. */
   detail?: Record<string, string | boolean | null>
 }

@@ -53,12 +53,16 @@ for (const dialect of testDialects()) {
     it('pages the log newest first, with the page envelope and its links', async () => {
       const first = await list('?page=1&pageSize=2')
       expect(first.statusCode, first.body).toBe(200)
-      expect(first.json()).toMatchObject({ page: 1, pageSize: 2, totalCount: 5, totalPages: 3 })
+      expect(first.json()).toMatchObject({ page: 1, pageSize: 2, totalCount: 6, totalPages: 3 })
       expect(first.json().items.map((e: { action: string }) => e.action)).toEqual(['user.roleGranted', 'user.invited'])
       expect(first.headers.link).toContain('rel="next"')
       const last = (await list('?page=3&pageSize=2')).json()
-      expect(last.items.map((e: { action: string }) => e.action)).toEqual(['apiKey.created'])
-      expect(last.items[0]).toMatchObject({ target: { type: 'ApiKey' }, origin: 'cli', detail: { name: 'Owner key' } })
+      expect(last.items.map((e: { action: string }) => e.action)).toEqual(['tenant.created', 'apiKey.created'])
+      expect(last.items[0]).toMatchObject({
+        target: { type: 'Tenant' },
+        detail: { name: 'A', clientSecretStored: false },
+      })
+      expect(last.items[1]).toMatchObject({ target: { type: 'ApiKey' }, origin: 'cli', detail: { name: 'Owner key' } })
       // `limit` is still the newest N.
       expect((await list('?limit=2')).json()).toMatchObject({ page: 1, pageSize: 2, items: first.json().items })
     })

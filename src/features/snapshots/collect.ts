@@ -6,6 +6,7 @@ import { defineRunKind } from '../../platform/runs/worker.js'
 import { toDay } from '../../platform/time.js'
 import type { CostStore } from '../costs/store.js'
 import { saveCpuSamples, syncInventory } from '../inventory/store.js'
+import { type HostCredentialPolicy, hostCredentialsRefusal, usesHostCredentials } from '../tenants/host-credentials.js'
 import { TENANT_CLIENT_SECRET, type TenantStore } from '../tenants/store.js'
 import { SNAPSHOT_RUNS, type SnapshotRunColumns, type SnapshotStore } from './store.js'
 import { collectionWindow } from './window.js'
@@ -24,6 +25,7 @@ export function snapshotRunKind(deps: {
   costs: CostStore
   connectors: Record<string, Connector>
   secrets: SecretBox
+  hostCredentials: HostCredentialPolicy
   clock: Clock
   ids: Ids
 }) {
@@ -45,6 +47,12 @@ export function snapshotRunKind(deps: {
     const connector = deps.connectors[row.connector]
     if (!connector)
       throw new ConnectorError('connector_unknown', `No connector named "${row.connector}" is configured.`)
+    // A tenancy made before the binding, or whose organisation the operator has since left out.
+    if (
+      usesHostCredentials(row.connector, row.credentialType) &&
+      !(await deps.hostCredentials.allows(row.organisationId))
+    )
+      throw new ConnectorError('host_credentials_not_allowed', `${hostCredentialsRefusal(row.credentialType)}.`)
     return {
       connector,
       conn: {

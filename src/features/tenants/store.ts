@@ -91,9 +91,11 @@ export function createTenantStore(db: Kysely<Database>) {
     /** The organisation's cache version, when the caller's key did not bring it (see platform/cache.ts). */
     cacheVersion: (organisationId: string) => readVersion(db, organisationId),
 
-    async insert(row: TenantRow): Promise<TenantRecord> {
+    /** `audit` writes the change's audit entry in the same transaction. */
+    async insert(row: TenantRow, audit: (trx: Kysely<Database>) => Promise<void>): Promise<TenantRecord> {
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('tenants').values(row).execute()
+        await audit(trx)
         await adjustCount(trx, tenantCounter(row.organisationId), 1)
         await bumpVersion(trx, row.organisationId)
       })

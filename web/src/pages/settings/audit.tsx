@@ -19,6 +19,7 @@ const ACTIONS: Record<string, string> = {
   'user.enabled': 'Enabled a user',
   'user.roleGranted': 'Gave a tenancy role',
   'user.roleRevoked': 'Removed a tenancy role',
+  'tenant.created': 'Connected a tenant',
 }
 const PAGE_SIZE = 50
 
@@ -35,6 +36,7 @@ const FACTS: Record<string, string> = {
   scope: 'scope',
   expiresAt: 'expires',
   displayName: 'name',
+  credentialType: 'credential',
 }
 
 /** The entry's target in words, then its facts (a role, a tenancy, an expiry). */
@@ -43,8 +45,11 @@ function detailText(entry: AuditEntry, names: Names): string {
   const target =
     entry.target.type === 'ApiKey'
       ? `key "${String(detail.name ?? entry.target.id)}"`
-      : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
+      : entry.target.type === 'Tenant'
+        ? `tenant "${String(detail.name ?? entry.target.id)}"`
+        : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
   const facts: string[] = []
+  if (detail.clientSecretStored === true) facts.push('client secret stored')
   if (typeof detail.tenancyId === 'string') facts.push(`on ${names.tenancies[detail.tenancyId] ?? detail.tenancyId}`)
   for (const [key, label] of Object.entries(FACTS)) {
     const value = detail[key]
