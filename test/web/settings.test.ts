@@ -228,6 +228,8 @@ describe('settings', () => {
       `Invited a userRiley Shaw (${INVITEE})`,
       'Revoked an API keykey "Deployment pipeline"',
       'Created an API keykey "Deployment pipeline" · scope tenancies',
+      'Connected a tenanttenant "Staging estate" · credential ManagedIdentity',
+      'Connected a tenanttenant "Production estate" · credential ManagedIdentity',
       'Created an API keykey "Owner key" · scope owner',
     ])
     const acceptance = entries.getByRole('row').filter({ hasText: 'Accepted the invitation' })
