@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { tenantCounter } from '../src/features/tenants/counters.js'
+import { TENANT_CLIENT_SECRET } from '../src/features/tenants/store.js'
 import { bumpVersion } from '../src/platform/cache.js'
 import type { TenantsTable } from '../src/platform/db/schema.js'
 import {
@@ -56,14 +57,14 @@ async function seed(database: BenchDatabase): Promise<{ apiKey: string; organisa
     })
     const random = seededRandom(42)
     const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!
-    const sealed = services.secrets.seal('not-a-real-secret')
     const createdAt = new Date().toISOString()
     const row = (i: number): TenantsTable => {
       const kind = random()
       const credentialType =
         kind < 0.6 ? 'ServicePrincipalSecret' : kind < 0.85 ? 'ServicePrincipalCertificate' : 'ManagedIdentity'
+      const id = randomUUID()
       return {
-        id: randomUUID(),
+        id,
         organisationId: organisation.id,
         name: `${pick(ADJECTIVES)} ${pick(NOUNS)} ${Math.floor(random() * 1e6)} #${i}`,
         cloudTenantId: randomUUID(),
@@ -73,7 +74,10 @@ async function seed(database: BenchDatabase): Promise<{ apiKey: string; organisa
           credentialType === 'ServicePrincipalCertificate'
             ? Array.from({ length: 40 }, () => '0123456789ABCDEF'[Math.floor(random() * 16)]).join('')
             : null,
-        clientSecretSealed: credentialType === 'ServicePrincipalSecret' ? sealed : null,
+        clientSecretSealed:
+          credentialType === 'ServicePrincipalSecret'
+            ? services.secrets.seal('not-a-real-secret', TENANT_CLIENT_SECRET.purpose(id))
+            : null,
         connector: 'simulated',
         createdAt,
       }

@@ -26,3 +26,21 @@ describe('mail settings', () => {
     )
   })
 })
+
+describe('host credential organisations', () => {
+  it('reads a comma-separated list of organisation ids, lower-cased; unset or empty is none', () => {
+    expect(loadConfig(base).hostCredentialOrganisations).toBeNull()
+    expect(loadConfig({ ...base, COSTWATCH_HOST_CREDENTIAL_ORGS: ' ' }).hostCredentialOrganisations).toBeNull()
+    const ids = '01A21E52-6782-76CB-ACA5-B3030199A77C, 01a21e52-6783-7480-a15a-658405aaeabb'
+    expect(loadConfig({ ...base, COSTWATCH_HOST_CREDENTIAL_ORGS: ids }).hostCredentialOrganisations).toEqual([
+      '01a21e52-6782-76cb-aca5-b3030199a77c',
+      '01a21e52-6783-7480-a15a-658405aaeabb',
+    ])
+  })
+
+  it('refuses anything but organisation ids', () => {
+    expect(() => loadConfig({ ...base, COSTWATCH_HOST_CREDENTIAL_ORGS: 'Acme' })).toThrow(
+      'Setting COSTWATCH_HOST_CREDENTIAL_ORGS: must be organisation ids separated by commas, got "acme"',
+    )
+  })
+})

@@ -46,6 +46,11 @@ export interface Config {
   azureArmEndpoint: string
   /** Folder of `<THUMBPRINT>.pem` files for ServicePrincipalCertificate tenants. */
   azureCertificateDir: string | null
+  /**
+   * Organisations whose tenancies may use the server's own credentials (managed identity, certificate folder);
+   * null when not set: then only a server of a single organisation allows them.
+   */
+  hostCredentialOrganisations: string[] | null
   /** Anomaly detection thresholds (COSTWATCH_ANOMALY_*); the defaults are DEFAULT_DETECTION's. */
   anomalyDetection: DetectionOptions
 }
@@ -91,6 +96,19 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   if (!values.includes(raw as T))
     throw new ConfigError(`Setting ${name}: must be one of ${values.join(', ')}, got "${raw}"`)
   return raw as T
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** A comma-separated list of organisation ids; unset or empty: null. */
+function organisationIds(env: Env, name: string): string[] | null {
+  const raw = env[name]?.trim()
+  if (!raw) return null
+  const ids = raw.split(',').map((id) => id.trim().toLowerCase())
+  const bad = ids.find((id) => !UUID.test(id))
+  if (bad !== undefined)
+    throw new ConfigError(`Setting ${name}: must be organisation ids separated by commas, got "${bad}"`)
+  return ids
 }
 
 function httpsUrl(env: Env, name: string, fallback: string): string {
@@ -186,6 +204,7 @@ export function loadConfig(
     azureAuthorityHost: httpsUrl(env, 'COSTWATCH_AZURE_AUTHORITY_HOST', 'https://login.microsoftonline.com'),
     azureArmEndpoint: httpsUrl(env, 'COSTWATCH_AZURE_ARM_ENDPOINT', 'https://management.azure.com'),
     azureCertificateDir: env.COSTWATCH_AZURE_CERT_DIR || null,
+    hostCredentialOrganisations: organisationIds(env, 'COSTWATCH_HOST_CREDENTIAL_ORGS'),
     anomalyDetection: anomalyDetectionFrom(env),
     logLevel: oneOf(env, 'COSTWATCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   }

@@ -26,6 +26,7 @@ import type { AfterSnapshot } from './features/snapshots/collect.js'
 import { createFocusImporter } from './features/snapshots/import.js'
 import { createSnapshotService } from './features/snapshots/service.js'
 import { createSnapshotStore, SNAPSHOT_RUNS, type SnapshotRunColumns } from './features/snapshots/store.js'
+import { hostCredentialPolicy } from './features/tenants/host-credentials.js'
 import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
 import { createTenantStore } from './features/tenants/store.js'
@@ -58,6 +59,10 @@ export function createServices(deps: {
   const secrets = createSecretBox(config.secretKey)
   const organisationStore = createOrganisationStore(db.kysely)
   const tenantStore = createTenantStore(db.kysely)
+  const hostCredentials = hostCredentialPolicy({
+    organisations: config.hostCredentialOrganisations,
+    isOnlyOrganisation: organisationStore.isOnly,
+  })
   const userStore = createUserStore(db.kysely)
   const runEvents = createRunEvents({
     onListenerError: (err, event) => deps.warn?.(err, `a listener of ${event.type} failed for run ${event.runId}`),
@@ -176,6 +181,7 @@ export function createServices(deps: {
     audit: createAuditStore(db.kysely),
     organisationStore,
     tenantStore,
+    hostCredentials,
     userStore,
     users,
     apiKeys,
@@ -194,6 +200,7 @@ export function createServices(deps: {
       ids,
       secrets,
       connector: config.connector,
+      hostCredentials,
       decorate: decorateTenants,
     }),
     snapshotStore,

@@ -57,6 +57,7 @@ export function createCollectionWorker(deps: {
       costs: services.costStore,
       connectors: deps.connectors ?? defaultConnectors(config),
       secrets: services.secrets,
+      hostCredentials: services.hostCredentials,
       clock,
       ids: deps.ids,
     }),

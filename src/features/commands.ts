@@ -7,6 +7,7 @@ import { registerAuditCommands } from './audit/cli.js'
 import { registerEventCommands } from './events/cli.js'
 import { registerOrganisationCommands } from './organisation/cli.js'
 import { registerReportCommands } from './reports/cli.js'
+import { registerSecretCommands } from './secrets/cli.js'
 import { registerImportCommands } from './snapshots/cli.js'
 import { registerUserCommands } from './users/cli.js'
 
@@ -48,4 +49,5 @@ export const COMMANDS: readonly RegisterCommands[] = [
   registerUserCommands,
   registerKeyCommands,
   registerAuditCommands,
+  registerSecretCommands,
 ]

@@ -4,8 +4,8 @@ import type { Database } from './db/index.js'
 import type { ActorRef } from './http/schemas.js'
 
 /**
- * What was done, to an API key or a user; the names read in the audit list as they are. Sign-ins (and failed
- * ones) and password reset requests are here too: whoever tries an account, from where.
+ * What was done, to an API key, a user or a tenancy; the names read in the audit list as they are. Sign-ins (and
+ * failed ones) and password reset requests are here too: whoever tries an account, from where.
  */
 export const AUDIT_ACTIONS = [
   'apiKey.created',
@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'user.signInFailed',
   'user.passwordResetRequested',
   'user.passwordReset',
+  'tenant.created',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -45,7 +46,7 @@ export interface AuditEntry {
   at: string
   by: Acting
   action: AuditAction
-  target: { type: 'ApiKey' | 'User'; id: string }
+  target: { type: 'ApiKey' | 'User' | 'Tenant'; id: string }
   /** Plain facts (a role, a tenancy, a key's name); never a secret. */
   detail?: Record<string, string | boolean | null>
 }

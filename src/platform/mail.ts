@@ -5,6 +5,7 @@ import type { Db, Queryable } from './db/index.js'
 import type { RunEvents } from './runs/events.js'
 import type { RunStore, RunTable } from './runs/store.js'
 import { defineRunKind, type RunOutcome } from './runs/worker.js'
+import { MAIL_BODY } from './sealed.js'
 
 /** The outbox is a run table: each message is a run of the `mail` kind, retried with backoff until delivered. */
 export const MAIL_RUNS: RunTable = { name: 'mail', table: 'mail_outbox' }
@@ -121,7 +122,7 @@ export function createOutbox(deps: {
           organisationId,
           recipient: mail.to,
           subject: mail.subject,
-          bodySealed: secrets.seal(JSON.stringify({ text: mail.text, html: mail.html ?? null })),
+          bodySealed: secrets.seal(JSON.stringify({ text: mail.text, html: mail.html ?? null }), MAIL_BODY.purpose(id)),
         })
         .execute()
       return id
@@ -154,7 +155,10 @@ export function mailRunKind(deps: { db: Db; secrets: SecretBox; transport: MailT
         .where('id', '=', run.id)
         .executeTakeFirst()
       if (!row?.bodySealed) return // delivered before (a retried success): nothing to send again
-      const body = JSON.parse(deps.secrets.open(row.bodySealed)) as { text: string; html: string | null }
+      const body = JSON.parse(deps.secrets.open(row.bodySealed, MAIL_BODY.purpose(run.id))) as {
+        text: string
+        html: string | null
+      }
       const messageId = await deps.transport.send({
         to: row.recipient,
         subject: row.subject,

@@ -44,12 +44,12 @@ for (const dialect of testDialects()) {
     it('encrypts the client secret at rest (AES-256-GCM) and can open it again', async () => {
       const row = await t.db.kysely
         .selectFrom('tenants')
-        .select('clientSecretSealed')
+        .select(['id', 'clientSecretSealed'])
         .where('clientId', '=', CLIENT_ID)
         .executeTakeFirstOrThrow()
-      expect(row.clientSecretSealed).toMatch(/^v1:/)
+      expect(row.clientSecretSealed).toMatch(new RegExp(`^v2:${t.services.secrets.keyId}:`))
       expect(row.clientSecretSealed).not.toContain(CANARY)
-      expect(t.services.secrets.open(row.clientSecretSealed!)).toBe(CANARY)
+      expect(t.services.secrets.open(row.clientSecretSealed!, `tenant:${row.id}:clientSecret`)).toBe(CANARY)
     })
 
     it('creates certificate and managed-identity tenants', async () => {

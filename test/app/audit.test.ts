@@ -53,13 +53,19 @@ for (const dialect of testDialects()) {
     it('pages the log newest first, with the page envelope and its links', async () => {
       const first = await list('?page=1&pageSize=2')
       expect(first.statusCode, first.body).toBe(200)
-      // The owner's sign-in (the session these requests use) is the newest entry.
-      expect(first.json()).toMatchObject({ page: 1, pageSize: 2, totalCount: 6, totalPages: 3 })
+      // The owner's sign-in (the session these requests use) is the newest entry, the tenant's creation the second.
+      expect(first.json()).toMatchObject({ page: 1, pageSize: 2, totalCount: 7, totalPages: 4 })
       expect(first.json().items.map((e: { action: string }) => e.action)).toEqual(['user.signedIn', 'user.roleGranted'])
       expect(first.headers.link).toContain('rel="next"')
-      const last = (await list('?page=3&pageSize=2')).json()
-      expect(last.items.map((e: { action: string }) => e.action)).toEqual(['user.invited', 'apiKey.created'])
-      expect(last.items[1]).toMatchObject({ target: { type: 'ApiKey' }, origin: 'cli', detail: { name: 'Owner key' } })
+      const third = (await list('?page=3&pageSize=2')).json()
+      expect(third.items.map((e: { action: string }) => e.action)).toEqual(['user.invited', 'tenant.created'])
+      expect(third.items[1]).toMatchObject({
+        target: { type: 'Tenant' },
+        detail: { name: 'A', clientSecretStored: false },
+      })
+      const last = (await list('?page=4&pageSize=2')).json()
+      expect(last.items.map((e: { action: string }) => e.action)).toEqual(['apiKey.created'])
+      expect(last.items[0]).toMatchObject({ target: { type: 'ApiKey' }, origin: 'cli', detail: { name: 'Owner key' } })
       // `limit` is still the newest N.
       expect((await list('?limit=2')).json()).toMatchObject({ page: 1, pageSize: 2, items: first.json().items })
     })

@@ -225,10 +225,36 @@ describe('azure connector: credentials', () => {
     expect(msi.map((q) => q.get('client_id'))).toEqual([null, USER_ASSIGNED])
     expect(msi.every((q) => q.get('resource') === fake.url && q.get('api-version') === '2019-08-01')).toBe(true)
     expect(fake.issued.slice(-2)).toEqual([
-      { grant: 'managed_identity', clientId: null },
-      { grant: 'managed_identity', clientId: USER_ASSIGNED },
+      { grant: 'managed_identity', clientId: null, tid: TENANT },
+      { grant: 'managed_identity', clientId: USER_ASSIGNED, tid: TENANT },
     ])
     expect(fake.requests.some((r) => r.kind === 'token')).toBe(false)
+  })
+
+  it("uses the host managed identity only for the directory it belongs to (the token's tid)", async () => {
+    const elsewhere = 'a0000000-0000-4000-8000-0000000000e1'
+    const err = await failure(
+      connector().inventory(
+        tenant({ credentialType: 'ManagedIdentity', cloudTenantId: elsewhere, clientId: null, clientSecret: null }),
+        ctx,
+      ),
+    )
+    expect(err.code).toBe('auth_failed')
+    expect(err.message).toContain(`is not an identity of directory ${elsewhere}`)
+    // Its own directory is not named to the tenancy's viewers.
+    expect(err.message).not.toContain(TENANT)
+    // MSAL may answer from its cache of the identity's tokens: what matters is that ARM was never called.
+    expect(fake.requests.some((r) => ['subscriptions', 'graph', 'cost', 'metrics'].includes(r.kind))).toBe(false)
+
+    const byName = await failure(
+      connector().inventory(
+        tenant({ credentialType: 'ManagedIdentity', cloudTenantId: 'contoso.com', clientId: null, clientSecret: null }),
+        ctx,
+      ),
+    )
+    expect(byName.code).toBe('invalid_credentials')
+    expect(byName.message).toContain('must name its directory by id')
+    expect(fake.requests.some((r) => ['subscriptions', 'graph', 'cost', 'metrics'].includes(r.kind))).toBe(false)
   })
 
   it('reports a wrong client secret as auth_failed without the secret in the message', async () => {

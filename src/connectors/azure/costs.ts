@@ -1,3 +1,4 @@
+import { normaliseCurrency } from '../focus/fields.js'
 import { type ChargeCategory, type ChargeClass, ConnectorError, type DailyCostRow, type DayWindow } from '../types.js'
 import type { ArmClient } from './http.js'
 import { list, num, obj, page, parseArmId, str } from './json.js'
@@ -169,8 +170,9 @@ export async function* subscriptionDailyCosts(
       for (const row of p.rows) {
         const date = usageDate(row[col.date])
         const cost = num(row[col.cost])
-        const currency = str(row[col.currency])
-        if (!date || date < window.from || date > window.to || cost === null || !currency) continue
+        const reportedCurrency = str(row[col.currency])
+        if (!date || date < window.from || date > window.to || cost === null || !reportedCurrency) continue
+        const currency = currencyCode(reportedCurrency, what)
         const resourceArmId = str(row[col.resource])
         const reportedMeter = str(row[col.meter])
         const labelKey = (reportedMeter ?? '').toLowerCase()
@@ -192,6 +194,20 @@ export async function* subscriptionDailyCosts(
   }
 }
 
+/**
+ * A currency code as the FOCUS reader takes it: ISO 4217, three letters, upper-cased. Codes reach report cells
+ * (an XLSX formula among them), so anything else fails the run: Cost Management never sends one, and a run half
+ * kept would misstate the totals. The value itself is not repeated in the error.
+ */
+function currencyCode(text: string, what: string): string {
+  const code = normaliseCurrency(text)
+  if (code) return code
+  throw new ConnectorError(
+    'provider_error',
+    `${what} answered a currency that is not a three-letter ISO 4217 code; nothing of this run was kept.`,
+  )
+}
+
 /** The subscription's billing currency, from the Currency column of an ungrouped query; null without any cost. */
 export async function billingCurrency(
   arm: ArmClient,
@@ -204,7 +220,7 @@ export async function billingCurrency(
     const currency = columnOf(p, ['Currency', 'BillingCurrency'], what)
     for (const row of p.rows) {
       const code = str(row[currency])
-      if (code) return code
+      if (code) return currencyCode(code, what)
     }
   }
   return null

@@ -37,6 +37,7 @@ export function createTokenSources(settings: CredentialSettings) {
       try {
         const token = await (await credential).getToken(settings.scope, { abortSignal: signal })
         if (!token) throw new ConnectorError('auth_failed', `${describe(conn)} returned no access token.`)
+        if (conn.credentialType === 'ManagedIdentity') checkDirectory(conn, token.token)
         return token.token
       } catch (err) {
         // The SDK also throws from constructors (a malformed directory id); every failure leaves as a ConnectorError.
@@ -44,6 +45,34 @@ export function createTokenSources(settings: CredentialSettings) {
         throw tokenError(conn, err, settings.authorityHost)
       }
     }
+  }
+}
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/**
+ * The host's managed identity has one home directory, whatever the tenancy names: its token is used only when its
+ * `tid` claim is the tenancy's directory id, so a tenancy can never collect another directory's costs under its
+ * own name. The identity endpoint takes no directory, so the check is on the token it answers. Which directory it
+ * did belong to is not said: the tenancy's viewers read the message.
+ */
+function checkDirectory(conn: TenantConnection, accessToken: string): void {
+  const wanted = conn.cloudTenantId.toLowerCase()
+  if (!GUID.test(wanted)) {
+    throw new ConnectorError(
+      'invalid_credentials',
+      `${describe(conn)}: a managed identity tenancy must name its directory by id (a GUID), not by domain name.`,
+    )
+  }
+  let tid: unknown
+  try {
+    tid = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')).tid
+  } catch {}
+  if (typeof tid !== 'string' || tid.toLowerCase() !== wanted) {
+    throw new ConnectorError(
+      'auth_failed',
+      `${describe(conn)}: the server's managed identity is not an identity of directory ${conn.cloudTenantId}.`,
+    )
   }
 }
 

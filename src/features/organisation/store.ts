@@ -21,6 +21,11 @@ export function createOrganisationStore(db: Kysely<Database>) {
     async any(): Promise<boolean> {
       return (await db.selectFrom('organisations').select('id').limit(1).executeTakeFirst()) !== undefined
     },
+    /** Whether the server holds this organisation and no other. */
+    async isOnly(id: string): Promise<boolean> {
+      const rows = await db.selectFrom('organisations').select('id').orderBy('id').limit(2).execute()
+      return rows.length === 1 && rows[0]!.id === id
+    },
     async tenancyCount(organisationId: string, visible: Visibility): Promise<number> {
       if (visible === 'all') return readCount(db, tenantCounter(organisationId))
       const row = await db

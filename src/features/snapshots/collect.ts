@@ -1,12 +1,13 @@
 import { type Connector, ConnectorError, type CredentialType, type TenantConnection } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
-import type { SecretBox } from '../../platform/crypto.js'
+import { SealedSecretError, type SecretBox } from '../../platform/crypto.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
 import { defineRunKind } from '../../platform/runs/worker.js'
 import { toDay } from '../../platform/time.js'
 import type { CostStore } from '../costs/store.js'
 import { saveCpuSamples, syncInventory } from '../inventory/store.js'
-import type { TenantStore } from '../tenants/store.js'
+import { type HostCredentialPolicy, hostCredentialsRefusal, usesHostCredentials } from '../tenants/host-credentials.js'
+import { TENANT_CLIENT_SECRET, type TenantStore } from '../tenants/store.js'
 import { SNAPSHOT_RUNS, type SnapshotRunColumns, type SnapshotStore } from './store.js'
 import { collectionWindow } from './window.js'
 
@@ -24,10 +25,21 @@ export function snapshotRunKind(deps: {
   costs: CostStore
   connectors: Record<string, Connector>
   secrets: SecretBox
+  hostCredentials: HostCredentialPolicy
   clock: Clock
   ids: Ids
 }) {
   const { runs, clock } = deps
+
+  /** A secret that does not open (another key, another row's value) fails the run by name, not as a crash. */
+  function openClientSecret(tenantId: string, sealed: string): string {
+    try {
+      return deps.secrets.open(sealed, TENANT_CLIENT_SECRET.purpose(tenantId))
+    } catch (err) {
+      if (!(err instanceof SealedSecretError)) throw err
+      throw new ConnectorError('invalid_credentials', `The stored client secret cannot be used. ${err.message}`)
+    }
+  }
 
   async function connectionOf(tenantId: string): Promise<{ connector: Connector; conn: TenantConnection }> {
     const row = await deps.tenants.connectionRow(tenantId)
@@ -35,6 +47,12 @@ export function snapshotRunKind(deps: {
     const connector = deps.connectors[row.connector]
     if (!connector)
       throw new ConnectorError('connector_unknown', `No connector named "${row.connector}" is configured.`)
+    // A tenancy made before the binding, or whose organisation the operator has since left out.
+    if (
+      usesHostCredentials(row.connector, row.credentialType) &&
+      !(await deps.hostCredentials.allows(row.organisationId))
+    )
+      throw new ConnectorError('host_credentials_not_allowed', `${hostCredentialsRefusal(row.credentialType)}.`)
     return {
       connector,
       conn: {
@@ -42,7 +60,7 @@ export function snapshotRunKind(deps: {
         cloudTenantId: row.cloudTenantId,
         credentialType: row.credentialType as CredentialType,
         clientId: row.clientId,
-        clientSecret: row.clientSecretSealed ? deps.secrets.open(row.clientSecretSealed) : null,
+        clientSecret: row.clientSecretSealed ? openClientSecret(row.id, row.clientSecretSealed) : null,
         certificateThumbprint: row.certificateThumbprint,
       },
     }

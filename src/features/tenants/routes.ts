@@ -35,7 +35,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<{ tenants: TenantService }>
       config: { requires: 'owner' },
     },
     async (req, reply) => {
-      const tenant = await tenants.create(req.principal!, req.body)
+      const tenant = await tenants.create(req.principal!, req.body, req.ip)
       return reply.code(201).header('Location', `/api/public/v1/tenants/${tenant.id}`).send(tenant)
     },
   )

@@ -1,4 +1,5 @@
 import type { ConnectorName } from '../../config.js'
+import { CLI_ORIGIN, recordAudit } from '../../platform/audit.js'
 import { type Principal, type Visibility, visibleTenancies } from '../../platform/auth/principal.js'
 import { createPageCache } from '../../platform/cache.js'
 import type { Clock, Ids } from '../../platform/clock.js'
@@ -6,8 +7,9 @@ import type { SecretBox } from '../../platform/crypto.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf, type SerialisedPage } from '../../platform/http/paging.js'
 import { toDay } from '../../platform/time.js'
+import { type HostCredentialPolicy, hostCredentialsRefusal, usesHostCredentials } from './host-credentials.js'
 import type { CreateTenancyRequest, TenantRecord } from './schemas.js'
-import type { TenantStore } from './store.js'
+import { TENANT_CLIENT_SECRET, type TenantStore } from './store.js'
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 // A DNS name with at least two labels and an alphabetic top-level label: nothing that could add a path,
@@ -54,6 +56,8 @@ export function createTenantService(deps: {
   ids: Ids
   secrets: SecretBox
   connector: ConnectorName
+  /** Which organisations may use the server's own credentials (see host-credentials.ts). */
+  hostCredentials: HostCredentialPolicy
   /** Fills in `lastSnapshot` and `costs` (totals as of `today`, a UTC day) from collection, for a page at once. */
   decorate?(records: TenantRecord[], today: string): Promise<TenantRecord[]>
 }) {
@@ -72,7 +76,8 @@ export function createTenantService(deps: {
   })
 
   return {
-    async create(who: Principal, input: CreateTenancyRequest): Promise<TenantRecord> {
+    /** `origin`: the client address of the request, for the audit log. */
+    async create(who: Principal, input: CreateTenancyRequest, origin = CLI_ORIGIN): Promise<TenantRecord> {
       const errors: FieldErrors = {}
       const name = input.name.trim()
       if (name === '') errors.name = ['must not be empty']
@@ -94,22 +99,60 @@ export function createTenantService(deps: {
       if (given.certificateThumbprint && !THUMBPRINT.test(given.certificateThumbprint)) {
         errors.certificateThumbprint = ['must be 40 or 64 hexadecimal characters']
       }
+      // The managed identity's token is checked against the directory id (its `tid`), which a domain name is not.
+      if (
+        deps.connector === 'azure' &&
+        input.credentialType === 'ManagedIdentity' &&
+        cloudTenantId &&
+        !GUID.test(cloudTenantId)
+      )
+        errors.cloudTenantId = ['must be the directory id (a GUID) for ManagedIdentity']
       if (Object.keys(errors).length) throw ApiError.invalid(errors)
+      if (
+        usesHostCredentials(deps.connector, input.credentialType) &&
+        !(await deps.hostCredentials.allows(who.organisationId))
+      ) {
+        throw ApiError.invalid(
+          { credentialType: [hostCredentialsRefusal(input.credentialType)] },
+          "This organisation may not use the server's own credentials.",
+        )
+      }
       if (await store.existsWithCloudTenantId(who.organisationId, cloudTenantId!)) {
         throw ApiError.conflict(`Cloud tenant ${cloudTenantId} is already connected to this organisation.`)
       }
-      return store.insert({
-        id: ids.uuid(),
+      const id = ids.uuid()
+      const row = {
+        id,
         organisationId: who.organisationId,
         name,
         cloudTenantId: cloudTenantId!,
         credentialType: input.credentialType,
         clientId: given.clientId?.toLowerCase() ?? null,
         certificateThumbprint: given.certificateThumbprint,
-        clientSecretSealed: given.clientSecret ? secrets.seal(given.clientSecret) : null,
+        clientSecretSealed: given.clientSecret
+          ? secrets.seal(given.clientSecret, TENANT_CLIENT_SECRET.purpose(id))
+          : null,
         connector: deps.connector,
         createdAt: clock.now().toISOString(),
-      })
+      }
+      return store.insert(row, (tx) =>
+        recordAudit(tx, ids, {
+          organisationId: who.organisationId,
+          at: row.createdAt,
+          by: { actor: who.actor, origin },
+          action: 'tenant.created',
+          target: { type: 'Tenant', id },
+          // What names the credential, and whether a secret was stored: never the secret.
+          detail: {
+            name,
+            cloudTenantId: row.cloudTenantId,
+            credentialType: row.credentialType,
+            clientId: row.clientId,
+            certificateThumbprint: row.certificateThumbprint,
+            clientSecretStored: row.clientSecretSealed !== null,
+          },
+        }),
+      )
     },
 
     async list(who: Principal, paging: Paging) {

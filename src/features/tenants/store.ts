@@ -5,6 +5,7 @@ import { bumpVersion, readVersion } from '../../platform/cache.js'
 import { adjustCount, readCount } from '../../platform/db/counters.js'
 import { type Database, prepared } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
+import type { SealedColumn } from '../../platform/sealed.js'
 import { tenantCounter } from './counters.js'
 import type { TenantRecord } from './schemas.js'
 
@@ -19,6 +20,13 @@ export interface TenantRow {
   clientSecretSealed: string | null
   connector: string
   createdAt: string
+}
+
+/** A tenant's client secret, sealed for its own row: a value copied to another tenant does not open. */
+export const TENANT_CLIENT_SECRET: SealedColumn = {
+  table: 'tenants',
+  column: 'clientSecretSealed',
+  purpose: (id) => `tenant:${id}:clientSecret`,
 }
 
 /** What a record needs: whether a secret is stored, never the sealed secret (a long string read for nothing). */
@@ -83,9 +91,11 @@ export function createTenantStore(db: Kysely<Database>) {
     /** The organisation's cache version, when the caller's key did not bring it (see platform/cache.ts). */
     cacheVersion: (organisationId: string) => readVersion(db, organisationId),
 
-    async insert(row: TenantRow): Promise<TenantRecord> {
+    /** `audit` writes the change's audit entry in the same transaction. */
+    async insert(row: TenantRow, audit: (trx: Kysely<Database>) => Promise<void>): Promise<TenantRecord> {
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('tenants').values(row).execute()
+        await audit(trx)
         await adjustCount(trx, tenantCounter(row.organisationId), 1)
         await bumpVersion(trx, row.organisationId)
       })

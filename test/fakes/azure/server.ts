@@ -38,6 +38,11 @@ export interface FakeAzureOptions {
   apps: FakeApp[]
   /** Client ids of the user-assigned identities of the host; null stands for the system-assigned one. */
   managedIdentities: (string | null)[]
+  /**
+   * The home directory of the host's identities (their tokens' `tid`), `tenantId` unless given. ARM refuses a
+   * token of another directory than `tenantId` (InvalidAuthenticationTokenTenant), as Azure does.
+   */
+  managedIdentityTenantId?: string
   /** The secret the App Service identity endpoint expects in `X-IDENTITY-HEADER`. */
   identityHeader: string
   estate: FakeEstate
@@ -61,6 +66,8 @@ export interface RecordedRequest {
 export interface IssuedToken {
   grant: 'client_secret' | 'client_assertion' | 'managed_identity'
   clientId: string | null
+  /** The directory the token is for (its `tid` claim). */
+  tid?: string
   /** For certificate grants: the JWT header the assertion carried. */
   assertionHeader?: Json
 }
@@ -81,7 +88,7 @@ export interface FakeAzure {
 export async function startFakeAzure(options: FakeAzureOptions): Promise<FakeAzure> {
   const requests: RecordedRequest[] = []
   const issued: IssuedToken[] = []
-  const tokens = new Map<string, { expiresAt: number }>()
+  const tokens = new Map<string, { expiresAt: number; tid: string }>()
   let throttle = { times: 0, headers: {} as Record<string, string> }
   let failures = new Map<RequestKind, { status: number; times: number }>()
   const sizes = { subscriptions: 1, graph: 2, costs: 4, ...options.pageSizes }
@@ -124,7 +131,20 @@ export async function startFakeAzure(options: FakeAzureOptions): Promise<FakeAzu
     if (kind === 'token') return tokenEndpoint(url, body as Record<string, string>, answer)
     if (kind === 'msi') return managedIdentityEndpoint(req, url, answer)
     if (kind === 'unknown') return answer(404, { error: { code: 'NotFound', message: `No fake for ${url.pathname}` } })
-    if (!authorised(req)) {
+    const known = tokenOf(req)
+    if (known && known.tid.toLowerCase() !== options.tenantId.toLowerCase()) {
+      return answer(
+        401,
+        {
+          error: {
+            code: 'InvalidAuthenticationTokenTenant',
+            message: `The access token is from the wrong issuer 'https://sts.windows.net/${known.tid}/'.`,
+          },
+        },
+        { 'WWW-Authenticate': 'Bearer authorization_uri="https://login.microsoftonline.com/", error="invalid_token"' },
+      )
+    }
+    if (!known) {
       return answer(
         401,
         { error: { code: 'InvalidAuthenticationToken', message: 'The access token is invalid.' } },
@@ -286,7 +306,11 @@ export async function startFakeAzure(options: FakeAzureOptions): Promise<FakeAzu
         correlationId: randomUUID(),
       })
     }
-    const token = issue({ grant: 'managed_identity', clientId })
+    const token = issue({
+      grant: 'managed_identity',
+      clientId,
+      tid: options.managedIdentityTenantId ?? options.tenantId,
+    })
     answer(200, {
       access_token: token.access_token,
       expires_on: String(Math.floor(Date.now() / 1000) + 3600),
@@ -299,17 +323,19 @@ export async function startFakeAzure(options: FakeAzureOptions): Promise<FakeAzu
   /** Opaque to the connector, but shaped like a JWT so that a leak into a message would be recognisable. */
   function issue(what: IssuedToken) {
     issued.push(what)
+    const tid = what.tid ?? options.tenantId
     const part = (o: Json) => Buffer.from(JSON.stringify(o)).toString('base64url')
     const exp = Math.floor(Date.now() / 1000) + 3600
-    const accessToken = `${part({ typ: 'JWT', alg: 'RS256' })}.${part({ aud: origin, tid: options.tenantId, appid: what.clientId, exp })}.${randomBytes(24).toString('base64url')}`
-    tokens.set(accessToken, { expiresAt: exp * 1000 })
+    const accessToken = `${part({ typ: 'JWT', alg: 'RS256' })}.${part({ aud: origin, tid, appid: what.clientId, exp })}.${randomBytes(24).toString('base64url')}`
+    tokens.set(accessToken, { expiresAt: exp * 1000, tid })
     return { ...TOKEN_EXAMPLE.responses['200'], expires_in: 3599, ext_expires_in: 3599, access_token: accessToken }
   }
 
-  function authorised(req: IncomingMessage): boolean {
+  /** The live token the request carries, if any. */
+  function tokenOf(req: IncomingMessage) {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
     const known = token ? tokens.get(token) : undefined
-    return known !== undefined && known.expiresAt > Date.now()
+    return known && known.expiresAt > Date.now() ? known : undefined
   }
 
   // --- ARM ------------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ const ACTIONS: Record<string, string> = {
   'user.signInFailed': 'Failed to sign in',
   'user.passwordResetRequested': 'Asked for a password reset',
   'user.passwordReset': 'Set a new password with a reset link',
+  'tenant.created': 'Connected a tenant',
 }
 const PAGE_SIZE = 50
 
@@ -40,6 +41,7 @@ const FACTS: Record<string, string> = {
   expiresAt: 'expires',
   displayName: 'name',
   reason: 'because',
+  credentialType: 'credential',
 }
 
 /** The entry's target in words, then its facts (a role, a tenancy, an expiry). */
@@ -48,8 +50,11 @@ function detailText(entry: AuditEntry, names: Names): string {
   const target =
     entry.target.type === 'ApiKey'
       ? `key "${String(detail.name ?? entry.target.id)}"`
-      : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
+      : entry.target.type === 'Tenant'
+        ? `tenant "${String(detail.name ?? entry.target.id)}"`
+        : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
   const facts: string[] = []
+  if (detail.clientSecretStored === true) facts.push('client secret stored')
   if (typeof detail.tenancyId === 'string') facts.push(`on ${names.tenancies[detail.tenancyId] ?? detail.tenancyId}`)
   for (const [key, label] of Object.entries(FACTS)) {
     const value = detail[key]
