@@ -140,6 +140,8 @@ export function createServices(deps: {
     ids,
     tenancyBelongsTo: async (tenancyId, organisationId) =>
       (await tenantStore.organisationOf(tenancyId)) === organisationId,
+    principalOfUser: users.principalOf,
+    emailsOfUsers: userStore.emailsOf,
     onTouchError: (err) => deps.warn?.(err, 'could not record when an API key was last used'),
   })
   const events = createEventService({

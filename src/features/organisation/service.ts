@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { CLI_ACTOR } from '../../platform/audit.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/index.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
@@ -63,7 +64,8 @@ export function createOrganisationService(deps: {
             organisationId,
             name: 'Owner key',
             grants: null,
-            createdBy: { type: 'User', id: owner.id, name: owner.email },
+            // Made on the command line for the owner: it keeps its own scope whatever becomes of the owner.
+            createdBy: CLI_ACTOR,
           },
           trx,
         )

@@ -307,10 +307,13 @@ export function createUserService(deps: {
       })
     },
 
-    /** The principal of a user (for sign-in): null for a disabled or not yet active user, or an unknown id. */
+    /**
+     * The principal of a user as they are now: null for a disabled or not yet active user, or an unknown id. One
+     * read: it bounds every request of a key the user created.
+     */
     async principalOf(userId: string): Promise<Principal | null> {
-      const user = await store.stateById(userId)
-      return user ? principalOfUser(user, await store.rolesOf(userId)) : null
+      const found = await store.stateWithRoles(userId)
+      return found ? principalOfUser(found.user, found.roles) : null
     },
   }
 }
