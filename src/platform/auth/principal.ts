@@ -28,6 +28,11 @@ export interface ItemTenancy {
   describe(params: Readonly<Record<string, string>>): string
   /** The tenancy owning the item, or null when there is no such item; called with validated parameters. */
   tenancyOf(params: Readonly<Record<string, string>>): Promise<string | null>
+  /**
+   * An item that cannot exist yet (a planned operation): a key holding the role on no tenancy gets its 403 at once
+   * (see `authoriseSomewhere`), since no id can name an item it sees.
+   */
+  planned?: true
 }
 
 /**
@@ -122,8 +127,8 @@ export function authorise(
 }
 
 /**
- * Before an item is looked up: a key that holds the role on no tenancy can act on no item, whatever the id
- * (a 403 that says nothing about the item).
+ * Before a planned item's 501: a key that holds the role on no tenancy could act on no item, whatever the id (a
+ * 403 that says nothing about any item). A built item is looked up first: one the key cannot see is a 404.
  */
 export function authoriseSomewhere(who: Principal, needed: TenancyRole): void {
   if (!hasRoleSomewhere(who, needed)) {
