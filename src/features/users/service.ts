@@ -63,6 +63,8 @@ export function createUserService(deps: {
   publicUrl: string
   organisationName(organisationId: string): Promise<string | null>
   organisationOfTenancy(tenancyId: string): Promise<string | null>
+  /** Ends every session of the user, in the transaction of the change that disables or demotes them. */
+  endSessionsOf(trx: Kysely<Database>, userId: string): Promise<void>
 }) {
   const { store, outbox, clock, ids } = deps
   const audit = (trx: Kysely<Database>, entry: Omit<AuditEntry, 'at'> & { at?: string }) =>
@@ -222,6 +224,8 @@ export function createUserService(deps: {
           ...(isOwner !== user.isOwner ? { isOwner: isOwner ? 1 : 0 } : {}),
           ...(isDisabled !== user.isDisabled ? { isDisabled: isDisabled ? 1 : 0 } : {}),
         })
+        // Disabled or no longer an owner: every session ends with the change (re-enabling revives none).
+        if ((isDisabled && !user.isDisabled) || (user.isOwner && !isOwner)) await deps.endSessionsOf(trx, userId)
         const target = { type: 'User' as const, id: userId }
         if (displayName !== undefined && displayName !== user.displayName)
           await audit(trx, { organisationId, by, action: 'user.renamed', target, detail: { displayName } })
