@@ -3,6 +3,7 @@ import { hashPassword, passwordProblems, verifyNothing, verifyPassword } from '.
 import type { Principal } from '../../platform/auth/principal.js'
 import type { Clock } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
+import { emailProblems } from '../../platform/email.js'
 import { ApiError } from '../../platform/http/errors.js'
 import type { Outbox } from '../../platform/mail.js'
 import { principalOfUser } from '../users/principal.js'
@@ -25,8 +26,6 @@ export interface SignedIn {
   csrfToken: string
   user: SessionUser
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 function wrongCredentials() {
   // One answer for an unknown address, a wrong password and an account without one: nothing to enumerate.
@@ -98,7 +97,9 @@ export function createSessionService(deps: {
       const email = input.email.trim().toLowerCase()
       const now = clock.now()
       const nowIso = now.toISOString()
-      const candidates = EMAIL.test(email) ? await store.candidates(email) : []
+      const emailErrors = emailProblems(email)
+      if (emailErrors.length) throw ApiError.invalid({ email: emailErrors })
+      const candidates = await store.candidates(email)
       const locked = candidates.find((c) => c.signInLockedUntil !== null && c.signInLockedUntil > nowIso)
       if (locked) {
         const retryAfter = Math.ceil((Date.parse(locked.signInLockedUntil!) - now.getTime()) / 1000)
@@ -175,7 +176,8 @@ export function createSessionService(deps: {
      */
     async requestReset(emailInput: string): Promise<void> {
       const email = emailInput.trim().toLowerCase()
-      if (!EMAIL.test(email)) throw ApiError.invalid({ email: ['must be an e-mail address'] })
+      const emailErrors = emailProblems(email)
+      if (emailErrors.length) throw ApiError.invalid({ email: emailErrors })
       const now = clock.now()
       const queued: string[] = []
       for (const user of await store.candidates(email)) {

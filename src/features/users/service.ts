@@ -6,6 +6,7 @@ import type { Principal, TenancyRole } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import type { Database } from '../../platform/db/index.js'
+import { emailProblems } from '../../platform/email.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { escapeHtml } from '../../platform/http/pages.js'
 import type { PageOf, Paging } from '../../platform/http/paging.js'
@@ -26,7 +27,6 @@ import type { InvitationState, UserState, UserStore } from './store.js'
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3_600_000
 /** Letters, digits, `-` and `_` (base64url of 32 random bytes): the shape of a token, checked before any lookup. */
 export const INVITATION_TOKEN = /^[A-Za-z0-9_-]{43}$/
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** Why a link no longer works; each has its page. */
 export type InvitationProblem = 'unknown' | 'expired' | 'used'
@@ -39,7 +39,8 @@ export class InvitationUnusable extends Error {
 
 function validEmail(raw: string): string {
   const email = raw.trim()
-  if (!EMAIL.test(email) || email.length > 320) throw ApiError.invalid({ email: ['must be an e-mail address'] })
+  const problems = emailProblems(email)
+  if (problems.length) throw ApiError.invalid({ email: problems })
   return email
 }
 
