@@ -21,7 +21,7 @@ import { createOrganisationStore } from './features/organisation/store.js'
 import { createReportService } from './features/reports/service.js'
 import { createReportStore, REPORT_RUNS, type ReportRunColumns } from './features/reports/store.js'
 import { createSessionService } from './features/session/service.js'
-import { createSessionStore } from './features/session/store.js'
+import { createSessionStore, endSessionsOf } from './features/session/store.js'
 import type { AfterSnapshot } from './features/snapshots/collect.js'
 import { createFocusImporter } from './features/snapshots/import.js'
 import { createSnapshotService } from './features/snapshots/service.js'
@@ -92,6 +92,7 @@ export function createServices(deps: {
     publicUrl: config.publicUrl,
     organisationName: async (id) => (await organisationStore.get(id))?.name ?? null,
     organisationOfTenancy: tenantStore.organisationOf,
+    endSessionsOf,
   })
   const costStore = createCostStore(db.kysely, db.dialect)
   const blobs = openBlobStore(config.blobUrl, config.s3)
@@ -145,6 +146,8 @@ export function createServices(deps: {
     ids,
     tenancyBelongsTo: async (tenancyId, organisationId) =>
       (await tenantStore.organisationOf(tenancyId)) === organisationId,
+    principalOfUser: users.principalOf,
+    emailsOfUsers: userStore.emailsOf,
     onTouchError: (err) => deps.warn?.(err, 'could not record when an API key was last used'),
   })
   const events = createEventService({

@@ -3,11 +3,14 @@ import type { LightMyRequestResponse } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
+import { activeMember, asBrowser, type Browser, signIn } from '../support/members.js'
 
 /**
  * One security suite for every operation of the OpenAPI document, so a new route gets it without a line here:
  * 401s alike whatever the cause, another organisation's ids indistinguishable from unknown ones, 403 for a role
- * too low exactly where the document says 403, and children of another tenant (or of another kind) 404.
+ * too low exactly where the document says 403, and children of another tenant (or of another kind) 404. Keys made
+ * by a user act within the user's current rights (a disabled creator: 401; a demoted one: the roles left), a
+ * principal with no tenancy gets nothing (never a 500), and an item the key cannot see answers as an unknown id.
  * Operations that answer 501 (not built yet) take the 401 and 403 parts; the parts that need real items skip them.
  */
 
@@ -119,6 +122,13 @@ for (const dialect of testDialects()) {
     let revokedKey: string
     let expiringKey: string
     let viewerKey: string
+    /** Owner keys made in the web interface by owners since disabled, demoted to a Viewer of the own tenant, and
+     * demoted with no role left. */
+    let disabledCreatorKey: string
+    let demotedCreatorKey: string
+    let emptyKey: string
+    /** A signed-in member with no role. */
+    let emptyBrowser: Browser
     let address = 0
 
     /** One request; each from its own client address, so a limit on failed authentications never answers first. */
@@ -139,6 +149,62 @@ for (const dialect of testDialects()) {
         headers: key ? { 'x-api-key': key } : {},
         ...(op.body ? { payload: sample(op.body, doc) as object } : {}),
       })
+    }
+    /** The operation's request in the web interface's API, as a signed-in browser sends it. */
+    function callApp(op: Operation, ids: Ids, browser: Browser): Promise<LightMyRequestResponse> {
+      const path = op.path
+        .replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(ids[name]!))
+        .replace(API, '/api/app')
+      const query = new URLSearchParams(
+        op.query.map((q): [string, string] => [q.name, String(sample(q.schema, doc))]),
+      ).toString()
+      return asBrowser(t, browser, op.method as 'GET', query ? `${path}?${query}` : path)
+    }
+    /** An owner key made in the web interface by a new owner, who is then changed by `after`. */
+    async function keyOfOwner(email: string, after: (userId: string) => Promise<void>): Promise<string> {
+      const user = await activeMember(t, org, email, { owner: true })
+      const made = await asBrowser(t, await signIn(t, email), 'POST', '/api/app/keys', { name: email, scope: 'owner' })
+      expect(made.statusCode, made.body).toBe(201)
+      await after(user.id)
+      return made.json().apiKey
+    }
+    const changeUser = async (userId: string, body: object) => {
+      const res = await t.request('PATCH', `${API}/users/${userId}`, org.ownerKey, body)
+      expect(res.statusCode, res.body).toBe(200)
+    }
+    /** An anomaly of the tenant, as detection writes one. */
+    async function anomalyOf(tenantId: string): Promise<string> {
+      const id = randomUUID()
+      await t.db.kysely
+        .insertInto('anomalies')
+        .values({
+          id,
+          organisationId: org.organisationId,
+          tenantId,
+          scopeKey: 'tenant',
+          scopeKind: 'Tenant',
+          subscriptionId: null,
+          resourceGroupName: null,
+          resourceId: null,
+          serviceName: null,
+          dateRaised: '2026-02-27',
+          severity: 'High',
+          status: 'New',
+          expectedCost: 10,
+          actualCost: 30,
+          impact: 20,
+          impactPercent: 200,
+          currency: 'USD',
+          description: 'Cost of the tenant was 30.00 USD against 10.00 USD expected (+200%).',
+          detectedAt: '2026-02-28T06:00:00.000Z',
+          updatedAt: '2026-02-28T06:00:00.000Z',
+          statusChangedAt: null,
+          statusChangedByType: null,
+          statusChangedById: null,
+          statusChangedByName: null,
+        })
+        .execute()
+      return id
     }
     const name = (op: Operation) => `${op.method} ${op.path} (${op.operationId})`
     const planned = (op: Operation) => op.statuses.has(501)
@@ -193,10 +259,9 @@ for (const dialect of testDialects()) {
       own.resourceGroupName = ownGroups[0]!
       sibling.resourceGroupName = sibling.resourceGroupName!.split('\n').find((n) => !ownGroups.includes(n))!
       expect(sibling.resourceGroupName).toBeTruthy()
-      const planned = { anomalyId: randomUUID() }
-      Object.assign(own, planned, { userId: org.ownerId })
+      Object.assign(own, { anomalyId: await anomalyOf(own.tenantId!), userId: org.ownerId })
       // Users belong to the organisation, not to a tenant: "of the sibling" is a user of another organisation.
-      Object.assign(sibling, planned, { userId: other.ownerId })
+      Object.assign(sibling, { anomalyId: await anomalyOf(sibling.tenantId!), userId: other.ownerId })
       // One unknown id for each own one (tenantId and tenancyId name the same tenant).
       const fresh = new Map<string, string>()
       unknown = Object.fromEntries(
@@ -210,6 +275,18 @@ for (const dialect of testDialects()) {
       revokedKey = revoked.apiKey
       expiringKey = (await t.given.key(org, null, { name: 'expiring', expiresAt: '2026-03-01T10:00:00.000Z' })).apiKey
       viewerKey = (await t.given.key(org, [{ tenancyId: own.tenantId!, role: 'Viewer' }], { name: 'viewer' })).apiKey
+      disabledCreatorKey = await keyOfOwner('disabled@keyholder.test', (id) =>
+        changeUser(id, { isDisabled: true, isOwner: false }),
+      )
+      demotedCreatorKey = await keyOfOwner('demoted@keyholder.test', async (id) => {
+        const granted = await t.request('PUT', `${API}/tenancies/${own.tenantId}/users/${id}`, org.ownerKey, {
+          role: 'Viewer',
+        })
+        expect(granted.statusCode, granted.body).toBe(200)
+        await changeUser(id, { isOwner: false })
+      })
+      emptyKey = await keyOfOwner('emptied@keyholder.test', (id) => changeUser(id, { isOwner: false }))
+      emptyBrowser = await signIn(t, (await activeMember(t, org, 'nobody@keyholder.test')).email)
     })
 
     it('covers every operation of the document', () => {
@@ -226,6 +303,7 @@ for (const dialect of testDialects()) {
             ['no key', null],
             ['revoked', revokedKey],
             ['expired', expiringKey],
+            ['made by a user since disabled', disabledCreatorKey],
           ] as const) {
             const res = await call(op, own, key)
             expect(res.statusCode, `${name(op)}, ${cause}: ${res.body}`).toBe(401)
@@ -249,14 +327,74 @@ for (const dialect of testDialects()) {
       }
     })
 
-    it('403 for a role too low exactly where the document lists 403', async () => {
+    it('403 for a role too low exactly where the document lists 403 (a Viewer key, a demoted owner’s owner key)', async () => {
       for (const op of operations) {
-        const res = await call(op, own, viewerKey)
-        if (op.statuses.has(403)) {
-          expect(res.statusCode, `${name(op)} with a Viewer key: ${res.body}`).toBe(403)
-          expect(res.json().type, name(op)).toBe('/problems/forbidden')
-        } else {
-          expect(res.statusCode, `${name(op)} with a Viewer key: ${res.body}`).not.toBe(403)
+        for (const [what, key] of [
+          ['a Viewer key', viewerKey],
+          ['the owner key of an owner demoted to Viewer', demotedCreatorKey],
+        ] as const) {
+          const res = await call(op, own, key)
+          if (op.statuses.has(403)) {
+            expect(res.statusCode, `${name(op)} with ${what}: ${res.body}`).toBe(403)
+            expect(res.json().type, name(op)).toBe('/problems/forbidden')
+          } else {
+            expect(res.statusCode, `${name(op)} with ${what}: ${res.body}`).not.toBe(403)
+          }
+        }
+      }
+    })
+
+    it('a principal with no tenancy reads nothing on every GET: 200 with nothing in it, or 404, never a 500', async () => {
+      const ownIds = Object.values(own).filter((v) => /^[0-9a-f-]{36}$/.test(v))
+      for (const op of operations.filter((o) => o.method === 'GET')) {
+        for (const [what, res] of [
+          ['a key whose creator has no role left', await call(op, own, emptyKey)],
+          ['a signed-in member with no role', await callApp(op, own, emptyBrowser)],
+        ] as const) {
+          const allowed = [200, 404, ...(op.statuses.has(403) ? [403] : []), ...(planned(op) ? [501] : [])]
+          expect(allowed, `${name(op)} as ${what}: ${res.statusCode} ${res.body}`).toContain(res.statusCode)
+          if (res.statusCode !== 200) continue
+          const body = res.json()
+          if (Array.isArray(body.items)) expect(body.items, `${name(op)} as ${what}`).toEqual([])
+          for (const id of ownIds) expect(res.body, `${name(op)} as ${what}`).not.toContain(id)
+        }
+      }
+    })
+
+    it('an item of a tenancy the key cannot see answers exactly as an unknown id, whatever its roles elsewhere', async () => {
+      // Items named without their tenancy (users are the organisation's).
+      const items = operations.filter(
+        (op) => op.pathParams.length > 0 && !op.pathParams.some((p) => ['tenantId', 'tenancyId'].includes(p)),
+      )
+      expect(items.length).toBeGreaterThan(6)
+      const wide = await t.services.reports.create(org.owner, {
+        name: 'Everything',
+        kind: 'TopResources',
+        tenancyIds: null,
+      })
+      const wideRun = await t.services.reports.trigger(org.owner, wide.id)
+      // Admin of every tenancy but no owner: an operation refusing it an unknown id is for owners only, a 403 to
+      // any other key whatever the id; every other one answers an item it cannot see 404.
+      const adminKey = (
+        await t.given.key(org, [
+          { tenancyId: own.tenantId!, role: 'Admin' },
+          { tenancyId: sibling.tenantId!, role: 'Admin' },
+        ])
+      ).apiKey
+      for (const op of items) {
+        const ownersOnly = (await call(op, unknown, adminKey)).statusCode === 403
+        for (const [what, key, hidden] of [
+          ["a Viewer key, the sibling tenant's item", viewerKey, sibling],
+          ["a key with no tenancy, the own tenant's item", emptyKey, own],
+          ['a Viewer key, an organisation-wide report', viewerKey, { ...own, reportId: wide.id, runId: wideRun.id }],
+        ] as const) {
+          // The organisation-wide report is the one hidden item of the third case.
+          if (what.endsWith('report') && !op.pathParams.includes('reportId')) continue
+          const seen = await call(op, hidden, key)
+          const random = await call(op, unknown, key)
+          expect(seen.statusCode, `${name(op)}, ${what}: ${seen.body}`).toBe(random.statusCode)
+          expect(comparable(seen, hidden), `${name(op)}, ${what}`).toEqual(comparable(random, unknown))
+          if (!ownersOnly) expect(random.statusCode, `${name(op)}, ${what}`).toBe(404)
         }
       }
     })

@@ -93,6 +93,12 @@ describe('settings', () => {
     const row = page.getByRole('row', { name: /Deployment pipeline/ })
     await row.getByText('Production estate: Viewer').waitFor()
     await row.getByText(`${secret.slice(0, 10)}…`).waitFor()
+    // Who made each key: the owner (whose rights bound it), or the command line (`org create`'s first key).
+    await row.getByText(`by ${ownerEmail}`).waitFor()
+    await page
+      .getByRole('row', { name: /Owner key/ })
+      .getByText('on the command line')
+      .waitFor()
     await page.screenshot({ path: '/work/shots/settings-keys-1280.png', fullPage: true })
 
     // Revoking asks first, by keyboard: Escape keeps the key, the confirmation revokes it.

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely'
 import type { Visibility } from '../../platform/auth/principal.js'
 import { chunk } from '../../platform/chunk.js'
-import type { Database } from '../../platform/db/index.js'
+import { type Database, NO_ROW } from '../../platform/db/index.js'
 import type { AnomaliesTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { ActorRef } from '../../platform/http/schemas.js'
@@ -144,7 +144,9 @@ export function createAnomalyStore(db: Kysely<Database>, costs: Pick<CostStore, 
       const matching = db
         .selectFrom('anomalies')
         .where('organisationId', '=', organisationId)
-        .$if(visible !== 'all', (qb) => qb.where('tenantId', 'in', visible as string[])) // never []
+        .$if(visible !== 'all', (qb) =>
+          visible.length ? qb.where('tenantId', 'in', visible as string[]) : qb.where(NO_ROW),
+        )
         .$if(filter.tenancyId !== undefined, (qb) => qb.where('tenantId', '=', filter.tenancyId!))
         .$if(filter.severity !== undefined, (qb) => qb.where('severity', '=', filter.severity!))
         .$if(filter.status !== undefined, (qb) => qb.where('status', '=', filter.status!))

@@ -13,6 +13,13 @@ export const ApiKeyRecord = Type.Object(
     scope: Type.Union([Type.Literal('owner'), Type.Array(TenancyGrant)]),
     createdAt: Instant,
     createdBy: ActorRef,
+    createdByEmail: Nullable(
+      Type.String({
+        description:
+          "The address of the user who made the key, as it is now: the key acts with at most that user's current " +
+          'rights. Null for a key made on the command line, which keeps its own scope.',
+      }),
+    ),
     expiresAt: Nullable(Instant),
     lastUsedAt: Nullable(Instant),
     revokedAt: Nullable(Instant),

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import { type Acting, CLI_ORIGIN, FROM_CLI, recordAudit } from '../../platform/audit.js'
-import type { Principal, TenancyRole } from '../../platform/auth/principal.js'
+import { type Principal, type TenancyRole, withinRightsOf } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { apiKeyDisplayPrefix, generateApiKey, isWellFormedApiKey, sha256Hex } from '../../platform/crypto.js'
 import type { Database } from '../../platform/db/index.js'
@@ -30,9 +30,30 @@ export function createApiKeyService(deps: {
   ids: Ids
   /** The tenancies of an organisation, to reject grants on someone else's. */
   tenancyBelongsTo(tenancyId: string, organisationId: string): Promise<boolean>
+  /**
+   * The principal of a key's creator as the user is now (null: disabled, not active, unknown), read on each request
+   * of a key created by a user: one indexed read.
+   */
+  principalOfUser(userId: string): Promise<Principal | null>
+  /** The addresses of users by id (those of them that exist), to say who made each key. */
+  emailsOfUsers(userIds: string[], trx?: Kysely<Database>): Promise<Map<string, string>>
   onTouchError?(err: unknown): void
 }) {
   const { store, clock, ids } = deps
+
+  /** The organisation's keys, each with its maker's address when a user made it. */
+  async function listed(organisationId: string, trx?: Kysely<Database>): Promise<ApiKeyRecord[]> {
+    const keys = await store.list(organisationId, trx)
+    const userIds = [
+      ...new Set(keys.flatMap((k) => (k.createdBy.type === 'User' && k.createdBy.id ? [k.createdBy.id] : []))),
+    ]
+    const emails = userIds.length ? await deps.emailsOfUsers(userIds, trx) : new Map<string, string>()
+    return keys.map((k) => ({
+      ...k,
+      createdByEmail: k.createdBy.type === 'User' && k.createdBy.id ? (emails.get(k.createdBy.id) ?? null) : null,
+    }))
+  }
+
   return {
     /** Returns the principal of a presented key, or throws the one 401 for every kind of failure. */
     async verify(presented: string | undefined): Promise<Principal> {
@@ -43,18 +64,28 @@ export function createApiKeyService(deps: {
       if (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= nowIso)) {
         throw ApiError.unauthorized()
       }
-      const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString()
-      if (key.lastUsedAt === null || key.lastUsedAt < staleBefore) {
-        // Not awaited: the request need not wait for bookkeeping, and a failed write only delays lastUsedAt.
-        store.touch(key.id, nowIso, staleBefore).catch((err) => deps.onTouchError?.(err))
-      }
-      return {
+      const own: Principal = {
         organisationId: key.organisationId,
         actor: { type: 'ApiKey', id: key.id, name: key.name },
         isOwner: key.ownerScoped,
         tenancyRoles: key.ownerScoped ? NO_GRANTS : new Map(key.grants.map((g) => [g.tenancyId, g.role])),
         cacheVersion: key.cacheVersion,
       }
+      // A key made by a user acts with at most the user's rights now, read on every request like the key itself:
+      // a disabled or removed creator's key is refused, a demoted one's keeps the roles the user still holds. A key
+      // made on the command line (no creator user) keeps its own scope.
+      let principal = own
+      if (key.creatorUserId !== null) {
+        const creator = key.creatorUserId ? await deps.principalOfUser(key.creatorUserId) : null
+        if (!creator || creator.organisationId !== key.organisationId) throw ApiError.unauthorized()
+        principal = withinRightsOf(own, creator)
+      }
+      const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString()
+      if (key.lastUsedAt === null || key.lastUsedAt < staleBefore) {
+        // Not awaited: the request need not wait for bookkeeping, and a failed write only delays lastUsedAt.
+        store.touch(key.id, nowIso, staleBefore).catch((err) => deps.onTouchError?.(err))
+      }
+      return principal
     },
 
     /** In `trx` when given: a caller that writes more in the same transaction (a new organisation's first key). */
@@ -108,11 +139,11 @@ export function createApiKeyService(deps: {
             detail: { name, scope: input.grants === null ? 'owner' : 'tenancies', expiresAt },
           }),
       )
-      const key = (await store.list(input.organisationId, trx)).find((k) => k.id === id)!
+      const key = (await listed(input.organisationId, trx)).find((k) => k.id === id)!
       return { key, apiKey }
     },
 
-    list: (organisationId: string) => store.list(organisationId),
+    list: (organisationId: string) => listed(organisationId),
 
     /** Revokes a key of the organisation; another organisation's key id is a 404, exactly like an unknown one. */
     async revoke(organisationId: string, keyId: string, by: Acting = FROM_CLI): Promise<void> {

@@ -14,6 +14,8 @@ export interface KeyForVerification {
   revokedAt: string | null
   lastUsedAt: string | null
   grants: { tenancyId: string; role: TenancyRole }[]
+  /** The user who created the key in the web interface (its rights bound the key's), or null (the command line). */
+  creatorUserId: string | null
   /** The organisation's cache version, read in the same statement (see platform/cache.ts). */
   cacheVersion: number
 }
@@ -50,7 +52,17 @@ export function createApiKeyStore(db: Kysely<Database>) {
   const keyByHash = prepared(db, (a: { hash: string }) =>
     db
       .selectFrom('apiKeys')
-      .select(['id', 'organisationId', 'name', 'ownerScoped', 'expiresAt', 'revokedAt', 'lastUsedAt'])
+      .select([
+        'id',
+        'organisationId',
+        'name',
+        'ownerScoped',
+        'expiresAt',
+        'revokedAt',
+        'lastUsedAt',
+        'createdByType',
+        'createdById',
+      ])
       .select((eb) => versionOf(eb.ref('apiKeys.organisationId')).as('cacheVersion'))
       .where('hash', '=', a.hash),
   )
@@ -66,7 +78,15 @@ export function createApiKeyStore(db: Kysely<Database>) {
       const grants = row.ownerScoped
         ? []
         : (await grantsOfKey({ keyId: row.id })).map((g) => ({ tenancyId: g.tenancyId, role: g.role as TenancyRole }))
-      return { ...row, ownerScoped: row.ownerScoped === 1, grants, cacheVersion: Number(row.cacheVersion ?? 0) }
+      const { createdByType, createdById, ...key } = row
+      return {
+        ...key,
+        ownerScoped: row.ownerScoped === 1,
+        grants,
+        // A user-created key with no user id cannot be bound: it names a creator no one can check, so it fails.
+        creatorUserId: createdByType === 'User' ? (createdById ?? '') : null,
+        cacheVersion: Number(row.cacheVersion ?? 0),
+      }
     },
 
     /** Throttled: only when the stored value is older than `staleBefore`, so busy keys cost one write a minute. */
@@ -116,7 +136,7 @@ export function createApiKeyStore(db: Kysely<Database>) {
       await (trx.isTransaction ? write(trx) : trx.transaction().execute(write))
     },
 
-    async list(organisationId: string, trx: Kysely<Database> = db): Promise<ApiKeyRecord[]> {
+    async list(organisationId: string, trx: Kysely<Database> = db): Promise<Omit<ApiKeyRecord, 'createdByEmail'>[]> {
       const rows = await trx
         .selectFrom('apiKeys')
         .selectAll()

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely'
 import type { Finding, ResourceFacts } from '../../analysis/insights/types.js'
 import type { Visibility } from '../../platform/auth/principal.js'
 import type { Ids } from '../../platform/clock.js'
-import type { Database } from '../../platform/db/index.js'
+import { type Database, NO_ROW } from '../../platform/db/index.js'
 import type { InsightsTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import { addDays, dayDiff, dayStart } from '../../platform/time.js'
@@ -291,7 +291,9 @@ export function createInsightStore(db: Kysely<Database>, deps: { ids: Ids }) {
         .selectFrom('insights as i')
         .innerJoin('tenants as t', 't.id', 'i.tenantId')
         .where('t.organisationId', '=', organisationId)
-        .$if(visible !== 'all', (qb) => qb.where('i.tenantId', 'in', visible as string[]))
+        .$if(visible !== 'all', (qb) =>
+          visible.length ? qb.where('i.tenantId', 'in', visible as string[]) : qb.where(NO_ROW),
+        )
         .$if(filter.tenancyId !== undefined, (qb) => qb.where('i.tenantId', '=', filter.tenancyId!))
         .$if(filter.category !== undefined, (qb) => qb.where('i.category', '=', filter.category!))
         .$if(filter.severity !== undefined, (qb) => qb.where('i.severity', '=', filter.severity!))

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely'
+import { CLI_ACTOR } from '../../platform/audit.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/index.js'
+import { emailProblems } from '../../platform/email.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import type { ApiKeyRecord } from '../apikeys/schemas.js'
 import type { ApiKeyService } from '../apikeys/service.js'
@@ -9,7 +11,6 @@ import type { UserStore } from '../users/store.js'
 import type { OrganisationStore } from './store.js'
 
 export const PLANS = ['free', 'team', 'enterprise'] as const
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export interface CreatedOrganisation {
   organisation: { id: string; name: string; plan: string; tenancyCount: number }
@@ -36,7 +37,8 @@ export function createOrganisationService(deps: {
       const plan = input.plan ?? 'free'
       const errors: FieldErrors = {}
       if (name === '' || name.length > 200) errors.name = ['must be 1 to 200 characters']
-      if (!EMAIL.test(email) || email.length > 320) errors.ownerEmail = ['must be an e-mail address']
+      const emailErrors = emailProblems(email)
+      if (emailErrors.length) errors.ownerEmail = emailErrors
       if (!(PLANS as readonly string[]).includes(plan)) errors.plan = [`must be one of: ${PLANS.join(', ')}`]
       if (Object.keys(errors).length) throw ApiError.invalid(errors)
       const now = deps.clock.now().toISOString()
@@ -63,7 +65,8 @@ export function createOrganisationService(deps: {
             organisationId,
             name: 'Owner key',
             grants: null,
-            createdBy: { type: 'User', id: owner.id, name: owner.email },
+            // Made on the command line for the owner: it keeps its own scope whatever becomes of the owner.
+            createdBy: CLI_ACTOR,
           },
           trx,
         )

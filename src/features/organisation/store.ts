@@ -28,6 +28,7 @@ export function createOrganisationStore(db: Kysely<Database>) {
     },
     async tenancyCount(organisationId: string, visible: Visibility): Promise<number> {
       if (visible === 'all') return readCount(db, tenantCounter(organisationId))
+      if (visible.length === 0) return 0 // a principal with no tenancy (PostgreSQL refuses `in ()`)
       const row = await db
         .selectFrom('tenants')
         .select((eb) => eb.fn.countAll<number>().as('n'))

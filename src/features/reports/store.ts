@@ -100,7 +100,8 @@ export function createReportStore(db: Kysely<Database>, runs: RunStore<ReportRun
               selectFrom('reportTenancies as rt')
                 .select('rt.tenancyId')
                 .whereRef('rt.reportId', '=', 'r.id')
-                .where('rt.tenancyId', 'not in', visibility as string[]), // never empty for a scoped key
+                // No tenancy at all: every tenancy of a report is outside (PostgreSQL refuses `not in ()`).
+                .$if(visibility.length > 0, (q) => q.where('rt.tenancyId', 'not in', visibility as string[])),
             ),
           ),
         ),

@@ -2,14 +2,14 @@ import { Type } from 'typebox'
 
 export const SignInRequest = Type.Object(
   {
-    email: Type.String({ minLength: 1, maxLength: 320 }),
+    email: Type.String({ minLength: 1, maxLength: 254 }),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
   },
   { additionalProperties: false },
 )
 
 export const ResetRequest = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 320 }) },
+  { email: Type.String({ minLength: 1, maxLength: 254 }) },
   { additionalProperties: false },
 )
 

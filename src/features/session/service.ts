@@ -14,6 +14,7 @@ import type { Principal } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import type { Database } from '../../platform/db/index.js'
+import { emailProblems } from '../../platform/email.js'
 import { ApiError } from '../../platform/http/errors.js'
 import type { Outbox } from '../../platform/mail.js'
 import { principalOfUser } from '../users/principal.js'
@@ -42,8 +43,6 @@ export interface SignedIn {
   csrfToken: string
   user: SessionUser
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 function wrongCredentials() {
   // One answer for an unknown address, a wrong password and an account without one: nothing to enumerate.
@@ -154,7 +153,9 @@ export function createSessionService(deps: {
       const email = input.email.trim().toLowerCase()
       const now = clock.now()
       const nowIso = now.toISOString()
-      const candidates = EMAIL.test(email) ? await store.candidates(email) : []
+      const emailErrors = emailProblems(email)
+      if (emailErrors.length) throw ApiError.invalid({ email: emailErrors })
+      const candidates = await store.candidates(email)
       const withPassword = candidates.filter((c) => c.passwordHash !== null)
       const locked = await store.lockedFor(
         withPassword.map((c) => c.id),
@@ -250,7 +251,8 @@ export function createSessionService(deps: {
      */
     async requestReset(emailInput: string, address: string): Promise<void> {
       const email = emailInput.trim().toLowerCase()
-      if (!EMAIL.test(email)) throw ApiError.invalid({ email: ['must be an e-mail address'] })
+      const emailErrors = emailProblems(email)
+      if (emailErrors.length) throw ApiError.invalid({ email: emailErrors })
       const addressOver = resetRequests.count(address) !== null
       const now = clock.now()
       const queued: string[] = []

@@ -30,6 +30,14 @@ export interface SessionUser {
   cacheVersion: number
 }
 
+/**
+ * Ends every session of a user in the caller's transaction: a user disabled or no longer an owner signs in again,
+ * and re-enabling them brings no old cookie back.
+ */
+export async function endSessionsOf(trx: Kysely<Database>, userId: string): Promise<void> {
+  await trx.deleteFrom('sessions').where('userId', '=', userId).execute()
+}
+
 /** Sessions, password reset links and the sign-in state of users: everything sign-in reads and writes. */
 export function createSessionStore(db: Kysely<Database>) {
   return {
@@ -182,7 +190,7 @@ export function createSessionStore(db: Kysely<Database>) {
 
     /** Ends every session of a user (disabled, or a new password). */
     async deleteSessionsOf(userId: string, trx: Kysely<Database> = db): Promise<void> {
-      await trx.deleteFrom('sessions').where('userId', '=', userId).execute()
+      await endSessionsOf(trx, userId)
     },
 
     /**

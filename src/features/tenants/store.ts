@@ -3,7 +3,7 @@ import type { CredentialType } from '../../connectors/types.js'
 import type { Visibility } from '../../platform/auth/principal.js'
 import { bumpVersion, readVersion } from '../../platform/cache.js'
 import { adjustCount, readCount } from '../../platform/db/counters.js'
-import { type Database, prepared } from '../../platform/db/index.js'
+import { type Database, NO_ROW, prepared } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { SealedColumn } from '../../platform/sealed.js'
 import { tenantCounter } from './counters.js'
@@ -71,7 +71,7 @@ export function createTenantStore(db: Kysely<Database>) {
     db
       .selectFrom('tenants')
       .where('organisationId', '=', organisationId)
-      .$if(visible !== 'all', (qb) => qb.where('id', 'in', visible as string[]))
+      .$if(visible !== 'all', (qb) => (visible.length ? qb.where('id', 'in', visible as string[]) : qb.where(NO_ROW)))
 
   // An owner key's page with the organisation's tenant count, in one statement (one snapshot); compiled once
   // (see `prepared`). The pages are kept whole by the tenant service (see platform/cache.ts).

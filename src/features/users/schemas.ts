@@ -65,7 +65,11 @@ export type TenancyUserRecord = Static<typeof TenancyUserRecord>
 
 export const InvitePublicUserRequest = Type.Object(
   {
-    email: Type.String({ format: 'email', maxLength: 320 }),
+    email: Type.String({
+      format: 'email',
+      maxLength: 254,
+      description: "RFC 5321's limits: at most 254 characters, and at most 64 before the @.",
+    }),
     displayName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   },
   {

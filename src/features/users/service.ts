@@ -6,6 +6,7 @@ import type { Principal, TenancyRole } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import type { Database } from '../../platform/db/index.js'
+import { emailProblems } from '../../platform/email.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { escapeHtml } from '../../platform/http/pages.js'
 import type { PageOf, Paging } from '../../platform/http/paging.js'
@@ -26,7 +27,6 @@ import type { InvitationState, UserState, UserStore } from './store.js'
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3_600_000
 /** Letters, digits, `-` and `_` (base64url of 32 random bytes): the shape of a token, checked before any lookup. */
 export const INVITATION_TOKEN = /^[A-Za-z0-9_-]{43}$/
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** Why a link no longer works; each has its page. */
 export type InvitationProblem = 'unknown' | 'expired' | 'used'
@@ -39,7 +39,8 @@ export class InvitationUnusable extends Error {
 
 function validEmail(raw: string): string {
   const email = raw.trim()
-  if (!EMAIL.test(email) || email.length > 320) throw ApiError.invalid({ email: ['must be an e-mail address'] })
+  const problems = emailProblems(email)
+  if (problems.length) throw ApiError.invalid({ email: problems })
   return email
 }
 
@@ -63,6 +64,8 @@ export function createUserService(deps: {
   publicUrl: string
   organisationName(organisationId: string): Promise<string | null>
   organisationOfTenancy(tenancyId: string): Promise<string | null>
+  /** Ends every session of the user, in the transaction of the change that disables or demotes them. */
+  endSessionsOf(trx: Kysely<Database>, userId: string): Promise<void>
 }) {
   const { store, outbox, clock, ids } = deps
   const audit = (trx: Kysely<Database>, entry: Omit<AuditEntry, 'at'> & { at?: string }) =>
@@ -222,6 +225,8 @@ export function createUserService(deps: {
           ...(isOwner !== user.isOwner ? { isOwner: isOwner ? 1 : 0 } : {}),
           ...(isDisabled !== user.isDisabled ? { isDisabled: isDisabled ? 1 : 0 } : {}),
         })
+        // Disabled or no longer an owner: every session ends with the change (re-enabling revives none).
+        if ((isDisabled && !user.isDisabled) || (user.isOwner && !isOwner)) await deps.endSessionsOf(trx, userId)
         const target = { type: 'User' as const, id: userId }
         if (displayName !== undefined && displayName !== user.displayName)
           await audit(trx, { organisationId, by, action: 'user.renamed', target, detail: { displayName } })
@@ -307,10 +312,13 @@ export function createUserService(deps: {
       })
     },
 
-    /** The principal of a user (for sign-in): null for a disabled or not yet active user, or an unknown id. */
+    /**
+     * The principal of a user as they are now: null for a disabled or not yet active user, or an unknown id. One
+     * read: it bounds every request of a key the user created.
+     */
     async principalOf(userId: string): Promise<Principal | null> {
-      const user = await store.stateById(userId)
-      return user ? principalOfUser(user, await store.rolesOf(userId)) : null
+      const found = await store.stateWithRoles(userId)
+      return found ? principalOfUser(found.user, found.roles) : null
     },
   }
 }

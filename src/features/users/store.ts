@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { TenancyRole } from '../../platform/auth/principal.js'
-import type { Database } from '../../platform/db/index.js'
+import { type Database, prepared } from '../../platform/db/index.js'
 import type { UsersTable } from '../../platform/db/schema.js'
 import { offsetOf, type PageOf, type Paging, pageOf } from '../../platform/http/paging.js'
 import type { MemberRole, TenancyUserRecord, UserRecord, UserStatus } from './schemas.js'
@@ -77,6 +77,26 @@ export interface InvitationState {
 }
 
 export function createUserStore(db: Kysely<Database>) {
+  // Read on every request of a key a user created (see `principalOf` in the service), so compiled once: the user
+  // and their roles in one statement, by the primary key and the roles' user index.
+  const userWithRoles = prepared(db, (a: { id: string }) =>
+    db
+      .selectFrom('users')
+      .leftJoin('tenancyRoles', 'tenancyRoles.userId', 'users.id')
+      .select([
+        'users.id',
+        'users.organisationId',
+        'users.email',
+        'users.displayName',
+        'users.isOwner',
+        'users.isDisabled',
+        'users.status',
+        'tenancyRoles.tenancyId',
+        'tenancyRoles.role',
+      ])
+      .where('users.id', '=', a.id),
+  )
+
   return {
     transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
       return db.transaction().execute(work)
@@ -116,12 +136,6 @@ export function createUserStore(db: Kysely<Database>) {
         .where('organisationId', '=', organisationId)
         .where('id', '=', id)
         .executeTakeFirst()
-      return row ? toState(row) : null
-    },
-
-    /** The user (of any organisation) and whether they are still a member who may act, for a principal. */
-    async stateById(id: string): Promise<UserState | null> {
-      const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
       return row ? toState(row) : null
     },
 
@@ -225,15 +239,33 @@ export function createUserStore(db: Kysely<Database>) {
       return row?.organisationId ?? null
     },
 
-    /** The tenancy roles a user holds. */
-    async rolesOf(userId: string): Promise<{ tenancyId: string; role: TenancyRole }[]> {
-      const rows = await db
-        .selectFrom('tenancyRoles')
-        .select(['tenancyId', 'role'])
-        .where('userId', '=', userId)
-        .orderBy('tenancyId')
-        .execute()
-      return rows.map((r) => ({ tenancyId: r.tenancyId, role: r.role as TenancyRole }))
+    /** The user (of any organisation) with the tenancy roles they hold, in one read; null for an unknown id. */
+    async stateWithRoles(
+      id: string,
+    ): Promise<{ user: UserState; roles: { tenancyId: string; role: TenancyRole }[] } | null> {
+      const rows = await userWithRoles({ id })
+      const first = rows[0]
+      if (!first) return null
+      const user: UserState = {
+        id: first.id,
+        organisationId: first.organisationId,
+        email: first.email,
+        displayName: first.displayName,
+        isOwner: first.isOwner === 1,
+        isDisabled: first.isDisabled === 1,
+        status: first.status as UserState['status'],
+      }
+      const roles = rows.flatMap((r) =>
+        r.tenancyId === null ? [] : [{ tenancyId: r.tenancyId, role: r.role as TenancyRole }],
+      )
+      return { user, roles }
+    },
+
+    /** The addresses of these users, by id. */
+    async emailsOf(ids: string[], trx: Kysely<Database> = db): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map()
+      const rows = await trx.selectFrom('users').select(['id', 'email']).where('id', 'in', ids).execute()
+      return new Map(rows.map((r) => [r.id, r.email]))
     },
 
     /** Every tenancy role held in the organisation (owners hold none: they are Admin of every tenancy). */

@@ -85,7 +85,8 @@ function checkDeclared(route: RouteOptions): Requirement | undefined {
 /**
  * Authentication on every keyed route (onRequest, before the body is even read), then the route's declared
  * permission (preValidation: a caller without the right learns nothing from validation messages); a route naming
- * an item checks there that the key holds the role somewhere, and the item's own tenancy once it is validated.
+ * an item checks the item's own tenancy once its parameters are validated (an item the key cannot see: 404, as an
+ * unknown id, whatever the key's roles elsewhere).
  *
  * Route-level hooks, added as each route is declared, with its requirement in hand: app-wide hooks ran on every
  * request (health, docs, 404s) and read `req.routeOptions`, a getter that builds a 12-field object on each call.
@@ -164,7 +165,10 @@ function addPermissionHooks(route: RouteOptions, needs: Exclude<Requirement, 'no
     // Path UUIDs match case-insensitively: one spelling from here on.
     for (const [name, value] of Object.entries(params)) if (UUID.test(value)) params[name] = value.toLowerCase()
     if (typeof needs === 'object' && itemOf(needs)) {
-      authoriseSomewhere(req.principal, needs.tenancyRole)
+      // The item's own check comes once it is found (preHandler): one the key cannot see is a 404 like an unknown
+      // id, before any role check. Only an item that cannot exist yet is refused here.
+      const item = itemOf(needs)
+      if (item && 'planned' in item && item.planned) authoriseSomewhere(req.principal, needs.tenancyRole)
     } else if (typeof needs === 'object') {
       const tenancyId = params.tenantId ?? params.tenancyId
       if (!tenancyId || !UUID.test(tenancyId)) return // not a UUID: validation answers 400 next

@@ -28,6 +28,11 @@ export interface ItemTenancy {
   describe(params: Readonly<Record<string, string>>): string
   /** The tenancy owning the item, or null when there is no such item; called with validated parameters. */
   tenancyOf(params: Readonly<Record<string, string>>): Promise<string | null>
+  /**
+   * An item that cannot exist yet (a planned operation): a key holding the role on no tenancy gets its 403 at once
+   * (see `authoriseSomewhere`), since no id can name an item it sees.
+   */
+  planned?: true
 }
 
 /**
@@ -54,7 +59,10 @@ export type Requirement =
   | { tenancyRole: TenancyRole; item?: ItemTenancy }
   | { tenancyRole: TenancyRole; items: ItemCoverage }
 
-/** The tenancies a principal can see: all of its organisation's, or a list (never empty for a scoped key). */
+/**
+ * The tenancies a principal can see: all of its organisation's, or a list, which may be empty (a member with no
+ * role, a key whose creator has none left): stores answer such a list with no rows.
+ */
 export type Visibility = 'all' | string[]
 
 export function visibleTenancies(who: Principal): Visibility {
@@ -63,6 +71,25 @@ export function visibleTenancies(who: Principal): Visibility {
 
 export function roleOn(who: Principal, tenancyId: string): TenancyRole | null {
   return who.isOwner ? 'Admin' : (who.tenancyRoles.get(tenancyId) ?? null)
+}
+
+const NO_ROLES: ReadonlyMap<string, TenancyRole> = new Map()
+
+/**
+ * A key's principal within its creator's current rights: the key's scope, and on each tenancy the lower of the
+ * key's role and the creator's (an owner creator leaves the key as it is; an owner key of a member creator holds
+ * the member's roles). The key stays the actor.
+ */
+export function withinRightsOf(key: Principal, creator: Principal): Principal {
+  if (creator.isOwner) return key
+  if (key.isOwner) return { ...key, isOwner: false, tenancyRoles: creator.tenancyRoles }
+  if (creator.tenancyRoles.size === 0) return { ...key, tenancyRoles: NO_ROLES }
+  const roles = new Map<string, TenancyRole>()
+  for (const [tenancyId, role] of key.tenancyRoles) {
+    const held = creator.tenancyRoles.get(tenancyId)
+    if (held) roles.set(tenancyId, RANK[held] < RANK[role] ? held : role)
+  }
+  return { ...key, tenancyRoles: roles }
 }
 
 /** Whether the principal holds `needed` or above on at least one tenancy. */
@@ -100,8 +127,8 @@ export function authorise(
 }
 
 /**
- * Before an item is looked up: a key that holds the role on no tenancy can act on no item, whatever the id
- * (a 403 that says nothing about the item).
+ * Before a planned item's 501: a key that holds the role on no tenancy could act on no item, whatever the id (a
+ * 403 that says nothing about any item). A built item is looked up first: one the key cannot see is a 404.
  */
 export function authoriseSomewhere(who: Principal, needed: TenancyRole): void {
   if (!hasRoleSomewhere(who, needed)) {

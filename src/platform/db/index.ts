@@ -8,6 +8,7 @@ import {
   Kysely,
   Migrator,
   PostgresDialect,
+  type SqlBool,
   SqliteDialect,
   type SqliteDatabase as SqliteHandle,
   sql,
@@ -22,6 +23,12 @@ export type { Database } from './schema.js'
 export type DialectName = 'sqlite' | 'postgres'
 export type Tx = Transaction<Database>
 export type Queryable = Kysely<Database>
+
+/**
+ * A condition no row meets, for `column in (list)` when the list is empty (a principal with no tenancy):
+ * PostgreSQL refuses `in ()` as a syntax error, SQLite reads it as false.
+ */
+export const NO_ROW = sql<SqlBool>`1 = 0`
 
 export interface Db {
   kysely: Kysely<Database>

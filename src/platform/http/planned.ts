@@ -30,6 +30,7 @@ function notBuiltYet(operationId: string, role: TenancyRole): Requirement {
   return {
     tenancyRole: role,
     item: {
+      planned: true,
       describe: () => operationId,
       tenancyOf: async () => {
         throw ApiError.notImplemented(operationId)

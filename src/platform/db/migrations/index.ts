@@ -16,6 +16,7 @@ import * as resourceNameOrder from './0020_resource_name_order.js'
 import * as resourceIds from './0021_resource_ids.js'
 import * as dailyCostsByKey from './0022_daily_costs_by_key.js'
 import * as dailyCostsByResource from './0023_daily_costs_by_resource.js'
+import * as keysOfTheCommandLine from './0024_keys_of_the_command_line.js'
 import * as signInFailures from './0025_sign_in_failures.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
@@ -37,5 +38,6 @@ export const migrations: Record<string, Migration> = {
   '0021_resource_ids': resourceIds,
   '0022_daily_costs_by_key': dailyCostsByKey,
   '0023_daily_costs_by_resource': dailyCostsByResource,
+  '0024_keys_of_the_command_line': keysOfTheCommandLine,
   '0025_sign_in_failures': signInFailures,
 }

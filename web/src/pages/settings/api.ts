@@ -20,6 +20,8 @@ export interface ApiKey {
   scope: 'owner' | TenancyGrant[]
   createdAt: string
   createdBy: ActorRef
+  /** The address of the user who made the key, as it is now; null for a key made on the command line. */
+  createdByEmail: string | null
   expiresAt: string | null
   lastUsedAt: string | null
   revokedAt: string | null

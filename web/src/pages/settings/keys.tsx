@@ -15,6 +15,16 @@ function scopeText(scope: ApiKey['scope'], tenants: Tenant[]): string {
   return scope.map((grant) => `${nameOf(grant.tenancyId)}: ${grant.role}`).join(', ')
 }
 
+/** Who made a key: a user, by name and address (the key acts within that user's rights), or the command line. */
+function madeBy(key: ApiKey): string {
+  const { type, name } = key.createdBy
+  if (type === 'User') {
+    const email = key.createdByEmail
+    return `by ${name && email && name !== email ? `${name} (${email})` : (email ?? name ?? 'a user')}`
+  }
+  return name === 'command line' ? 'on the command line' : `by ${actorName(key.createdBy)}`
+}
+
 /** API keys of the organisation: create one (its secret shown once), list them, revoke one. */
 export function KeysPage() {
   const { data: listed, error: keysError, reload } = useLoad(() => settingsApi.keys(), [])
@@ -29,6 +39,10 @@ export function KeysPage() {
     <SettingsFrame title="API keys">
       <p class="muted">
         Keys call the public API (<code>X-Api-Key</code>). A key's secret is shown once, when it is made.
+      </p>
+      <p class="muted">
+        A key made here never does more than the person who made it may do at that moment: if they are disabled, the key
+        stops working; if they lose a role, so does the key. Keys made on the command line keep their own scope.
       </p>
       {created ? (
         <NewSecret created={created} onDone={() => setCreated(null)} />
@@ -72,7 +86,7 @@ export function KeysPage() {
                 <td data-label="Scope">{scopeText(key.scope, tenants)}</td>
                 <td data-label="Created" class="wide">
                   {formatDateTime(key.createdAt)}
-                  <span class="muted"> by {actorName(key.createdBy)}</span>
+                  <span class="muted"> {madeBy(key)}</span>
                 </td>
                 <td data-label="Last used">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}</td>
                 <td data-label="Expires">{key.expiresAt ? formatDateTime(key.expiresAt) : 'Never'}</td>
