@@ -27,6 +27,8 @@ export interface Config {
   /** Failed authentications a client address may make a minute before it gets 429s. */
   authFailureLimitPerMinute: number
   logLevel: string
+  /** SQLite's `synchronous` pragma (see SQLITE_SYNCHRONOUS). */
+  sqliteSynchronous: SqliteSynchronous
   /** UTC hour from which each tenant's daily snapshot is queued. */
   snapshotHour: number
   workerPollMs: number
@@ -82,6 +84,14 @@ function anomalyDetectionFrom(env: Env): DetectionOptions {
     shiftConfirmDays: positiveInteger(env, 'COSTWATCH_ANOMALY_SHIFT_DAYS', d.shiftConfirmDays, 60),
   }
 }
+
+/**
+ * When SQLite waits for the disk: `FULL` (the default) syncs the WAL at every commit, so a commit that returned
+ * survives a power cut (a revoked key, an audit row); `NORMAL` syncs only at checkpoints, and a power cut may
+ * lose the last commits, never corrupting the file. Measured in README "Reports, markers and durability".
+ */
+export const SQLITE_SYNCHRONOUS = ['FULL', 'NORMAL'] as const
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number]
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const raw = env[name]
@@ -185,5 +195,6 @@ export function loadConfig(
     azureCertificateDir: env.COSTWATCH_AZURE_CERT_DIR || null,
     anomalyDetection: anomalyDetectionFrom(env),
     logLevel: oneOf(env, 'COSTWATCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    sqliteSynchronous: oneOf(env, 'COSTWATCH_SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS, 'FULL'),
   }
 }

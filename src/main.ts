@@ -27,7 +27,7 @@ async function withServices<T>(
 ): Promise<T> {
   const config = loadConfig(process.env, options)
   const { openDatabase, migrateToLatest, createServices, systemClock, uuidV7Ids, pino } = await backend()
-  const db = openDatabase(config.databaseUrl)
+  const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
   try {
     await migrateToLatest(db)
     const log = pino({ level: config.logLevel }, process.stderr)
@@ -60,7 +60,7 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   const demoDefaults = { defaultConnector: 'simulated' as const, simulatedPlantedChanges: true }
   const config = loadConfig(process.env, opts.demo ? demoDefaults : {})
   const { openDatabase, migrateToLatest } = await import('./platform/db/index.js')
-  const db = openDatabase(config.databaseUrl)
+  const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
   await migrateToLatest(db)
   const { createRuntime } = await import('./runtime.js')
   const runtime = await createRuntime({ db, config })
@@ -126,7 +126,7 @@ export function program(): Command {
       const { openDatabase, migrateToLatest, createServices, systemClock, uuidV7Ids, pino } = await backend()
       const { redactingDestination } = await import('./platform/log.js')
       const { processRegistry } = await import('./platform/http/metrics.js')
-      const db = openDatabase(config.databaseUrl)
+      const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
       await migrateToLatest(db)
       const log = pino({ level: config.logLevel }, redactingDestination())
       const services = createServices({
@@ -166,7 +166,7 @@ export function program(): Command {
     .action(async (opts: { json?: boolean }) => {
       const config = loadConfig()
       const { openDatabase, migrateToLatest } = await import('./platform/db/index.js')
-      const db = openDatabase(config.databaseUrl)
+      const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
       try {
         const applied = await migrateToLatest(db)
         print(
