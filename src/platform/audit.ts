@@ -3,7 +3,7 @@ import type { Ids } from './clock.js'
 import type { Database } from './db/index.js'
 import type { ActorRef } from './http/schemas.js'
 
-/** What was done, to an API key or a user; the names read in the audit list as they are. */
+/** What was done, to an API key, a user, a report or an event marker; the names read in the audit list as they are. */
 export const AUDIT_ACTIONS = [
   'apiKey.created',
   'apiKey.revoked',
@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   'user.enabled',
   'user.roleGranted',
   'user.roleRevoked',
+  'report.deleted',
+  'event.deleted',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -38,8 +40,8 @@ export interface AuditEntry {
   at: string
   by: Acting
   action: AuditAction
-  target: { type: 'ApiKey' | 'User'; id: string }
-  /** Plain facts (a role, a tenancy, a key's name); never a secret. */
+  target: { type: 'ApiKey' | 'User' | 'Report' | 'Event'; id: string }
+  /** Plain facts (a role, a tenancy, a key's name, a report's name or a marker's title); never a secret. */
   detail?: Record<string, string | boolean | null>
 }
 

@@ -76,13 +76,16 @@ export function reportRunKind(deps: {
       if (!parsed.ok) throw new DefinitionError("The report's parameters are no longer valid; edit the report.")
       // As of the day the run was requested, so a retry covers the same days.
       const period = kind.period(parsed.value, toDay(new Date(run.requestedAt)))
-      const tenancies = report.tenancyIds
-        ? await store.tenancyNames(report.tenancyIds)
-        : await store.organisationTenancies(report.organisationId)
+      // What the run recorded when it was queued, which its readers are checked against: never the report's
+      // tenancies of now, which an owner may have changed since.
+      const covered = (await store.runScope(run.id))?.tenancyIds ?? []
+      const tenancies =
+        covered === 'all' ? await store.organisationTenancies(report.organisationId) : await store.tenancyNames(covered)
       const tenancyIds = tenancies.map((t) => t.id)
-      const scope = report.tenancyIds
-        ? tenancies.map((t) => t.name).join(', ')
-        : `Whole organisation (${tenancies.length} ${tenancies.length === 1 ? 'tenancy' : 'tenancies'})`
+      const scope =
+        covered !== 'all'
+          ? tenancies.map((t) => t.name).join(', ')
+          : `Whole organisation (${tenancies.length} ${tenancies.length === 1 ? 'tenancy' : 'tenancies'})`
       const dir = await mkdtemp(join(tmpdir(), 'costwatch-report-'))
       try {
         const rendered = await renderRun({

@@ -68,13 +68,17 @@ export function createRunStore<Extra extends object = Record<never, never>>(
   return {
     kind,
 
-    /** Inserts a queued run (with the kind's own columns); a unique index of the kind may refuse it. */
-    async queue(values: NewRun<Extra>): Promise<void> {
+    /**
+     * Inserts a queued run (with the kind's own columns); a unique index of the kind may refuse it. `also` writes
+     * what the kind keeps beside the row (a report run's tenancies) in the same transaction.
+     */
+    async queue(values: NewRun<Extra>, also?: (tx: Queryable) => Promise<void>): Promise<void> {
       await change(async (tx) => {
         await runs(tx)
           .insertInto(table)
           .values({ ...values, status: 'Queued' })
           .execute()
+        await also?.(tx)
         return { result: undefined, events: [{ type: 'run:queued', ...base(values) }] }
       })
     },

@@ -16,6 +16,7 @@ import * as resourceNameOrder from './0020_resource_name_order.js'
 import * as resourceIds from './0021_resource_ids.js'
 import * as dailyCostsByKey from './0022_daily_costs_by_key.js'
 import * as dailyCostsByResource from './0023_daily_costs_by_resource.js'
+import * as reportRunCoverage from './0027_report_run_coverage.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0021_resource_ids': resourceIds,
   '0022_daily_costs_by_key': dailyCostsByKey,
   '0023_daily_costs_by_resource': dailyCostsByResource,
+  '0027_report_run_coverage': reportRunCoverage,
 }
