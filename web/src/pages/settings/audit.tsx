@@ -19,6 +19,8 @@ const ACTIONS: Record<string, string> = {
   'user.enabled': 'Enabled a user',
   'user.roleGranted': 'Gave a tenancy role',
   'user.roleRevoked': 'Removed a tenancy role',
+  'report.deleted': 'Deleted a report',
+  'event.deleted': 'Deleted an event marker',
 }
 const PAGE_SIZE = 50
 
@@ -43,7 +45,11 @@ function detailText(entry: AuditEntry, names: Names): string {
   const target =
     entry.target.type === 'ApiKey'
       ? `key "${String(detail.name ?? entry.target.id)}"`
-      : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
+      : entry.target.type === 'Report'
+        ? `report "${String(detail.name ?? entry.target.id)}"`
+        : entry.target.type === 'Event'
+          ? `marker "${String(detail.title ?? entry.target.id)}"`
+          : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
   const facts: string[] = []
   if (typeof detail.tenancyId === 'string') facts.push(`on ${names.tenancies[detail.tenancyId] ?? detail.tenancyId}`)
   for (const [key, label] of Object.entries(FACTS)) {
