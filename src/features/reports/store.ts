@@ -388,6 +388,13 @@ export function createReportStore(db: Kysely<Database>, runs: RunStore<ReportRun
       }
     },
 
+    /** The status of each of these runs this database knows. */
+    async runStatuses(runIds: string[]): Promise<Map<string, string>> {
+      if (runIds.length === 0) return new Map()
+      const rows = await db.selectFrom('reportRuns').select(['id', 'status']).where('id', 'in', runIds).execute()
+      return new Map(rows.map((r) => [r.id, r.status]))
+    },
+
     async runById(runId: string) {
       return (await db.selectFrom('reportRuns').selectAll().where('id', '=', runId).executeTakeFirst()) ?? null
     },
