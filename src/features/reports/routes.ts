@@ -141,6 +141,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; s
     '/reports/:reportId/runs',
     {
       schema: publicOperation('PublicListReportRuns', 'Runs of a report, newest first (id last).', {
+        description:
+          'A run covers the tenancies of its report when it was queued (an organisation-wide one: owners only); ' +
+          'only the runs whose every tenancy the key sees are listed.',
         params: ReportParams,
         querystring: PageQuery,
         response: { 200: Page(ref(ReportRunRecord), 'ReportRunPage'), ...problemResponses(400, 404) },
@@ -174,6 +177,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; s
     '/reports/:reportId/runs/:runId',
     {
       schema: publicOperation('PublicGetReportRun', 'A run with its data (up to 10,000 rows).', {
+        description:
+          'A run and its files are read by a key that sees every tenancy the run covered (those of its report when ' +
+          'it was queued) and the report as it is; otherwise 404, exactly like an unknown run.',
         params: ReportRunParams,
         response: { 200: ref(ReportRunDetail), ...problemResponses(400, 404) },
       }),
