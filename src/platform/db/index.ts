@@ -73,8 +73,9 @@ export function openDatabase(
   // Before the first table exists (it changes nothing in a database that has one): see SQLITE_PAGE_BYTES.
   sqlite.pragma(`page_size = ${SQLITE_PAGE_BYTES}`)
   sqlite.pragma('journal_mode = WAL')
-  // FULL: a commit that returned survives a power cut (see SQLITE_SYNCHRONOUS in config.ts).
-  sqlite.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`)
+  // NORMAL is safe with WAL: a power cut may lose the last commits, never corrupts; FULL syncs every commit
+  // (COSTWATCH_SQLITE_SYNCHRONOUS, see SQLITE_SYNCHRONOUS in config.ts).
+  sqlite.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`)
   // Other processes (a worker, the command line) hold the write lock while they write; a writer waits this long
   // for it, then fails with SQLITE_BUSY (an API request answers 503 with Retry-After: see toProblem).
   sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? SQLITE_BUSY_TIMEOUT_MS}`)
