@@ -22,7 +22,7 @@
 import { randomUUID } from 'node:crypto'
 import SqliteDatabase from 'better-sqlite3'
 import { sql } from 'kysely'
-import { sqliteFileOf } from '../src/config.js'
+import { loadConfig, sqliteFileOf } from '../src/config.js'
 import { createSimulatedConnector } from '../src/connectors/simulated/index.js'
 import type { DailyCostRow, TenantConnection } from '../src/connectors/types.js'
 import { rebuildSeries, resourceKeyOf } from '../src/features/costs/store.js'
@@ -317,7 +317,7 @@ async function rawIngest(database: BenchDatabase, data: GeneratedRows, table: Ra
   try {
     // As openDatabase() sets them.
     raw.pragma('journal_mode = WAL')
-    raw.pragma('synchronous = NORMAL')
+    raw.pragma(`synchronous = ${loadConfig(database.env).sqliteSynchronous}`) // COSTWATCH_SQLITE_SYNCHRONOUS
     const tenantId = randomUUID()
     const columns = `date, meter_id, charge_category, charge_class, subscription_id, resource_group_key, meter_name,
       service_name, cost, currency`

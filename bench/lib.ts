@@ -137,6 +137,10 @@ function baseEnv(dataDir: string, databaseUrl: string): Record<string, string> {
     COSTWATCH_LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     PORT: '0',
+    // FULL or NORMAL: the benchmarks measure what the setting costs (README "Reports, markers and durability").
+    ...(process.env.COSTWATCH_SQLITE_SYNCHRONOUS
+      ? { COSTWATCH_SQLITE_SYNCHRONOUS: process.env.COSTWATCH_SQLITE_SYNCHRONOUS }
+      : {}),
   }
 }
 
@@ -221,7 +225,7 @@ export async function withServices<T>(
   work: (services: Services, ctx: { db: Db; config: Config }) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(database.env)
-  const db = openDatabase(config.databaseUrl)
+  const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
   try {
     await migrateToLatest(db)
     return await work(createServices({ db, config, clock: systemClock, ids: uuidV7Ids }), { db, config })

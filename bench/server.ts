@@ -10,7 +10,7 @@ import { createRuntime } from '../src/runtime.js'
 if (!process.send) throw new Error('bench/server.ts runs as a child of bench/run.ts (it needs an IPC channel)')
 
 const config = loadConfig(process.env)
-const db = openDatabase(config.databaseUrl)
+const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
 await migrateToLatest(db)
 const { app } = await createRuntime({ db, config })
 await app.listen({ host: '127.0.0.1', port: 0 })

@@ -108,7 +108,7 @@ async function withRuntime<T>(
     COSTWATCH_LOG_LEVEL: 'silent',
     COSTWATCH_SNAPSHOT_HOUR: '23',
   })
-  const db = openDatabase(config.databaseUrl)
+  const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
   await migrateToLatest(db)
   const rt = await createRuntime({ db, config, clock: fixedClock('2026-06-01T06:00:00.000Z') })
   try {

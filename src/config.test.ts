@@ -44,3 +44,34 @@ describe('host credential organisations', () => {
     )
   })
 })
+
+describe('SQLite durability', () => {
+  it('syncs at checkpoints by default (NORMAL), at every commit with FULL, and refuses anything else', async () => {
+    expect(loadConfig(base).sqliteSynchronous).toBe('NORMAL')
+    expect(loadConfig({ ...base, COSTWATCH_SQLITE_SYNCHRONOUS: 'FULL' }).sqliteSynchronous).toBe('FULL')
+    expect(() => loadConfig({ ...base, COSTWATCH_SQLITE_SYNCHRONOUS: 'OFF' })).toThrow(
+      'Setting COSTWATCH_SQLITE_SYNCHRONOUS: must be one of FULL, NORMAL, got "OFF"',
+    )
+    // What the connection runs with: SQLite reads back 1 for NORMAL, 2 for FULL.
+    const { mkdtempSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { openDatabase } = await import('./platform/db/index.js')
+    const { sql } = await import('kysely')
+    const dir = mkdtempSync(join(tmpdir(), 'costwatch-sync-'))
+    try {
+      for (const [synchronous, level] of [
+        [undefined, 1],
+        ['NORMAL', 1],
+        ['FULL', 2],
+      ] as const) {
+        const db = openDatabase(join(dir, `${synchronous ?? 'default'}.db`), { synchronous })
+        const read = await sql<{ synchronous: number }>`pragma synchronous`.execute(db.kysely)
+        expect(read.rows[0]!.synchronous).toBe(level)
+        await db.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

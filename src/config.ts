@@ -29,6 +29,8 @@ export interface Config {
   /** Requests a client address may make a minute to the routes that take no key or session, before 429s. */
   anonymousLimitPerMinute: number
   logLevel: string
+  /** SQLite's `synchronous` pragma (see SQLITE_SYNCHRONOUS). */
+  sqliteSynchronous: SqliteSynchronous
   /** UTC hour from which each tenant's daily snapshot is queued. */
   snapshotHour: number
   workerPollMs: number
@@ -89,6 +91,15 @@ function anomalyDetectionFrom(env: Env): DetectionOptions {
     shiftConfirmDays: positiveInteger(env, 'COSTWATCH_ANOMALY_SHIFT_DAYS', d.shiftConfirmDays, 60),
   }
 }
+
+/**
+ * When SQLite waits for the disk: `NORMAL` (the default) syncs the WAL only at checkpoints, so a power cut may lose
+ * the last commits (a revoked key, an audit row), never corrupting the file; `FULL` syncs it at every commit, so a
+ * commit that returned survives a power cut. FULL cost 41% of the event creates a second (one sync of 3-5 ms per
+ * commit on the test machine's disk): README "Reports, markers and durability".
+ */
+export const SQLITE_SYNCHRONOUS = ['FULL', 'NORMAL'] as const
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number]
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const raw = env[name]
@@ -207,5 +218,6 @@ export function loadConfig(
     hostCredentialOrganisations: organisationIds(env, 'COSTWATCH_HOST_CREDENTIAL_ORGS'),
     anomalyDetection: anomalyDetectionFrom(env),
     logLevel: oneOf(env, 'COSTWATCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    sqliteSynchronous: oneOf(env, 'COSTWATCH_SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS, 'NORMAL'),
   }
 }

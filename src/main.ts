@@ -27,7 +27,7 @@ async function withServices<T>(
 ): Promise<T> {
   const config = loadConfig(process.env, options)
   const { openDatabase, migrateToLatest, createServices, systemClock, uuidV7Ids, pino } = await backend()
-  const db = openDatabase(config.databaseUrl)
+  const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
   try {
     await migrateToLatest(db)
     const log = pino({ level: config.logLevel }, process.stderr)
@@ -60,7 +60,7 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   const demoDefaults = { defaultConnector: 'simulated' as const, simulatedPlantedChanges: true }
   const config = loadConfig(process.env, opts.demo ? demoDefaults : {})
   const { openDatabase, migrateToLatest } = await import('./platform/db/index.js')
-  const db = openDatabase(config.databaseUrl)
+  const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
   await migrateToLatest(db)
   const { createRuntime } = await import('./runtime.js')
   const runtime = await createRuntime({ db, config })
@@ -127,7 +127,7 @@ export function program(): Command {
       const { openDatabase, migrateToLatest, createServices, systemClock, uuidV7Ids, pino } = await backend()
       const { redactingDestination } = await import('./platform/log.js')
       const { processRegistry } = await import('./platform/http/metrics.js')
-      const db = openDatabase(config.databaseUrl)
+      const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
       await migrateToLatest(db)
       const log = pino({ level: config.logLevel }, redactingDestination())
       if (!config.smtpUrl) log.warn((await import('./platform/mail.js')).MAIL_OFF_WARNING)
@@ -168,7 +168,7 @@ export function program(): Command {
     .action(async (opts: { json?: boolean }) => {
       const config = loadConfig()
       const { openDatabase, migrateToLatest } = await import('./platform/db/index.js')
-      const db = openDatabase(config.databaseUrl)
+      const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
       try {
         const applied = await migrateToLatest(db)
         print(

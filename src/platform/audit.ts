@@ -4,8 +4,8 @@ import type { Database } from './db/index.js'
 import type { ActorRef } from './http/schemas.js'
 
 /**
- * What was done, to an API key, a user or a tenancy; the names read in the audit list as they are. Sign-ins (and
- * failed ones) and password reset requests are here too: whoever tries an account, from where.
+ * What was done, to an API key, a user, a tenancy, a report or an event marker; the names read in the audit list as
+ * they are. Sign-ins (and failed ones) and password reset requests are here too: whoever tries an account, from where.
  */
 export const AUDIT_ACTIONS = [
   'apiKey.created',
@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   'user.passwordResetRequested',
   'user.passwordReset',
   'tenant.created',
+  'report.deleted',
+  'event.deleted',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -46,8 +48,8 @@ export interface AuditEntry {
   at: string
   by: Acting
   action: AuditAction
-  target: { type: 'ApiKey' | 'User' | 'Tenant'; id: string }
-  /** Plain facts (a role, a tenancy, a key's name); never a secret. */
+  target: { type: 'ApiKey' | 'User' | 'Tenant' | 'Report' | 'Event'; id: string }
+  /** Plain facts (a role, a tenancy, a key's name, a report's name or a marker's title); never a secret. */
   detail?: Record<string, string | boolean | null>
 }
 

@@ -3,6 +3,7 @@ import type { EventRecord } from '../../src/features/events/schemas.js'
 import { requestHash } from '../../src/features/events/service.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
+import { auditLogOf } from '../support/audit-log.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -381,19 +382,30 @@ for (const dialect of testDialects()) {
         expectProblem(await create(keys.viewer.apiKey, { title: '' }), 403)
       })
 
-      it('Editors, Admins and owners create and patch, whoever made the event', async () => {
+      it('Editors, Admins and owners create; an Editor patches its own events, an Admin or owner anyone’s', async () => {
         const event = await created(keys.editorA.apiKey)
-        for (const key of [keys.editorB.apiKey, keys.admin.apiKey, org.ownerKey]) {
+        for (const key of [keys.editorB.apiKey, keys.admin.apiKey, org.ownerKey])
           expect((await create(key)).statusCode).toBe(201)
+        // Another Editor may not rewrite it, as it may not delete it: nothing changes.
+        const refused = expectProblem(
+          await t.request('PATCH', item(event.id), keys.editorB.apiKey, { title: 'Rolled back', clearTag: true }),
+          403,
+        )
+        expect(refused.detail).toMatch(/creator/)
+        expect((await t.request('GET', item(event.id), keys.viewer.apiKey)).json()).toEqual(event)
+        for (const key of [keys.editorA.apiKey, keys.admin.apiKey, org.ownerKey]) {
           const res = await t.request('PATCH', item(event.id), key, { title: `by ${key.slice(0, 6)}` })
           expect(res.statusCode, res.body).toBe(200)
+          expect(res.json().title).toBe(`by ${key.slice(0, 6)}`)
         }
       })
 
-      it('delete: a Viewer that created nothing gets 403; an Editor only its own events', async () => {
+      it('delete: a Viewer gets 403; an Editor only its own events, as for changes', async () => {
         const a = await created(keys.editorA.apiKey)
-        expect(expectProblem(await t.request('DELETE', item(a.id), keys.viewer.apiKey), 403).detail).toMatch(/creator/)
-        expectProblem(await t.request('DELETE', item(a.id), keys.editorB.apiKey), 403)
+        expect(expectProblem(await t.request('DELETE', item(a.id), keys.viewer.apiKey), 403).type).toBe(
+          '/problems/forbidden',
+        )
+        expect(expectProblem(await t.request('DELETE', item(a.id), keys.editorB.apiKey), 403).detail).toMatch(/creator/)
         expect((await t.request('GET', item(a.id), keys.viewer.apiKey)).statusCode).toBe(200)
         const res = await t.request('DELETE', item(a.id), keys.editorA.apiKey)
         expect(res.statusCode, res.body).toBe(204)
@@ -411,6 +423,33 @@ for (const dialect of testDialects()) {
           const listed = (await t.request('GET', `${eventsOf(tenant.id)}?pageSize=200`, org.ownerKey)).json()
           expect(listed.items.map((e: EventRecord) => e.id)).not.toContain(event.id)
         }
+      })
+
+      it('a deletion is in the audit log: by whom, from where, the marker’s title; a refused one is not', async () => {
+        const audit = auditLogOf(t, org)
+        const before = (await audit('event.deleted')).length
+        const event = await created(keys.editorA.apiKey, deploy({ title: 'Deploy billing 7.1' }))
+        const as = (key: string, remoteAddress: string) =>
+          t.app.inject({ method: 'DELETE', url: item(event.id), headers: { 'x-api-key': key }, remoteAddress })
+        expect((await as(keys.editorB.apiKey, '198.51.100.9')).statusCode).toBe(403)
+        expect(await audit('event.deleted')).toHaveLength(before)
+        expect((await as(keys.admin.apiKey, '203.0.113.7')).statusCode).toBe(204)
+        const entries = await audit('event.deleted')
+        expect(entries).toHaveLength(before + 1)
+        expect(entries[0]).toMatchObject({
+          action: 'event.deleted',
+          actor: { type: 'ApiKey', id: keys.admin.id, name: 'admin key' },
+          target: { type: 'Event', id: event.id },
+          detail: {
+            title: 'Deploy billing 7.1',
+            category: 'Deployment',
+            occurredAt: event.occurredAt,
+            tenancyId: tenant.id,
+          },
+          origin: '203.0.113.7',
+        })
+        // The filter keeps other actions out.
+        expect((await audit('apiKey.revoked')).some((e) => (e.target as { id: string }).id === event.id)).toBe(false)
       })
 
       it('a key of another tenancy, or of another organisation, gets 404 for everything here', async () => {

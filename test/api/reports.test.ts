@@ -8,6 +8,7 @@ import type { ReportRecord, ReportRunRecord } from '../../src/features/reports/s
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { seedCosts } from '../reports/seed.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
+import { auditLogOf } from '../support/audit-log.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -213,10 +214,29 @@ for (const dialect of testDialects()) {
       const run = await runToEnd(report.id)
       expect(run.status).toBe('Succeeded')
       expect(await t.services.blobs.list(`report-runs/${run.id}`)).toHaveLength(3)
+      const audit = auditLogOf(t, org)
       expectProblem(await t.request('DELETE', `${API}/reports/${report.id}`, keys.foreign), 404)
-      expect((await t.request('DELETE', `${API}/reports/${report.id}`, org.ownerKey)).statusCode).toBe(204)
+      expectProblem(await t.request('DELETE', `${API}/reports/${report.id}`, keys.editor1), 403)
+      expect(await audit('report.deleted')).toEqual([])
+      const deleted = await t.app.inject({
+        method: 'DELETE',
+        url: `${API}/reports/${report.id}`,
+        headers: { 'x-api-key': org.ownerKey },
+        remoteAddress: '203.0.113.7',
+      })
+      expect(deleted.statusCode).toBe(204)
       expectProblem(await t.request('GET', `${API}/reports/${report.id}`, org.ownerKey), 404)
       expect(await t.services.blobs.list(`report-runs/${run.id}`)).toEqual([])
+      // Who deleted it, from where, and what it was.
+      expect(await audit('report.deleted')).toEqual([
+        expect.objectContaining({
+          action: 'report.deleted',
+          actor: expect.objectContaining({ type: 'ApiKey' }),
+          target: { type: 'Report', id: report.id },
+          detail: { name: 'Renamed', kind: 'TopResources' },
+          origin: '203.0.113.7',
+        }),
+      ])
     })
 
     describe('a run', () => {

@@ -112,7 +112,7 @@ for (const dialect of testDialects()) {
       const running = await exact()
       expect(running.items.find((i) => i.lastSnapshot?.id === claimed!.id)?.lastSnapshot?.status).toBe('Running')
       t.clock.advance(1001)
-      expect(await queue.recoverExpired(3)).toEqual({ requeued: 1, failed: 0 })
+      expect(await queue.recoverExpired(3)).toEqual({ requeued: 1, failed: 0, runIds: [claimed!.id] })
       const requeued = await exact()
       expect(requeued.items.find((i) => i.lastSnapshot?.id === claimed!.id)?.lastSnapshot?.status).toBe('Queued')
     })

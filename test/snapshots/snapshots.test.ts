@@ -174,7 +174,7 @@ for (const dialect of testDialects()) {
         expect(await queue.claim(`dead-${attempt}`, 1000)).toMatchObject({ id: run.id, attempts: attempt })
         t.clock.advance(1001)
         expect(await queue.recoverExpired(3)).toEqual(
-          attempt < 3 ? { requeued: 1, failed: 0 } : { requeued: 0, failed: 1 },
+          attempt < 3 ? { requeued: 1, failed: 0, runIds: [run.id] } : { requeued: 0, failed: 1, runIds: [run.id] },
         )
       }
       const failed = (await t.request('GET', `${API}/tenants/${tenant.id}/snapshots/${run.id}`, org.ownerKey)).json()

@@ -123,15 +123,17 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = 
     {
       schema: publicOperation('PublicUpdateTenantEvent', 'Changes an event marker. Needs Editor or above.', {
         description:
-          'An absent or null field is left unchanged; `description: ""` clears the description; `clearTag: true` ' +
-          'removes the tag filter (not with tagKey or tagValue). The result must keep tagKey and tagValue together.',
+          'An Editor changes the markers it created; an Admin of the tenancy (or an owner) any marker, as for ' +
+          'deletion. An absent or null field is left unchanged; `description: ""` clears the description; ' +
+          '`clearTag: true` removes the tag filter (not with tagKey or tagValue). The result must keep tagKey and ' +
+          'tagValue together.',
         params: EventParams,
         body: ref(PatchPublicEventRequest),
         response: { 200: ref(EventRecord), ...bodyProblems(), ...problemResponses(403, 404) },
       }),
       config: { requires: { tenancyRole: 'Editor' } },
     },
-    async (req) => events.update(req.params.tenantId, req.params.eventId, req.body),
+    async (req) => events.update(req.principal!, req.params.tenantId, req.params.eventId, req.body),
   )
 
   app.delete(
@@ -141,15 +143,23 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = 
         'PublicDeleteTenantEvent',
         'Deletes an event marker at once and for good. The creator or a tenancy Admin.',
         {
+          description:
+            'An Editor deletes the markers it created; an Admin of the tenancy (or an owner) any marker, as for ' +
+            'changes. The audit log records the deletion.',
           params: EventParams,
           response: { ...deleted, ...problemResponses(400, 403, 404) },
         },
       ),
-      // Any role may try: whether this key created the event is known only once it is read.
-      config: { requires: { tenancyRole: 'Viewer' } },
+      // Editor, as for changes; whether this key created the event is known once it is read.
+      config: { requires: { tenancyRole: 'Editor' } },
     },
     async (req, reply) => {
-      await events.delete(req.principal!, req.params.tenantId, req.params.eventId)
+      await events.delete(
+        req.principal!,
+        { actor: req.principal!.actor, origin: req.ip },
+        req.params.tenantId,
+        req.params.eventId,
+      )
       return reply.code(204).send()
     },
   )

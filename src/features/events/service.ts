@@ -1,3 +1,4 @@
+import { type Acting, recordAudit } from '../../platform/audit.js'
 import { type Principal, roleOn } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
@@ -132,6 +133,18 @@ export function etagMatches(ifNoneMatch: string, etag: string): boolean {
     .split(',')
     .map((tag) => tag.trim().replace(/^W\//, ''))
     .some((tag) => tag === '*' || tag === etag)
+}
+
+/**
+ * The one rule of changing and deleting a marker, beside the routes' Editor role: its creator may, and so may an
+ * Admin of the tenancy (owners are Admin everywhere). Another Editor may not: it would rewrite someone else's
+ * marker as freely as delete it.
+ */
+function mayChange(who: Principal, tenantId: string, event: EventRecord, action: 'change' | 'delete'): void {
+  const isCreator = event.createdBy.type === who.actor.type && event.createdBy.id === who.actor.id
+  if (!isCreator && roleOn(who, tenantId) !== 'Admin') {
+    throw ApiError.forbidden(`Only the creator of the event or an Admin of the tenancy may ${action} it.`)
+  }
 }
 
 export function createEventService(deps: { store: EventStore; inventory: InventoryStore; clock: Clock; ids: Ids }) {
@@ -328,22 +341,36 @@ export function createEventService(deps: { store: EventStore; inventory: Invento
       return event
     },
 
-    async update(tenantId: string, id: string, patch: PatchPublicEventRequest): Promise<EventRecord> {
+    /** Changes a marker: its creator or an Admin of the tenancy (mayChange), checked on the row it changes. */
+    async update(who: Principal, tenantId: string, id: string, patch: PatchPublicEventRequest): Promise<EventRecord> {
       const now = clock.now().toISOString()
-      const updated = await store.update(tenantId, id, (current) => applyPatch(current, patch, now))
+      const updated = await store.update(tenantId, id, (current) => {
+        mayChange(who, tenantId, current, 'change')
+        return applyPatch(current, patch, now)
+      })
       if (!updated) throw ApiError.notFound(`Event ${id}`)
       return updated
     },
 
-    /** The creator may delete, and so may an Admin of the tenancy (owners are Admin everywhere). */
-    async delete(who: Principal, tenantId: string, id: string): Promise<void> {
+    /**
+     * Deletes a marker: its creator or an Admin of the tenancy (mayChange). The audit log records who did, from
+     * where, and the marker's title, in the transaction of the delete.
+     */
+    async delete(who: Principal, by: Acting, tenantId: string, id: string): Promise<void> {
       const event = await store.get(tenantId, id)
       if (!event) throw ApiError.notFound(`Event ${id}`)
-      const isCreator = event.createdBy.type === who.actor.type && event.createdBy.id === who.actor.id
-      if (!isCreator && roleOn(who, tenantId) !== 'Admin') {
-        throw ApiError.forbidden('Only the creator of the event or an Admin of the tenancy may delete it.')
-      }
-      if (!(await store.delete(tenantId, id))) throw ApiError.notFound(`Event ${id}`)
+      mayChange(who, tenantId, event, 'delete')
+      const deleted = await store.delete(tenantId, id, (trx) =>
+        recordAudit(trx, ids, {
+          organisationId: who.organisationId,
+          at: clock.now().toISOString(),
+          by,
+          action: 'event.deleted',
+          target: { type: 'Event', id },
+          detail: { title: event.title, category: event.category, occurredAt: event.occurredAt, tenancyId: tenantId },
+        }),
+      )
+      if (!deleted) throw ApiError.notFound(`Event ${id}`)
     },
 
     /** The markers on one chart, oldest first, at most 1,000. */

@@ -163,8 +163,11 @@ export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
       })
     },
 
-    /** Deletes for good; the counter moves only when a row went, so a double delete never miscounts. */
-    async delete(tenantId: string, id: string): Promise<boolean> {
+    /**
+     * Deletes for good; the counter moves only when a row went, so a double delete never miscounts. `also` writes
+     * in the same transaction when a row went (the audit row).
+     */
+    async delete(tenantId: string, id: string, also?: (trx: Kysely<Database>) => Promise<void>): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const result = await trx
           .deleteFrom('events')
@@ -175,6 +178,7 @@ export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
         if (deleted) {
           await adjustCount(trx, eventCounter(tenantId), -1)
           await bumpMarkersVersion(trx, tenantId)
+          await also?.(trx)
         }
         return deleted
       })

@@ -42,6 +42,13 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; s
     coverageOf: (params) => store.coverage(params.reportId!),
   }
   const viewer = { tenancyRole: 'Viewer' as const, items: report }
+  // A run is read by who sees what it covered when it was queued as well as its report now: a run over T1 and T2
+  // stays out of reach of a Viewer of T1 after the report is narrowed to T1, exactly like an unknown run.
+  const run: ItemCoverage = {
+    describe: (params) => `Run ${params.runId} of report ${params.reportId}`,
+    coverageOf: (params) => store.runCoverage(params.reportId!, params.runId!),
+  }
+  const runViewer = { tenancyRole: 'Viewer' as const, items: run }
 
   app.get(
     '/reports',
@@ -91,7 +98,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; s
       }),
       config: { requires: viewer },
     },
-    async (req) => reports.get(req.params.reportId),
+    async (req) => reports.get(req.principal!, req.params.reportId),
   )
 
   app.patch(
@@ -125,7 +132,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; s
       config: { requires: 'owner' },
     },
     async (req, reply) => {
-      await reports.delete(req.principal!, req.params.reportId)
+      await reports.delete(req.principal!, { actor: req.principal!.actor, origin: req.ip }, req.params.reportId)
       return reply.code(204).send()
     },
   )
@@ -134,13 +141,17 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; s
     '/reports/:reportId/runs',
     {
       schema: publicOperation('PublicListReportRuns', 'Runs of a report, newest first (id last).', {
+        description:
+          'A run covers the tenancies of its report when it was queued (an organisation-wide one: owners only); ' +
+          'only the runs whose every tenancy the key sees are listed.',
         params: ReportParams,
         querystring: PageQuery,
         response: { 200: Page(ref(ReportRunRecord), 'ReportRunPage'), ...problemResponses(400, 404) },
       }),
       config: { requires: viewer },
     },
-    async (req, reply) => replyPage(req, reply, await reports.listRuns(req.params.reportId, pagingOf(req.query))),
+    async (req, reply) =>
+      replyPage(req, reply, await reports.listRuns(req.principal!, req.params.reportId, pagingOf(req.query))),
   )
 
   app.post(
@@ -166,10 +177,13 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; s
     '/reports/:reportId/runs/:runId',
     {
       schema: publicOperation('PublicGetReportRun', 'A run with its data (up to 10,000 rows).', {
+        description:
+          'A run and its files are read by a key that sees every tenancy the run covered (those of its report when ' +
+          'it was queued) and the report as it is; otherwise 404, exactly like an unknown run.',
         params: ReportRunParams,
         response: { 200: ref(ReportRunDetail), ...problemResponses(400, 404) },
       }),
-      config: { requires: viewer },
+      config: { requires: runViewer },
     },
     async (req) => reports.getRun(req.params.reportId, req.params.runId),
   )
@@ -187,7 +201,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; s
           ...problemResponses(400, 404, 409),
         },
       }),
-      config: { requires: viewer },
+      config: { requires: runViewer },
     },
     async (req, reply) => reply.redirect(await reports.csvUrl(req.params.reportId, req.params.runId), 302),
   )
@@ -205,7 +219,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; s
           params: ReportRunParams,
           response: { ...binary(FORMATS[format].contentType, summary), ...problemResponses(400, 404, 409) },
         }),
-        config: { requires: viewer },
+        config: { requires: runViewer },
       },
       async (req, reply) => {
         const file = await reports.file(req.params.reportId, req.params.runId, format)

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
@@ -17,6 +17,30 @@ import { anomaliesRaised, openInsights, REPORT_RUNS, type ReportRunColumns, type
 /** Where a run's file of a format lives in the blob store: one key per run and format, whichever worker writes it. */
 export function fileKey(runId: string, format: Format): string {
   return `report-runs/${runId}/report.${FORMATS[format].extension}`
+}
+
+/**
+ * A run renders into a folder of its own in the system's temporary folder, named after the run: a process killed
+ * mid-way leaves it behind, and whoever recovers the run, retries it or starts a worker later finds it by name.
+ */
+const RENDER_FOLDER = 'costwatch-report-'
+const RENDER_FOLDER_OF = /^costwatch-report-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-/
+
+/** The temporary folders of runs on this machine, by run id. */
+async function renderFolders(): Promise<Map<string, string[]>> {
+  const byRun = new Map<string, string[]>()
+  for (const name of await readdir(tmpdir())) {
+    const runId = RENDER_FOLDER_OF.exec(name)?.[1]
+    if (runId) byRun.set(runId, [...(byRun.get(runId) ?? []), join(tmpdir(), name)])
+  }
+  return byRun
+}
+
+/** Removes what the runs left in the temporary folder (an earlier attempt killed mid-way). */
+export async function removeRenderFolders(runIds: readonly string[]): Promise<void> {
+  const folders = await renderFolders()
+  for (const runId of runIds)
+    for (const folder of folders.get(runId) ?? []) await rm(folder, { recursive: true, force: true })
 }
 
 /** The blob store refused a run's file: what the run records, naming the format; the store's own error is logged. */
@@ -76,14 +100,19 @@ export function reportRunKind(deps: {
       if (!parsed.ok) throw new DefinitionError("The report's parameters are no longer valid; edit the report.")
       // As of the day the run was requested, so a retry covers the same days.
       const period = kind.period(parsed.value, toDay(new Date(run.requestedAt)))
-      const tenancies = report.tenancyIds
-        ? await store.tenancyNames(report.tenancyIds)
-        : await store.organisationTenancies(report.organisationId)
+      // What the run recorded when it was queued, which its readers are checked against: never the report's
+      // tenancies of now, which an owner may have changed since.
+      const covered = (await store.runScope(run.id))?.tenancyIds ?? []
+      const tenancies =
+        covered === 'all' ? await store.organisationTenancies(report.organisationId) : await store.tenancyNames(covered)
       const tenancyIds = tenancies.map((t) => t.id)
-      const scope = report.tenancyIds
-        ? tenancies.map((t) => t.name).join(', ')
-        : `Whole organisation (${tenancies.length} ${tenancies.length === 1 ? 'tenancy' : 'tenancies'})`
-      const dir = await mkdtemp(join(tmpdir(), 'costwatch-report-'))
+      const scope =
+        covered !== 'all'
+          ? tenancies.map((t) => t.name).join(', ')
+          : `Whole organisation (${tenancies.length} ${tenancies.length === 1 ? 'tenancy' : 'tenancies'})`
+      // An earlier attempt killed on this machine left its folder: it goes before this attempt makes its own.
+      await removeRenderFolders([claimed.id])
+      const dir = await mkdtemp(join(tmpdir(), `${RENDER_FOLDER}${claimed.id}-`))
       try {
         const rendered = await renderRun({
           data: kind.produce(parsed.value, { tenancyIds, period, source }),
@@ -129,6 +158,16 @@ export function reportRunKind(deps: {
     // and the next attempt stores all three again.
     async afterFailure(run) {
       await blobs.deletePrefix(`report-runs/${run.id}/`)
+    },
+    // Runs whose worker was killed: their folders on this machine, once they are requeued or failed for good.
+    afterRecovery: removeRenderFolders,
+    // At start, the folders of runs no longer running (a worker of this machine killed while nobody recovered
+    // its run yet keeps its folder until then). Folders of runs this database does not know are left alone: they
+    // may be another installation's on the same machine.
+    async atStart() {
+      const folders = await renderFolders()
+      const statuses = await store.runStatuses([...folders.keys()])
+      await removeRenderFolders([...statuses].filter(([, status]) => status !== 'Running').map(([id]) => id))
     },
   }) as unknown as RunKind
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
-import { type Principal, visibleTenancies } from '../../platform/auth/principal.js'
+import { type Acting, recordAudit } from '../../platform/audit.js'
+import { type Principal, type Visibility, visibleTenancies } from '../../platform/auth/principal.js'
 import type { UrlSigner } from '../../platform/blobs/signing.js'
 import type { BlobStore } from '../../platform/blobs/store.js'
 import type { Clock, Ids } from '../../platform/clock.js'
@@ -75,8 +76,12 @@ export function createReportService(deps: {
 }) {
   const { store, blobs, signer, clock, ids } = deps
 
-  async function decorate(definitions: ReportDefinition[]): Promise<ReportRecord[]> {
-    const latest = await store.latestRuns(definitions.map((d) => d.id))
+  /** The definitions with their latest run among those `visibility` may see (see listRuns). */
+  async function decorate(definitions: ReportDefinition[], visibility: Visibility = 'all'): Promise<ReportRecord[]> {
+    const latest = await store.latestRuns(
+      definitions.map((d) => d.id),
+      visibility,
+    )
     return definitions.map(({ organisationId: _o, ...d }) => ({ ...d, lastRun: latest.get(d.id) ?? null }))
   }
 
@@ -129,14 +134,14 @@ export function createReportService(deps: {
   return {
     async list(who: Principal, paging: Paging): Promise<PageOf<ReportRecord>> {
       const { items, totalCount } = await store.list(who.organisationId, visibleTenancies(who), paging)
-      return pageOf(await decorate(items), totalCount, paging)
+      return pageOf(await decorate(items, visibleTenancies(who)), totalCount, paging)
     },
 
     /** The route checked that the key sees the report (every tenancy it covers). */
-    async get(reportId: string): Promise<ReportRecord> {
+    async get(who: Principal, reportId: string): Promise<ReportRecord> {
       const report = await store.byId(reportId)
       if (!report) throw ApiError.notFound(`Report ${reportId}`)
-      return (await decorate([report]))[0]!
+      return (await decorate([report], visibleTenancies(who)))[0]!
     },
 
     async create(who: Principal, input: CreateReportRequest): Promise<ReportRecord> {
@@ -191,10 +196,19 @@ export function createReportService(deps: {
       return (await decorate([report]))[0]!
     },
 
-    /** Removes the definition, its runs and their files. */
-    async delete(who: Principal, reportId: string): Promise<void> {
-      await ownReport(who, reportId)
-      const runIds = await store.delete(reportId)
+    /** Removes the definition, its runs and their files; the audit log records who did, from where. */
+    async delete(who: Principal, by: Acting, reportId: string): Promise<void> {
+      const report = await ownReport(who, reportId)
+      const runIds = await store.delete(reportId, (tx) =>
+        recordAudit(tx, ids, {
+          organisationId: report.organisationId,
+          at: clock.now().toISOString(),
+          by,
+          action: 'report.deleted',
+          target: { type: 'Report', id: report.id },
+          detail: { name: report.name, kind: report.kind },
+        }),
+      )
       for (const runId of runIds) await blobs.deletePrefix(`report-runs/${runId}`)
     },
 
@@ -214,8 +228,12 @@ export function createReportService(deps: {
       return (await store.run(reportId, id))!
     },
 
-    async listRuns(reportId: string, paging: Paging): Promise<PageOf<ReportRunRecord>> {
-      const { items, totalCount } = await store.listRuns(reportId, paging)
+    /**
+     * The runs whose tenancies (recorded when each was queued) the principal sees: a run made before the report
+     * was narrowed is not listed to whom sees the narrower report alone.
+     */
+    async listRuns(who: Principal, reportId: string, paging: Paging): Promise<PageOf<ReportRunRecord>> {
+      const { items, totalCount } = await store.listRuns(reportId, visibleTenancies(who), paging)
       return pageOf(items, totalCount, paging)
     },
 

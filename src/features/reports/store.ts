@@ -18,6 +18,12 @@ export type ReportRunColumns = Omit<Insertable<ReportRunsTable>, keyof RunColumn
 /** A definition as stored, before its last run is added. */
 export type ReportDefinition = Omit<ReportRecord, 'lastRun'> & { organisationId: string }
 
+/** An item's organisation and the tenancies it covers (`all`: the whole organisation), for the permission check. */
+export interface Coverage {
+  organisationId: string
+  tenancyIds: string[] | 'all'
+}
+
 /** A run's first rows, kept with it for the API (at most 10,000). */
 export interface RunPreview {
   columns: string[]
@@ -108,6 +114,58 @@ export function createReportStore(db: Kysely<Database>, runs: RunStore<ReportRun
       )
   }
 
+  /** A definition, whoever may see it (the run handler and the permission check). */
+  async function byId(reportId: string): Promise<ReportDefinition | null> {
+    const row = await db.selectFrom('reports').selectAll().where('id', '=', reportId).executeTakeFirst()
+    return row ? (await toDefinitions([row]))[0]! : null
+  }
+
+  async function coverage(reportId: string): Promise<Coverage | null> {
+    const report = await byId(reportId)
+    if (!report) return null
+    return { organisationId: report.organisationId, tenancyIds: report.tenancyIds ?? 'all' }
+  }
+
+  async function runScope(reportId: string, runId: string): Promise<{ tenancyIds: string[] | 'all' } | null> {
+    const run = await db
+      .selectFrom('reportRuns')
+      .select('organisationWide')
+      .where('reportId', '=', reportId)
+      .where('id', '=', runId)
+      .executeTakeFirst()
+    if (!run) return null
+    if (run.organisationWide) return { tenancyIds: 'all' }
+    const rows = await db
+      .selectFrom('reportRunTenancies')
+      .select('tenancyId')
+      .where('runId', '=', runId)
+      .orderBy('tenancyId')
+      .execute()
+    return { tenancyIds: rows.map((r) => r.tenancyId) }
+  }
+
+  /**
+   * The runs of a report the visibility covers: every tenancy a run covered must be visible, and an
+   * organisation-wide run needs 'all' (owners).
+   */
+  function visibleRuns(reportId: string, visibility: Visibility) {
+    return db
+      .selectFrom('reportRuns as rr')
+      .where('rr.reportId', '=', reportId)
+      .$if(visibility !== 'all', (qb) =>
+        qb.where('rr.organisationWide', '=', 0).where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('reportRunTenancies as rt')
+                .select('rt.tenancyId')
+                .whereRef('rt.runId', '=', 'rr.id')
+                .where('rt.tenancyId', 'not in', visibility as string[]), // never empty for a scoped key
+            ),
+          ),
+        ),
+      )
+  }
+
   async function writeTenancies(trx: Kysely<Database>, reportId: string, tenancyIds: string[] | null) {
     await trx.deleteFrom('reportTenancies').where('reportId', '=', reportId).execute()
     if (tenancyIds?.length)
@@ -162,28 +220,51 @@ export function createReportStore(db: Kysely<Database>, runs: RunStore<ReportRun
       })
     },
 
-    /** Removes the definition with its runs; returns the ids of the runs, whose files the caller removes. */
-    async delete(reportId: string): Promise<string[]> {
+    /**
+     * Removes the definition with its runs; returns the ids of the runs, whose files the caller removes. `also`
+     * writes in the same transaction (the audit row).
+     */
+    async delete(reportId: string, also?: (tx: Kysely<Database>) => Promise<void>): Promise<string[]> {
       return db.transaction().execute(async (tx) => {
         const runIds = await tx.selectFrom('reportRuns').select('id').where('reportId', '=', reportId).execute()
+        if (runIds.length)
+          await tx
+            .deleteFrom('reportRunTenancies')
+            .where(
+              'runId',
+              'in',
+              runIds.map((r) => r.id),
+            )
+            .execute()
         await tx.deleteFrom('reportRuns').where('reportId', '=', reportId).execute()
         await tx.deleteFrom('reportTenancies').where('reportId', '=', reportId).execute()
         await tx.deleteFrom('reports').where('id', '=', reportId).execute()
+        await also?.(tx)
         return runIds.map((r) => r.id)
       })
     },
 
-    /** A definition, whoever may see it (the run handler and the permission check). */
-    async byId(reportId: string): Promise<ReportDefinition | null> {
-      const row = await db.selectFrom('reports').selectAll().where('id', '=', reportId).executeTakeFirst()
-      return row ? (await toDefinitions([row]))[0]! : null
-    },
+    byId,
 
     /** What the permission check needs: the organisation and the tenancies covered. */
-    async coverage(reportId: string) {
-      const report = await this.byId(reportId)
-      if (!report) return null
-      return { organisationId: report.organisationId, tenancyIds: report.tenancyIds ?? ('all' as const) }
+    coverage,
+
+    /**
+     * What the permission check of a run needs: the tenancies its report covers now and those the run covered
+     * when it was queued, together (the whole organisation when either is); null when the report has no such run.
+     */
+    async runCoverage(reportId: string, runId: string): Promise<Coverage | null> {
+      const report = await coverage(reportId)
+      const scope = report && (await runScope(reportId, runId))
+      if (!report || !scope) return null
+      if (report.tenancyIds === 'all' || scope.tenancyIds === 'all') return { ...report, tenancyIds: 'all' }
+      return { ...report, tenancyIds: [...new Set([...report.tenancyIds, ...scope.tenancyIds])].sort() }
+    },
+
+    /** What a run covers, recorded when it was queued: the whole organisation (`all`) or its tenancies. */
+    async runScope(runId: string): Promise<{ tenancyIds: string[] | 'all' } | null> {
+      const run = await db.selectFrom('reportRuns').select('reportId').where('id', '=', runId).executeTakeFirst()
+      return run ? runScope(run.reportId, runId) : null
     },
 
     /** Ordered by name, id last, so pages never overlap. An organisation keeps tens of reports: counting is cheap. */
@@ -231,7 +312,10 @@ export function createReportStore(db: Kysely<Database>, runs: RunStore<ReportRun
       return ids.filter((id) => !known.has(id))
     },
 
-    /** Queues a run; false when a scheduled run of that report and period exists already (another worker's). */
+    /**
+     * Queues a run with what it covers, the report's tenancies (or the whole organisation) as they are now, in one
+     * transaction; false when a scheduled run of that report and period exists already (another worker's).
+     */
     async queueRun(values: {
       id: string
       reportId: string
@@ -241,15 +325,37 @@ export function createReportStore(db: Kysely<Database>, runs: RunStore<ReportRun
       scheduledFor?: string | null
     }): Promise<boolean> {
       try {
-        await runs.queue({
-          id: values.id,
-          tenantId: null,
-          reportId: values.reportId,
-          trigger: values.trigger,
-          requestedAt: values.requestedAt,
-          requestedBy: values.requestedBy,
-          scheduledFor: values.scheduledFor ?? null,
-        })
+        await runs.queue(
+          {
+            id: values.id,
+            tenantId: null,
+            reportId: values.reportId,
+            trigger: values.trigger,
+            requestedAt: values.requestedAt,
+            requestedBy: values.requestedBy,
+            scheduledFor: values.scheduledFor ?? null,
+          },
+          async (tx) => {
+            const t = tx as Kysely<Database>
+            await t
+              .updateTable('reportRuns')
+              .set((eb) => ({
+                organisationWide: eb.selectFrom('reports').select('organisationWide').where('id', '=', values.reportId),
+              }))
+              .where('id', '=', values.id)
+              .execute()
+            await t
+              .insertInto('reportRunTenancies')
+              .columns(['runId', 'tenancyId'])
+              .expression((eb) =>
+                eb
+                  .selectFrom('reportTenancies')
+                  .select((e) => [e.val(values.id).as('runId'), 'tenancyId'])
+                  .where('reportId', '=', values.reportId),
+              )
+              .execute()
+          },
+        )
         return true
       } catch (err) {
         if (isUniqueViolation(err)) return false
@@ -283,33 +389,38 @@ export function createReportStore(db: Kysely<Database>, runs: RunStore<ReportRun
       }
     },
 
+    /** The status of each of these runs this database knows. */
+    async runStatuses(runIds: string[]): Promise<Map<string, string>> {
+      if (runIds.length === 0) return new Map()
+      const rows = await db.selectFrom('reportRuns').select(['id', 'status']).where('id', 'in', runIds).execute()
+      return new Map(rows.map((r) => [r.id, r.status]))
+    },
+
     async runById(runId: string) {
       return (await db.selectFrom('reportRuns').selectAll().where('id', '=', runId).executeTakeFirst()) ?? null
     },
 
-    /** Newest first, id last. A report has a run or a few a day: counting them is cheap. */
-    async listRuns(reportId: string, paging: Paging) {
+    /**
+     * The runs the visibility covers, newest first, id last. A report has a run or a few a day: counting them is
+     * cheap.
+     */
+    async listRuns(reportId: string, visibility: Visibility, paging: Paging) {
+      const matching = visibleRuns(reportId, visibility)
       const [rows, total] = await Promise.all([
-        db
-          .selectFrom('reportRuns')
-          .select(RUN_COLUMNS)
-          .where('reportId', '=', reportId)
-          .orderBy('requestedAt', 'desc')
-          .orderBy('id', 'desc')
+        matching
+          .select(RUN_COLUMNS.map((c) => `rr.${c}` as const))
+          .orderBy('rr.requestedAt', 'desc')
+          .orderBy('rr.id', 'desc')
           .limit(paging.pageSize)
           .offset(offsetOf(paging))
           .execute(),
-        db
-          .selectFrom('reportRuns')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('reportId', '=', reportId)
-          .executeTakeFirstOrThrow(),
+        matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ])
       return { items: rows.map((r) => toRunRecord(r as RunRow)), totalCount: Number(total.n) }
     },
 
-    /** The newest run of each report, for the record's `lastRun`. */
-    async latestRuns(reportIds: string[]): Promise<Map<string, ReportRunRecord>> {
+    /** The newest run of each report the visibility covers (see listRuns), for the record's `lastRun`. */
+    async latestRuns(reportIds: string[], visibility: Visibility): Promise<Map<string, ReportRunRecord>> {
       const latest = new Map<string, ReportRunRecord>()
       if (reportIds.length === 0) return latest
       const rows = await db
@@ -324,6 +435,18 @@ export function createReportStore(db: Kysely<Database>, runs: RunStore<ReportRun
               .selectFrom('reportRuns as n')
               .select('n.id')
               .whereRef('n.reportId', '=', 'r.reportId')
+              .$if(visibility !== 'all', (qb) =>
+                qb.where('n.organisationWide', '=', 0).where(({ not, exists, selectFrom }) =>
+                  not(
+                    exists(
+                      selectFrom('reportRunTenancies as rt')
+                        .select('rt.tenancyId')
+                        .whereRef('rt.runId', '=', 'n.id')
+                        .where('rt.tenancyId', 'not in', visibility as string[]),
+                    ),
+                  ),
+                ),
+              )
               .orderBy('n.requestedAt', 'desc')
               .orderBy('n.id', 'desc')
               .limit(1),

@@ -15,7 +15,7 @@ import {
   type Transaction,
 } from 'kysely'
 import type Pg from 'pg'
-import { sqliteFileOf } from '../../config.js'
+import { type SqliteSynchronous, sqliteFileOf } from '../../config.js'
 import { migrations } from './migrations/index.js'
 import type { Database } from './schema.js'
 
@@ -54,7 +54,10 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000
 export const SQLITE_PAGE_BYTES = 16 * 1024
 
 /** Opens SQLite (a file path or `sqlite:` URL, WAL mode) or PostgreSQL (`postgres://`), by the URL's form. */
-export function openDatabase(url: string, options: { poolSize?: number; busyTimeoutMs?: number } = {}): Db {
+export function openDatabase(
+  url: string,
+  options: { poolSize?: number; busyTimeoutMs?: number; synchronous?: SqliteSynchronous } = {},
+): Db {
   if (isPostgresUrl(url)) {
     // Required here, not imported at the top: a SQLite installation (and its command line) never loads pg, which
     // takes ~45 ms to load on 2 cores.
@@ -77,7 +80,9 @@ export function openDatabase(url: string, options: { poolSize?: number; busyTime
   // Before the first table exists (it changes nothing in a database that has one): see SQLITE_PAGE_BYTES.
   sqlite.pragma(`page_size = ${SQLITE_PAGE_BYTES}`)
   sqlite.pragma('journal_mode = WAL')
-  sqlite.pragma('synchronous = NORMAL') // safe with WAL: a crash loses at most the last commits, never corrupts
+  // NORMAL is safe with WAL: a power cut may lose the last commits, never corrupts; FULL syncs every commit
+  // (COSTWATCH_SQLITE_SYNCHRONOUS, see SQLITE_SYNCHRONOUS in config.ts).
+  sqlite.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`)
   // Other processes (a worker, the command line) hold the write lock while they write; a writer waits this long
   // for it, then fails with SQLITE_BUSY (an API request answers 503 with Retry-After: see toProblem).
   sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? SQLITE_BUSY_TIMEOUT_MS}`)

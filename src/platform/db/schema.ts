@@ -42,6 +42,7 @@ export interface Database {
   reports: ReportsTable
   reportTenancies: ReportTenanciesTable
   reportRuns: ReportRunsTable
+  reportRunTenancies: ReportRunTenanciesTable
 }
 
 export interface OrganisationsTable {
@@ -512,4 +513,12 @@ export interface ReportRunsTable extends RunColumns {
   rowCount: number | null
   preview: string | null
   files: string | null
+  /** What the run covers, recorded when it is queued: 1 for the whole organisation, else its report_run_tenancies. */
+  organisationWide: Generated<number>
+}
+
+/** The tenancies a run covers (those of its report when it was queued); none for an organisation-wide run. */
+export interface ReportRunTenanciesTable {
+  runId: string
+  tenancyId: string
 }

@@ -68,13 +68,17 @@ export function createRunStore<Extra extends object = Record<never, never>>(
   return {
     kind,
 
-    /** Inserts a queued run (with the kind's own columns); a unique index of the kind may refuse it. */
-    async queue(values: NewRun<Extra>): Promise<void> {
+    /**
+     * Inserts a queued run (with the kind's own columns); a unique index of the kind may refuse it. `also` writes
+     * what the kind keeps beside the row (a report run's tenancies) in the same transaction.
+     */
+    async queue(values: NewRun<Extra>, also?: (tx: Queryable) => Promise<void>): Promise<void> {
       await change(async (tx) => {
         await runs(tx)
           .insertInto(table)
           .values({ ...values, status: 'Queued' })
           .execute()
+        await also?.(tx)
         return { result: undefined, events: [{ type: 'run:queued', ...base(values) }] }
       })
     },
@@ -250,9 +254,9 @@ export function createRunStore<Extra extends object = Record<never, never>>(
 
     /**
      * Runs whose worker died (lease expired) go back to the queue, or fail once they used every attempt: one
-     * statement for both. Returns how many were requeued and failed.
+     * statement for both. Returns how many were requeued and failed, and their ids.
      */
-    async recoverExpired(maxAttempts: number): Promise<{ requeued: number; failed: number }> {
+    async recoverExpired(maxAttempts: number): Promise<{ requeued: number; failed: number; runIds: string[] }> {
       const at = clock.now().toISOString()
       // Nothing expired is the usual case (every worker turn asks): one read, no write transaction.
       const expired = await runs(db.kysely)
@@ -262,7 +266,7 @@ export function createRunStore<Extra extends object = Record<never, never>>(
         .where('leaseUntil', '<', at)
         .limit(1)
         .executeTakeFirst()
-      if (!expired) return { requeued: 0, failed: 0 }
+      if (!expired) return { requeued: 0, failed: 0, runIds: [] }
       const exhausted: RunFailure = {
         code: 'attempts_exhausted',
         message: `The run was interrupted ${maxAttempts} times (its worker stopped answering) and was given up.`,
@@ -287,7 +291,8 @@ export function createRunStore<Extra extends object = Record<never, never>>(
             : { type: 'run:requeued', ...common, error: interrupted, notBefore: null }
         })
         const failed = happened.filter((e) => e.type === 'run:failed').length
-        return { result: { requeued: happened.length - failed, failed }, events: happened }
+        const runIds = result.rows.map((row) => row.id)
+        return { result: { requeued: happened.length - failed, failed, runIds }, events: happened }
       })
     },
 

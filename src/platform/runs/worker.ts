@@ -25,6 +25,13 @@ export interface RunKind<Extra extends object = object> extends RunTable {
   failure?(error: unknown): RunOutcome
   /** Tidies up after a failed attempt (staged rows), before the failure is recorded. */
   afterFailure?(run: ClaimedRun): Promise<void>
+  /**
+   * Tidies up after runs whose worker stopped answering, once they are requeued or failed for good (what a
+   * killed process left behind on this machine: a report run's temporary folder).
+   */
+  afterRecovery?(runIds: string[]): Promise<void>
+  /** Called once, at the worker's first turn, before it claims anything (the same, for processes that died). */
+  atStart?(): Promise<void>
   /** The pause before the next attempt once `attempts` failed; by default 30 s, then 2 min, 8 min... (at most 1 h). */
   retryDelayMs?(attempts: number): number
   /** Attempts before a run of this kind fails for good, when it differs from the worker's (mail keeps trying). */
@@ -124,9 +131,27 @@ export function createWorker(options: WorkerOptions) {
     }
   }
 
-  /** Recovers expired leases of every kind, then runs the schedule. */
+  /** A kind's tidying up: what it fails to tidy is logged, and never stops the worker. */
+  async function tidy(kind: RunKind, what: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work()
+    } catch (err) {
+      options.log?.('warn', `could not tidy up ${what} of ${kind.name} runs`, err)
+    }
+  }
+
+  let started = false
+  /** At the first turn, each kind's start; then recovers expired leases of every kind, then runs the schedule. */
   async function prepare(): Promise<void> {
-    for (const lane of lanes) await lane.store.recoverExpired(lane.maxAttempts)
+    if (!started) {
+      started = true
+      for (const { kind } of lanes) if (kind.atStart) await tidy(kind, 'at start', kind.atStart)
+    }
+    for (const lane of lanes) {
+      const { runIds } = await lane.store.recoverExpired(lane.maxAttempts)
+      const after = lane.kind.afterRecovery
+      if (after && runIds.length) await tidy(lane.kind, 'after recovery', () => after(runIds))
+    }
     await options.tick?.(clock.now())
   }
 

@@ -24,6 +24,8 @@ const ACTIONS: Record<string, string> = {
   'user.passwordResetRequested': 'Asked for a password reset',
   'user.passwordReset': 'Set a new password with a reset link',
   'tenant.created': 'Connected a tenant',
+  'report.deleted': 'Deleted a report',
+  'event.deleted': 'Deleted an event marker',
 }
 const PAGE_SIZE = 50
 
@@ -52,7 +54,11 @@ function detailText(entry: AuditEntry, names: Names): string {
       ? `key "${String(detail.name ?? entry.target.id)}"`
       : entry.target.type === 'Tenant'
         ? `tenant "${String(detail.name ?? entry.target.id)}"`
-        : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
+        : entry.target.type === 'Report'
+          ? `report "${String(detail.name ?? entry.target.id)}"`
+          : entry.target.type === 'Event'
+            ? `marker "${String(detail.title ?? entry.target.id)}"`
+            : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
   const facts: string[] = []
   if (detail.clientSecretStored === true) facts.push('client secret stored')
   if (typeof detail.tenancyId === 'string') facts.push(`on ${names.tenancies[detail.tenancyId] ?? detail.tenancyId}`)
