@@ -20,7 +20,13 @@ import { FEATURES } from './features/index.js'
 import { APP_API_PREFIX, registerAuth } from './platform/auth/plugin.js'
 import { type Ids, uuidV7Ids } from './platform/clock.js'
 import { type Db, ping } from './platform/db/index.js'
-import { answerClientError, SECURITY_HEADERS } from './platform/http/client-errors.js'
+import {
+  answerClientError,
+  closeAfterDraining,
+  MAX_HEADER_BYTES,
+  MAX_URL_BYTES,
+  SECURITY_HEADERS,
+} from './platform/http/client-errors.js'
 import { ApiError, toProblem } from './platform/http/errors.js'
 import { registerMetrics } from './platform/http/metrics.js'
 import { Problem } from './platform/http/schemas.js'
@@ -91,6 +97,11 @@ const requestIds = requestIdsOfThisProcess()
 function sendProblem(req: FastifyRequest, reply: FastifyReply, err: unknown) {
   const { headers, ...problem } = toProblem(err, req.url, String(req.id))
   if (problem.status >= 500) req.log.error({ err }, 'request failed')
+  // A refused body (Fastify closes the connection after it): let the client finish sending, so it reads the answer.
+  if (problem.status === 413 || reply.getHeader('connection') === 'close') {
+    reply.header('Connection', 'close')
+    closeAfterDraining(req.raw)
+  }
   return reply
     .headers({ ...SECURITY_HEADERS, 'X-Request-Id': String(req.id), ...headers })
     .code(problem.status)
@@ -131,6 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       answerClientError(err, socket, ids.uuid(), this.log)
     },
     bodyLimit: MAX_BODY_BYTES,
+    // Room for a URL a little over MAX_URL_BYTES to reach the app and get its 414 (see client-errors.ts).
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
@@ -168,6 +181,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         })
       : ApiError.notFound(`${path}`)
     return sendProblem(req, reply, error)
+  })
+
+  // An over-long URL is a 414 before anything reads it (synchronous: an async hook costs a promise a request).
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (req.url.length <= MAX_URL_BYTES) return done()
+    done(
+      new ApiError(414, 'uri-too-long', 'The request URL is too long.', {
+        detail: `The path and query string must stay under ${MAX_URL_BYTES / 1024} KB; send long input in a JSON body.`,
+      }),
+    )
   })
 
   // Synchronous (with `done`): an async hook costs a promise and a microtask turn on every response.
