@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import scalar from '@scalar/fastify-api-reference'
-import { Ajv, type Options as AjvOptions } from 'ajv'
+import { Ajv, type Options as AjvOptions, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import Fastify, {
   type FastifyInstance,
@@ -69,6 +69,38 @@ function validatorCompilers(schemas: TSchema[]) {
     for (const s of schemas) ajv.addSchema(s)
   }
   return { body, params }
+}
+
+/** C0 controls and DEL: no identifier or search of this API holds one, and PostgreSQL refuses NUL in text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters refused
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+
+/**
+ * A path or query validator that first refuses a control character in any value (a 400 naming each parameter), so
+ * none reaches a store, on every route with parameters and on both databases.
+ */
+function refusingControlCharacters(validate: ValidateFunction): ValidateFunction {
+  const check = ((data: unknown, context?: unknown) => {
+    const refused = Object.entries(data ?? {}).filter(([, value]) =>
+      [value].flat().some((v) => typeof v === 'string' && CONTROL_CHARACTER.test(v)),
+    )
+    if (refused.length === 0) {
+      const valid = validate(data, context as never)
+      check.errors = validate.errors
+      return valid
+    }
+    check.errors = refused.map(([name]) => ({
+      instancePath: `/${name}`,
+      schemaPath: '#',
+      keyword: 'controlCharacters',
+      params: {},
+      message: 'must not contain control characters',
+    }))
+    return false
+  }) as ValidateFunction
+  // Fastify hands ajv's functions their parent object (so defaults and coercion reach the request) by this sign.
+  check.schemaEnv = validate.schemaEnv
+  return check
 }
 
 function pathMatcher(url: string): RegExp {
@@ -155,7 +187,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every operation with a body takes JSON; a text body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain')
   const ajv = validatorCompilers(sharedSchemas)
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajv.body : ajv.params).compile(schema))
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body'
+      ? ajv.body.compile(schema)
+      : httpPart === 'params' || httpPart === 'querystring'
+        ? refusingControlCharacters(ajv.params.compile(schema))
+        : ajv.params.compile(schema),
+  )
   for (const schema of sharedSchemas) app.addSchema(schema)
 
   // Known path, wrong method: 405 with Allow. Fastify has no notion of it, so keep the route table here.
