@@ -17,7 +17,7 @@ import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
 import type { Feature } from './features/feature.js'
 import { FEATURES } from './features/index.js'
-import { APP_API_PREFIX, registerAuth } from './platform/auth/plugin.js'
+import { APP_API_PREFIX, registerAuth, sessionCookieName } from './platform/auth/plugin.js'
 import { type Ids, uuidV7Ids } from './platform/clock.js'
 import { type Db, ping } from './platform/db/index.js'
 import {
@@ -125,9 +125,19 @@ function requestIdsOfThisProcess(): () => string {
 }
 const requestIds = requestIdsOfThisProcess()
 
-/** Every error answer: problem+json with the trace id and the headers of any answer (the router's errors skip onSend). */
-function sendProblem(req: FastifyRequest, reply: FastifyReply, err: unknown) {
+/**
+ * Behind an https public URL, browsers are told to use nothing else for a year (HSTS). Not for subdomains: the
+ * service's host says nothing about its neighbours'.
+ */
+const HSTS = { 'Strict-Transport-Security': 'max-age=31536000' } as const
+
+/**
+ * Every error answer: problem+json with the trace id and the headers of any answer (the router's errors skip onSend),
+ * HSTS among them when `hsts`.
+ */
+const problemSender = (hsts: boolean) => (req: FastifyRequest, reply: FastifyReply, err: unknown) => {
   const { headers, ...problem } = toProblem(err, req.url, String(req.id))
+  if (hsts) reply.headers(HSTS)
   if (problem.status >= 500) req.log.error({ err }, 'request failed')
   // A refused body (Fastify closes the connection after it): let the client finish sending, so it reads the answer.
   if (problem.status === 413 || reply.getHeader('connection') === 'close') {
@@ -147,6 +157,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   /** Records registered once: they validate, serialise, and appear by name in the OpenAPI document. */
   const sharedSchemas: TSchema[] = [Problem, ...features.flatMap((feature) => feature.schemas ?? [])]
   const ids = deps.ids ?? uuidV7Ids
+  const hsts = config.publicUrl.startsWith('https://')
+  const sendProblem = problemSender(hsts)
   const logger: FastifyServerOptions['logger'] = {
     level: config.logLevel,
     redact: {
@@ -182,6 +194,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : requestIds()
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // req.ip: the connection's address, or the client's in X-Forwarded-For when the connection is a trusted proxy's.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Every operation with a body takes JSON; a text body is a 415, not a string to validate.
@@ -235,6 +249,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('X-Content-Type-Options', 'nosniff')
     reply.header('X-Request-Id', String(req.id))
+    if (hsts) reply.header('Strict-Transport-Security', HSTS['Strict-Transport-Security'])
     if (req.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
     done(null, payload)
   })
@@ -276,6 +291,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       verify: services.sessions.verify,
       csrfMatches: services.sessions.csrfMatches,
       origin: new URL(config.publicUrl).origin,
+      cookie: sessionCookieName(services.sessions.secureCookie),
     },
     organisationOfTenancy: services.tenantStore.organisationOf,
     failedAuthentication: services.authFailures.failed,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { SESSION_COOKIE } from '../../platform/auth/plugin.js'
+import { sessionCookieName } from '../../platform/auth/plugin.js'
 import { ResetConfirmation, ResetRequest, SessionRecord, SignInRequest } from './schemas.js'
 import { SESSION_LIFETIME_MS, type SessionService } from './service.js'
 import type { SessionUser } from './store.js'
@@ -30,7 +30,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
   /** Counts a failed sign-in of the client address; returns what to answer (the 401, or a 429 past the limit). */
   failed(address: string, failure: unknown): unknown
 }> = async (app, { sessions, secureCookie, failed }) => {
+  // Path=/ and no Domain: what a `__Host-` name needs.
   const cookie = { httpOnly: true, sameSite: 'lax', secure: secureCookie, path: '/' } as const
+  const cookieName = sessionCookieName(secureCookie)
 
   app.post(
     '/session',
@@ -44,7 +46,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
         .catch((failure) => {
           throw failed(req.ip, failure)
         })
-      reply.setCookie(SESSION_COOKIE, signedIn.sessionId, { ...cookie, maxAge: SESSION_LIFETIME_MS / 1000 })
+      reply.setCookie(cookieName, signedIn.sessionId, { ...cookie, maxAge: SESSION_LIFETIME_MS / 1000 })
       return recordOf(signedIn.user, signedIn.csrfToken)
     },
   )
@@ -60,7 +62,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
     { schema: { hide: true }, config: { requires: 'any' } },
     async (req: FastifyRequest, reply: FastifyReply) => {
       await sessions.signOut(req.session!.id)
-      reply.clearCookie(SESSION_COOKIE, cookie)
+      reply.clearCookie(cookieName, cookie)
       return reply.code(204).send()
     },
   )
