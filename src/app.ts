@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import scalar from '@scalar/fastify-api-reference'
-import { Ajv, type Options as AjvOptions } from 'ajv'
+import { Ajv, type Options as AjvOptions, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import Fastify, {
   type FastifyInstance,
@@ -17,10 +17,16 @@ import type { TSchema } from 'typebox'
 import type { Config } from './config.js'
 import type { Feature } from './features/feature.js'
 import { FEATURES } from './features/index.js'
-import { APP_API_PREFIX, registerAuth } from './platform/auth/plugin.js'
+import { APP_API_PREFIX, registerAuth, sessionCookieName } from './platform/auth/plugin.js'
 import { type Ids, uuidV7Ids } from './platform/clock.js'
 import { type Db, ping } from './platform/db/index.js'
-import { answerClientError, SECURITY_HEADERS } from './platform/http/client-errors.js'
+import {
+  answerClientError,
+  closeAfterDraining,
+  MAX_HEADER_BYTES,
+  MAX_URL_BYTES,
+  SECURITY_HEADERS,
+} from './platform/http/client-errors.js'
 import { ApiError, toProblem } from './platform/http/errors.js'
 import { registerMetrics } from './platform/http/metrics.js'
 import { Problem } from './platform/http/schemas.js'
@@ -65,6 +71,38 @@ function validatorCompilers(schemas: TSchema[]) {
   return { body, params }
 }
 
+/** C0 controls and DEL: no identifier or search of this API holds one, and PostgreSQL refuses NUL in text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters refused
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+
+/**
+ * A path or query validator that first refuses a control character in any value (a 400 naming each parameter), so
+ * none reaches a store, on every route with parameters and on both databases.
+ */
+function refusingControlCharacters(validate: ValidateFunction): ValidateFunction {
+  const check = ((data: unknown, context?: unknown) => {
+    const refused = Object.entries(data ?? {}).filter(([, value]) =>
+      [value].flat().some((v) => typeof v === 'string' && CONTROL_CHARACTER.test(v)),
+    )
+    if (refused.length === 0) {
+      const valid = validate(data, context as never)
+      check.errors = validate.errors
+      return valid
+    }
+    check.errors = refused.map(([name]) => ({
+      instancePath: `/${name}`,
+      schemaPath: '#',
+      keyword: 'controlCharacters',
+      params: {},
+      message: 'must not contain control characters',
+    }))
+    return false
+  }) as ValidateFunction
+  // Fastify hands ajv's functions their parent object (so defaults and coercion reach the request) by this sign.
+  check.schemaEnv = validate.schemaEnv
+  return check
+}
+
 function pathMatcher(url: string): RegExp {
   const pattern = url
     .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
@@ -87,10 +125,25 @@ function requestIdsOfThisProcess(): () => string {
 }
 const requestIds = requestIdsOfThisProcess()
 
-/** Every error answer: problem+json with the trace id and the headers of any answer (the router's errors skip onSend). */
-function sendProblem(req: FastifyRequest, reply: FastifyReply, err: unknown) {
+/**
+ * Behind an https public URL, browsers are told to use nothing else for a year (HSTS). Not for subdomains: the
+ * service's host says nothing about its neighbours'.
+ */
+const HSTS = { 'Strict-Transport-Security': 'max-age=31536000' } as const
+
+/**
+ * Every error answer: problem+json with the trace id and the headers of any answer (the router's errors skip onSend),
+ * HSTS among them when `hsts`.
+ */
+const problemSender = (hsts: boolean) => (req: FastifyRequest, reply: FastifyReply, err: unknown) => {
   const { headers, ...problem } = toProblem(err, req.url, String(req.id))
+  if (hsts) reply.headers(HSTS)
   if (problem.status >= 500) req.log.error({ err }, 'request failed')
+  // A refused body (Fastify closes the connection after it): let the client finish sending, so it reads the answer.
+  if (problem.status === 413 || reply.getHeader('connection') === 'close') {
+    reply.header('Connection', 'close')
+    closeAfterDraining(req.raw)
+  }
   return reply
     .headers({ ...SECURITY_HEADERS, 'X-Request-Id': String(req.id), ...headers })
     .code(problem.status)
@@ -104,6 +157,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   /** Records registered once: they validate, serialise, and appear by name in the OpenAPI document. */
   const sharedSchemas: TSchema[] = [Problem, ...features.flatMap((feature) => feature.schemas ?? [])]
   const ids = deps.ids ?? uuidV7Ids
+  const hsts = config.publicUrl.startsWith('https://')
+  const sendProblem = problemSender(hsts)
   const logger: FastifyServerOptions['logger'] = {
     level: config.logLevel,
     redact: {
@@ -131,18 +186,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       answerClientError(err, socket, ids.uuid(), this.log)
     },
     bodyLimit: MAX_BODY_BYTES,
+    // Room for a URL a little over MAX_URL_BYTES to reach the app and get its 414 (see client-errors.ts).
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : requestIds()
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // req.ip: the connection's address, or the client's in X-Forwarded-For when the connection is a trusted proxy's.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Every operation with a body takes JSON; a text body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain')
   const ajv = validatorCompilers(sharedSchemas)
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajv.body : ajv.params).compile(schema))
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body'
+      ? ajv.body.compile(schema)
+      : httpPart === 'params' || httpPart === 'querystring'
+        ? refusingControlCharacters(ajv.params.compile(schema))
+        : ajv.params.compile(schema),
+  )
   for (const schema of sharedSchemas) app.addSchema(schema)
 
   // Known path, wrong method: 405 with Allow. Fastify has no notion of it, so keep the route table here.
@@ -170,10 +235,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendProblem(req, reply, error)
   })
 
+  // An over-long URL is a 414 before anything reads it (synchronous: an async hook costs a promise a request).
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (req.url.length <= MAX_URL_BYTES) return done()
+    done(
+      new ApiError(414, 'uri-too-long', 'The request URL is too long.', {
+        detail: `The path and query string must stay under ${MAX_URL_BYTES / 1024} KB; send long input in a JSON body.`,
+      }),
+    )
+  })
+
   // Synchronous (with `done`): an async hook costs a promise and a microtask turn on every response.
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('X-Content-Type-Options', 'nosniff')
     reply.header('X-Request-Id', String(req.id))
+    if (hsts) reply.header('Strict-Transport-Security', HSTS['Strict-Transport-Security'])
     if (req.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
     done(null, payload)
   })
@@ -215,6 +291,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       verify: services.sessions.verify,
       csrfMatches: services.sessions.csrfMatches,
       origin: new URL(config.publicUrl).origin,
+      cookie: sessionCookieName(services.sessions.secureCookie),
     },
     organisationOfTenancy: services.tenantStore.organisationOf,
     failedAuthentication: services.authFailures.failed,

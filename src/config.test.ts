@@ -75,3 +75,33 @@ describe('SQLite durability', () => {
     }
   })
 })
+
+describe('HTTP settings', () => {
+  it('COSTWATCH_TRUST_PROXY takes addresses, CIDR ranges and the named ranges; none by default', () => {
+    expect(loadConfig(base).trustedProxies).toEqual([])
+    const config = loadConfig({ ...base, COSTWATCH_TRUST_PROXY: ' 10.0.0.5, 10.1.0.0/16,fd00::/8 , ::1, loopback' })
+    expect(config.trustedProxies).toEqual(['10.0.0.5', '10.1.0.0/16', 'fd00::/8', '::1', 'loopback'])
+    for (const bad of ['proxy.example.com', '10.0.0.0/33', '10.0.0.0/8/8', '*', 'true', '10.0.0.256']) {
+      expect(() => loadConfig({ ...base, COSTWATCH_TRUST_PROXY: bad })).toThrow(
+        `Setting COSTWATCH_TRUST_PROXY: "${bad}" is not an IP address or CIDR range`,
+      )
+    }
+  })
+
+  it('COSTWATCH_METRICS_TOKEN: unset by default, at least 16 characters, never repeated in an error', () => {
+    expect(loadConfig(base).metricsToken).toBeNull()
+    expect(loadConfig({ ...base, COSTWATCH_METRICS_TOKEN: 'a-long-enough-token' }).metricsToken).toBe(
+      'a-long-enough-token',
+    )
+    for (const bad of ['short-secret', 'a token with spaces in it']) {
+      expect(() => loadConfig({ ...base, COSTWATCH_METRICS_TOKEN: bad })).toThrow(
+        expect.objectContaining({
+          message: expect.stringMatching(/^Setting COSTWATCH_METRICS_TOKEN: must be at least 16 printable/),
+        }),
+      )
+      expect(() => loadConfig({ ...base, COSTWATCH_METRICS_TOKEN: bad })).toThrow(
+        expect.objectContaining({ message: expect.not.stringContaining(bad) }),
+      )
+    }
+  })
+})

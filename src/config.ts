@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { DEFAULT_DETECTION, type DetectionOptions } from './analysis/anomalies/detect.js'
 
@@ -24,6 +25,13 @@ export interface Config {
   mailFrom: string
   publicUrl: string
   rateLimitPerMinute: number
+  /**
+   * Reverse proxies (IP addresses, CIDR ranges, or `loopback`, `linklocal`, `uniquelocal`) whose X-Forwarded-For
+   * gives the client address; none by default: the connection's address is the client's.
+   */
+  trustedProxies: string[]
+  /** The bearer token `/metrics` of the API port takes; null: the API port serves no `/metrics`. */
+  metricsToken: string | null
   /** Failed authentications a client address may make a minute before it gets 429s. */
   authFailureLimitPerMinute: number
   /** Requests a client address may make a minute to the routes that take no key or session, before 429s. */
@@ -129,6 +137,36 @@ function httpsUrl(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '')
 }
 
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/** COSTWATCH_TRUST_PROXY: comma-separated addresses and CIDR ranges, as Fastify's trustProxy takes them. */
+function trustedProxiesFrom(env: Env): string[] {
+  const entries = (env.COSTWATCH_TRUST_PROXY ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.has(entry)) continue
+    const [address = '', bits, ...rest] = entry.split('/')
+    const version = isIP(address)
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 6 ? 128 : 32))
+    if (!version || !validBits || rest.length > 0)
+      throw new ConfigError(
+        `Setting COSTWATCH_TRUST_PROXY: "${entry}" is not an IP address or CIDR range (e.g. 10.0.0.5, 10.0.0.0/8, loopback)`,
+      )
+  }
+  return entries
+}
+
+/** COSTWATCH_METRICS_TOKEN: long enough not to be guessed, and sendable in a header. The value is never repeated. */
+function metricsTokenFrom(env: Env): string | null {
+  const token = env.COSTWATCH_METRICS_TOKEN
+  if (!token) return null
+  if (!/^[\x21-\x7e]{16,}$/.test(token))
+    throw new ConfigError('Setting COSTWATCH_METRICS_TOKEN: must be at least 16 printable characters, without spaces')
+  return token
+}
+
 /** The folder that holds the SQLite file and generated files; `null` for PostgreSQL. */
 export function dataFolderOf(databaseUrl: string): string | null {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) return null
@@ -201,6 +239,8 @@ export function loadConfig(
       `Costwatch <costwatch@${new URL(publicUrl).hostname.replace(/^\[|\]$/g, '') || 'localhost'}>`,
     publicUrl,
     rateLimitPerMinute: positiveInteger(env, 'COSTWATCH_RATE_LIMIT', 600),
+    trustedProxies: trustedProxiesFrom(env),
+    metricsToken: metricsTokenFrom(env),
     authFailureLimitPerMinute: positiveInteger(env, 'COSTWATCH_AUTH_FAILURE_LIMIT', 60),
     anonymousLimitPerMinute: positiveInteger(env, 'COSTWATCH_ANONYMOUS_LIMIT', 30),
     snapshotHour: env.COSTWATCH_SNAPSHOT_HOUR === '0' ? 0 : positiveInteger(env, 'COSTWATCH_SNAPSHOT_HOUR', 2, 23),

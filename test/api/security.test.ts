@@ -132,14 +132,14 @@ for (const dialect of testDialects()) {
     let address = 0
 
     /** One request; each from its own client address, so a limit on failed authentications never answers first. */
-    function call(op: Operation, ids: Ids, key: string | null): Promise<LightMyRequestResponse> {
+    function call(op: Operation, ids: Ids, key: string | null, more: Ids = {}): Promise<LightMyRequestResponse> {
       const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
         const value = ids[name]
         if (value === undefined) throw new Error(`${op.operationId}: no id for {${name}}`)
         return encodeURIComponent(value)
       })
       const query = new URLSearchParams(
-        op.query.map((q): [string, string] => [q.name, String(sample(q.schema, doc))]),
+        op.query.map((q): [string, string] => [q.name, String(sample(q.schema, doc))]).concat(Object.entries(more)),
       ).toString()
       address++
       return t.app.inject({
@@ -397,6 +397,26 @@ for (const dialect of testDialects()) {
           if (!ownersOnly) expect(random.statusCode, `${name(op)}, ${what}`).toBe(404)
         }
       }
+    })
+
+    it('400 for a control character in any path or query parameter, on every operation', async () => {
+      const controls = ['\u0000', '\u0001', '\n', '\u001f', '\u007f']
+      let checked = 0
+      for (const op of operations) {
+        const query = doc.paths[op.path]![op.method.toLowerCase()]!.parameters?.filter((p) => p.in === 'query') ?? []
+        for (const [i, place] of [...op.pathParams, ...query.map((q) => q.name)].entries()) {
+          const bad = controls[i % controls.length]!
+          const inPath = i < op.pathParams.length
+          const res = inPath
+            ? await call(op, { ...own, [place]: `${own[place]}${bad}x` }, org.ownerKey)
+            : await call(op, own, org.ownerKey, { [place]: `x${bad}` })
+          const what = `${name(op)}: {${place}} with U+${bad.charCodeAt(0).toString(16).padStart(4, '0')}: ${res.body}`
+          expect(res.statusCode, what).toBe(400)
+          expect(res.json().errors?.[place], what).toEqual(['must not contain control characters'])
+          checked++
+        }
+      }
+      expect(checked).toBeGreaterThan(60)
     })
 
     it("404 for a child of another tenant, or of another kind, under this tenant's path", async () => {

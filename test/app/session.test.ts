@@ -65,7 +65,7 @@ for (const dialect of testDialects()) {
       t.app.inject({ method: 'POST', url: `${APP}/session`, payload: { email, password }, headers })
     const browserOf = (res: Awaited<ReturnType<typeof signIn>>): Browser => {
       expect(res.statusCode, res.body).toBe(200)
-      const cookie = res.cookies.find((c) => c.name === 'costwatch_session')!
+      const cookie = res.cookies.find((c) => c.name === '__Host-costwatch_session')!
       return { cookie: cookie.value, csrf: res.json().csrfToken }
     }
     const call = (
@@ -80,7 +80,7 @@ for (const dialect of testDialects()) {
         url,
         ...(body === undefined ? {} : { payload: body as object }),
         headers: {
-          ...(browser ? { cookie: `costwatch_session=${browser.cookie}`, 'x-csrf-token': browser.csrf } : {}),
+          ...(browser ? { cookie: `__Host-costwatch_session=${browser.cookie}`, 'x-csrf-token': browser.csrf } : {}),
           ...headers,
         },
       })
@@ -135,7 +135,7 @@ for (const dialect of testDialects()) {
 
     it('the session cookie is HttpOnly, SameSite=Lax, Secure on an https public URL; no secret in the body', async () => {
       const res = await signIn(ownerEmail, PASSWORD)
-      const cookie = res.cookies.find((c) => c.name === 'costwatch_session')!
+      const cookie = res.cookies.find((c) => c.name === '__Host-costwatch_session')!
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: true, path: '/' })
       expect(res.body).not.toContain(cookie.value)
       expect(res.body).not.toContain(PASSWORD)
@@ -226,7 +226,7 @@ for (const dialect of testDialects()) {
       const browser = browserOf(await signIn(ownerEmail, PASSWORD))
       const out = await call(browser, 'DELETE', `${APP}/session`)
       expect(out.statusCode).toBe(204)
-      expect(out.cookies.find((c) => c.name === 'costwatch_session')?.value).toBe('')
+      expect(out.cookies.find((c) => c.name === '__Host-costwatch_session')?.value).toBe('')
       expect((await call(browser, 'GET', `${APP}/session`)).statusCode).toBe(401)
 
       const idle = browserOf(await signIn(ownerEmail, PASSWORD))

@@ -44,7 +44,7 @@ for (const dialect of testDialects()) {
         method: 'GET',
         url,
         headers: LINK_HEADERS,
-        cookies: session ? { costwatch_session: session } : {},
+        cookies: session ? { '__Host-costwatch_session': session } : {},
       })
 
     beforeAll(async () => {
@@ -62,13 +62,13 @@ for (const dialect of testDialects()) {
         payload: { email: org.owner.actor.name, password: PASSWORD },
       })
       expect(signedIn.statusCode, signedIn.body).toBe(200)
-      cookie = signedIn.cookies.find((c) => c.name === 'costwatch_session')!.value
+      cookie = signedIn.cookies.find((c) => c.name === '__Host-costwatch_session')!.value
       const csrf = signedIn.json().csrfToken
       const changes = { 'x-csrf-token': csrf, origin: PUBLIC_URL }
       const created = await t.app.inject({
         method: 'POST',
         url: `${APP}/reports`,
-        cookies: { costwatch_session: cookie },
+        cookies: { '__Host-costwatch_session': cookie },
         headers: changes,
         payload: {
           name: 'Cost by resource, March',
@@ -82,7 +82,7 @@ for (const dialect of testDialects()) {
       const queued = await t.app.inject({
         method: 'POST',
         url: `${APP}/reports/${report.id}/runs`,
-        cookies: { costwatch_session: cookie },
+        cookies: { '__Host-costwatch_session': cookie },
         headers: changes,
       })
       expect(queued.statusCode, queued.body).toBe(202)

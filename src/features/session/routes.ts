@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { SESSION_COOKIE } from '../../platform/auth/plugin.js'
+import { sessionCookieName } from '../../platform/auth/plugin.js'
 import { ResetConfirmation, ResetRequest, SessionRecord, SignInRequest } from './schemas.js'
 import { SESSION_LIFETIME_MS, type SessionService } from './service.js'
 import type { SessionUser } from './store.js'
@@ -32,7 +32,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
   /** Counts a request that needs no key from the client address; throws the 429 past the limit. */
   limitAddress(address: string): void
 }> = async (app, { sessions, secureCookie, failed, limitAddress }) => {
+  // Path=/ and no Domain: what a `__Host-` name needs.
   const cookie = { httpOnly: true, sameSite: 'lax', secure: secureCookie, path: '/' } as const
+  const cookieName = sessionCookieName(secureCookie)
   // Before anything else, the body included: what anyone may call is limited per client address.
   const limited = async (req: FastifyRequest) => limitAddress(req.ip)
 
@@ -49,7 +51,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
         .catch((failure) => {
           throw failed(req.ip, failure)
         })
-      reply.setCookie(SESSION_COOKIE, signedIn.sessionId, { ...cookie, maxAge: SESSION_LIFETIME_MS / 1000 })
+      reply.setCookie(cookieName, signedIn.sessionId, { ...cookie, maxAge: SESSION_LIFETIME_MS / 1000 })
       return recordOf(signedIn.user, signedIn.csrfToken)
     },
   )
@@ -65,7 +67,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
     { schema: { hide: true }, config: { requires: 'any' } },
     async (req: FastifyRequest, reply: FastifyReply) => {
       await sessions.signOut(req.session!.id)
-      reply.clearCookie(SESSION_COOKIE, cookie)
+      reply.clearCookie(cookieName, cookie)
       return reply.code(204).send()
     },
   )

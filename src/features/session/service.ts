@@ -73,7 +73,7 @@ function resetMail(to: string, link: string) {
 
 export function notSignedIn() {
   return new ApiError(401, 'unauthorized', 'Sign in first.', {
-    detail: 'This part of the service takes the session of a signed-in user (the costwatch_session cookie).',
+    detail: 'This part of the service takes the session of a signed-in user (its session cookie).',
   })
 }
 

@@ -5,6 +5,14 @@ import { authorise, authoriseCoverage, authoriseSomewhere, type Principal, type 
 
 /** The cookie of a signed-in browser (HttpOnly, SameSite=Lax; Secure when the public URL is https). */
 export const SESSION_COOKIE = 'costwatch_session'
+/**
+ * Its name when it is Secure: browsers take a `__Host-` cookie only Secure, with Path=/ and no Domain, so neither
+ * a plain-http page nor a sibling subdomain can set or overwrite the session of this host.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE
+}
 /** Where the web interface's own API lives: it takes the session cookie, never an API key. */
 export const APP_API_PREFIX = '/api/app'
 
@@ -36,6 +44,8 @@ export interface AuthDeps {
     csrfMatches(sessionId: string, presented: string | undefined): boolean
     /** The origin browsers send from the web interface (the public URL's); another one is refused on a change. */
     origin: string
+    /** The session cookie's name (see sessionCookieName). */
+    cookie: string
   }
   /** The organisation owning a tenancy, or null when there is none. */
   organisationOfTenancy(tenancyId: string): Promise<string | null>
@@ -131,7 +141,7 @@ function addSessionHooks(
     if (changes && origin !== undefined && origin !== sessions.origin)
       throw csrfRefused(`Changes are accepted from ${sessions.origin} only, not from ${origin}.`)
     if (needs === undefined || needs === 'none') return
-    const sessionId = req.cookies?.[SESSION_COOKIE]
+    const sessionId = req.cookies?.[sessions.cookie]
     try {
       const { principal, ...session } = await sessions.verify(sessionId)
       req.principal = principal
