@@ -373,6 +373,17 @@ for (const dialect of testDialects()) {
         tenancyIds: null,
       })
       const wideRun = await t.services.reports.trigger(org.owner, wide.id)
+      // A run over both tenants, read after its report was narrowed to the own one: the run still covers the sibling.
+      const narrowed = await t.services.reports.create(org.owner, {
+        name: 'Both, then one',
+        kind: 'TopResources',
+        tenancyIds: [own.tenantId!, sibling.tenantId!],
+      })
+      const oldRun = await t.services.reports.trigger(org.owner, narrowed.id)
+      const narrow = await t.request('PATCH', `${API}/reports/${narrowed.id}`, org.ownerKey, {
+        tenancyIds: [own.tenantId],
+      })
+      expect(narrow.statusCode, narrow.body).toBe(200)
       // Admin of every tenancy but no owner: an operation refusing it an unknown id is for owners only, a 403 to
       // any other key whatever the id; every other one answers an item it cannot see 404.
       const adminKey = (
@@ -387,9 +398,15 @@ for (const dialect of testDialects()) {
           ["a Viewer key, the sibling tenant's item", viewerKey, sibling],
           ["a key with no tenancy, the own tenant's item", emptyKey, own],
           ['a Viewer key, an organisation-wide report', viewerKey, { ...own, reportId: wide.id, runId: wideRun.id }],
+          [
+            'a Viewer key, a run of a tenant since taken off its report',
+            viewerKey,
+            { ...own, reportId: narrowed.id, runId: oldRun.id },
+          ],
         ] as const) {
-          // The organisation-wide report is the one hidden item of the third case.
+          // The organisation-wide report is the one hidden item of the third case, the old run of the fourth.
           if (what.endsWith('report') && !op.pathParams.includes('reportId')) continue
+          if (what.endsWith('its report') && !op.pathParams.includes('runId')) continue
           const seen = await call(op, hidden, key)
           const random = await call(op, unknown, key)
           expect(seen.statusCode, `${name(op)}, ${what}: ${seen.body}`).toBe(random.statusCode)
