@@ -28,9 +28,9 @@ import {
   SECURITY_HEADERS,
 } from './platform/http/client-errors.js'
 import { ApiError, toProblem } from './platform/http/errors.js'
-import { registerMetrics } from './platform/http/metrics.js'
+import { bearerTokenCheck, METRICS_CHALLENGE, METRICS_UNAUTHORIZED, registerMetrics } from './platform/http/metrics.js'
 import { Problem } from './platform/http/schemas.js'
-import { registerWebInterface } from './platform/http/web.js'
+import { DOCS_CONFIGURATION, docsHeaders, registerWebInterface } from './platform/http/web.js'
 import { REDACTED, redactingDestination, redactUrl } from './platform/log.js'
 import type { Services } from './services.js'
 
@@ -325,9 +325,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   )
   for (const feature of features) await feature.pages?.(app, services)
 
-  await app.register(scalar, {
-    routePrefix: '/docs',
-    configuration: { url: `${API_PREFIX}/openapi.json`, title: 'Costwatch API' },
+  // In a context of its own, so that its hook sets the reference's headers on its answers only.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', (_req, reply, payload, done) => {
+      reply.headers(docsHeaders(payload, reply.getHeader('content-type')))
+      done(null, payload)
+    })
+    await docs.register(scalar, {
+      routePrefix: '/docs',
+      configuration: { ...DOCS_CONFIGURATION, url: `${API_PREFIX}/openapi.json` },
+    })
   })
 
   registerWebInterface(app, deps.webDir)
@@ -337,8 +344,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (await ping(db)) return { status: 'ready' }
     return sendProblem(req, reply, new ApiError(503, 'not-ready', 'The database is not reachable.'))
   })
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
-    reply.type(metrics.contentType).send(await metrics.metrics()),
-  )
+  // Only with a token: without one the API port serves no metrics (the worker's port serves its own).
+  const { metricsToken } = config
+  if (metricsToken !== null) {
+    const authorised = bearerTokenCheck(metricsToken)
+    app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+      if (!authorised(req.headers.authorization)) {
+        const { type: _type, status, title, detail } = METRICS_UNAUTHORIZED
+        const refused = new ApiError(status, 'unauthorized', title, { detail, headers: { ...METRICS_CHALLENGE } })
+        // Counted as a failed authentication of the address, like a bad key: guessing the token is limited too.
+        throw services.authFailures.failed(req.ip, refused)
+      }
+      return reply.type(metrics.contentType).send(await metrics.metrics())
+    })
+  }
   return app
 }

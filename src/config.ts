@@ -103,8 +103,8 @@ function anomalyDetectionFrom(env: Env): DetectionOptions {
 /**
  * When SQLite waits for the disk: `NORMAL` (the default) syncs the WAL only at checkpoints, so a power cut may lose
  * the last commits (a revoked key, an audit row), never corrupting the file; `FULL` syncs it at every commit, so a
- * commit that returned survives a power cut. FULL cost 41% of the event creates a second (one sync of 3-5 ms per
- * commit on the test machine's disk): README "Reports, markers and durability".
+ * commit that returned survives a power cut. FULL cost half of the idempotent event creates a second (one sync of
+ * 3-5 ms per commit on the test machine's disk): README "Reports, markers and durability".
  */
 export const SQLITE_SYNCHRONOUS = ['FULL', 'NORMAL'] as const
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number]

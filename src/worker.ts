@@ -182,8 +182,11 @@ export function observeRuns(events: RunEvents, deps: { registry: Registry; log: 
 }
 
 /** `/metrics` and `/healthz` of `costwatch worker` on HOST:WORKER_PORT; `url` is their base, with the port chosen for 0. */
-export async function serveWorkerMetrics(registry: Registry, config: Pick<Config, 'host' | 'workerPort'>) {
-  const server = await serveMetrics(registry, config.host, config.workerPort).catch((err) => {
+export async function serveWorkerMetrics(
+  registry: Registry,
+  config: Pick<Config, 'host' | 'workerPort' | 'metricsToken'>,
+) {
+  const server = await serveMetrics(registry, config.host, config.workerPort, config.metricsToken).catch((err) => {
     if ((err as { code?: string }).code !== 'EADDRINUSE') throw err
     throw new ConfigError(
       `Setting WORKER_PORT: ${config.host}:${config.workerPort} is in use (another worker?); choose another port, or 0 for any free one`,

@@ -103,6 +103,7 @@ for (const dialect of testDialects()) {
       const server = await startServer(['--demo'], {
         COSTWATCH_DATABASE_URL: database.url,
         COSTWATCH_SECRET_KEY: TEST_SECRET_KEY,
+        COSTWATCH_METRICS_TOKEN: 'demo-metrics-token-0123',
       })
       servers.push(server)
       await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('API reference')
@@ -154,7 +155,9 @@ for (const dialect of testDialects()) {
       expect(shift.find((a) => a.scope.resourceGroupName === groupOf('levelShift'))!.impact).toBeGreaterThan(0)
       // The in-process worker's runs are in the server's own metrics. On a slow machine the day's scheduled
       // snapshot may have joined the demo's first one by now: at least one of each, then.
-      const metrics = await (await fetch(`${server.url}/metrics`)).text()
+      const metrics = await (
+        await fetch(`${server.url}/metrics`, { headers: { Authorization: 'Bearer demo-metrics-token-0123' } })
+      ).text()
       for (const status of ['queued', 'started', 'succeeded'])
         expect(metrics).toMatch(new RegExp(`costwatch_runs_total\\{kind="snapshot",status="${status}"\\} [1-9]\\d*\n`))
       expect(metrics).toMatch(/costwatch_run_duration_seconds_count\{kind="snapshot",status="succeeded"\} [1-9]\d*\n/)

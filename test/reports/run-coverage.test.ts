@@ -65,7 +65,7 @@ for (const dialect of testDialects()) {
     }
     const get = (url: string, key: string) => t.request('GET', url, key)
     const asBrowser = (url: string) =>
-      t.app.inject({ method: 'GET', url, cookies: { costwatch_session: browser.cookie } })
+      t.app.inject({ method: 'GET', url, cookies: { '__Host-costwatch_session': browser.cookie } })
     const runUrls = (reportId: string, runId: string) =>
       ['', '/csv', '/pdf', '/xlsx'].map((tail) => `/reports/${reportId}/runs/${runId}${tail}`)
     /** A 404 exactly like the one of an unknown run id of the same report (but for the id it names). */
@@ -126,7 +126,7 @@ for (const dialect of testDialects()) {
         payload: { email: 'viewer@coverage.test', password: PASSWORD },
       })
       expect(signedIn.statusCode, signedIn.body).toBe(200)
-      browser = { cookie: signedIn.cookies.find((c) => c.name === 'costwatch_session')!.value }
+      browser = { cookie: signedIn.cookies.find((c) => c.name === '__Host-costwatch_session')!.value }
     })
 
     it('hides a run over T1 and T2 from a Viewer of T1 once the report covers T1 alone; a later run is readable', async () => {

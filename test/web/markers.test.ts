@@ -176,6 +176,71 @@ describe('web interface: event markers', () => {
     await page.close()
   }, 120_000)
 
+  it('lists a marker made through the API without a reload, as the chart does', async () => {
+    const page = await browser.newPage()
+    // Still signed in as the owner from the first test: the browser keeps the session cookie.
+    await page.goto(`${base}/tenants/${tenant.id}/markers`)
+    const cards = page.getByRole('list', { name: 'Markers' })
+    await cards.getByRole('heading', { name: 'CI deploy 7.1' }).waitFor()
+
+    // A CI pipeline adds a marker while the list is open: it appears without a reload, as on the chart.
+    const fromCi = await t.request('POST', `${API_PREFIX}/tenants/${tenant.id}/events`, org.ownerKey, {
+      occurredAt: new Date(Date.now() - 86_400_000).toISOString(),
+      title: 'CI deploy 7.2',
+      category: 'Deployment',
+    })
+    expect(fromCi.statusCode).toBe(201)
+    const newCard = cards.getByRole('heading', { name: 'CI deploy 7.2' })
+    await newCard.waitFor({ timeout: 10_000 })
+    expect(await page.getByText('2 markers').count()).toBe(1)
+    await page.screenshot({ path: '/work/shots/markers-live-1280.png', fullPage: true })
+    await page.close()
+  }, 60_000)
+
+  it('takes a deleted marker off the list at once, and keeps it off', async () => {
+    const made = await t.request('POST', `${API_PREFIX}/tenants/${tenant.id}/events`, org.ownerKey, {
+      occurredAt: new Date(Date.now() - 86_400_000).toISOString(),
+      title: 'Canary 7.3',
+      category: 'Launch',
+    })
+    expect(made.statusCode).toBe(201)
+    const page = await browser.newPage()
+    await page.goto(`${base}/tenants/${tenant.id}/markers`)
+    const cards = page.getByRole('list', { name: 'Markers' })
+    const card = cards.getByRole('heading', { name: 'Canary 7.3' })
+    await card.waitFor()
+    const count = await cards.getByRole('listitem').count()
+
+    // The list's answers after the delete are slow, and say what was true before it (as an answer to a request
+    // sent before the delete would): the marker leaves at once all the same, and does not come back.
+    const before = (
+      await t.request('GET', `${API_PREFIX}/tenants/${tenant.id}/events?page=1&pageSize=20`, org.ownerKey)
+    ).body
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let staleAnswers = 0
+    await page.route(/\/api\/app\/tenants\/[^/]+\/events\?/, async (route) => {
+      await held
+      await route.fulfill({ status: 200, contentType: 'application/json', body: before })
+      staleAnswers++
+    })
+    await page.getByRole('button', { name: 'Delete Canary 7.3' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete marker' }).click()
+    await page.getByRole('status').filter({ hasText: 'Marker “Canary 7.3” deleted.' }).waitFor()
+    await card.waitFor({ state: 'detached', timeout: 1_000 })
+    expect(await cards.getByRole('listitem').count()).toBe(count - 1)
+    expect((await markersOf()).some((m) => m.title === 'Canary 7.3')).toBe(false)
+    release()
+    await expect.poll(() => staleAnswers).toBeGreaterThan(0)
+    await page.waitForTimeout(500)
+    expect(await card.count()).toBe(0)
+    expect(await cards.getByRole('listitem').count()).toBe(count - 1)
+    await page.unroute(/\/api\/app\/tenants\/[^/]+\/events\?/)
+    await page.close()
+  }, 60_000)
+
   it("lets an Editor delete only what they made: the server's 403 shows in words", async () => {
     const invited = await t.request('POST', `${API_PREFIX}/users`, org.ownerKey, {
       email: 'editor@marker-org.test',

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client'
@@ -35,16 +36,49 @@ export function registerMetrics(app: FastifyInstance, registry = processRegistry
 }
 
 /**
+ * Whether an Authorization header carries `Bearer <token>`. Both sides are hashed first, so the comparison takes
+ * the same time whatever the length or the first wrong character of what was sent.
+ */
+export function bearerTokenCheck(token: string): (authorization: string | undefined) => boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest()
+  const expected = digest(token)
+  return (authorization) => {
+    const given = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1]
+    return timingSafeEqual(digest(given ?? ''), expected) && given !== undefined
+  }
+}
+
+/** The 401 of a `/metrics` asked without its token, as problem+json. */
+export const METRICS_UNAUTHORIZED = {
+  type: '/problems/unauthorized',
+  title: 'A valid metrics token is required.',
+  status: 401,
+  detail: 'Send the token of COSTWATCH_METRICS_TOKEN in the Authorization header: Bearer <token>.',
+} as const
+export const METRICS_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="metrics"' } as const
+
+/**
  * `GET /metrics` and `GET /healthz` of a process without the API (`costwatch worker`), on plain node:http.
  * Resolves with the server once it listens; its port is the one asked for, or the one chosen for port 0.
  */
-export async function serveMetrics(registry: Registry, host: string, port: number): Promise<Server> {
+export async function serveMetrics(
+  registry: Registry,
+  host: string,
+  port: number,
+  /** The bearer token `/metrics` takes, when there is one (COSTWATCH_METRICS_TOKEN). */
+  token: string | null = null,
+): Promise<Server> {
+  const authorised = token === null ? () => true : bearerTokenCheck(token)
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end()
     } else if (path === '/healthz') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok' }))
+    } else if (path === '/metrics' && !authorised(req.headers.authorization)) {
+      res
+        .writeHead(401, { 'content-type': 'application/problem+json', ...METRICS_CHALLENGE })
+        .end(JSON.stringify(METRICS_UNAUTHORIZED))
     } else if (path === '/metrics') {
       registry.metrics().then(
         (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),

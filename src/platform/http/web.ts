@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { createReadStream, existsSync, statSync } from 'node:fs'
 import { extname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,6 +31,44 @@ export const WEB_HEADERS = {
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'same-origin',
+}
+
+/**
+ * The API reference at `/docs` (Scalar): its bundle from `/docs/js/scalar.js` and one inline script that starts it,
+ * allowed by its hash (`docsHeaders`); no eval. Its styles are inline (a `<style>` it writes, Vue's style
+ * bindings), hence 'unsafe-inline' for styles only. It reads the OpenAPI document from here, and nothing else:
+ * its default fonts (from fonts.scalar.com) and its AI agent are off.
+ */
+function docsPolicy(inlineScriptHashes: string[]): string {
+  const scripts = ["'self'", ...inlineScriptHashes.map((hash) => `'sha256-${hash}'`)].join(' ')
+  return (
+    `default-src 'self'; script-src ${scripts}; style-src 'self' 'unsafe-inline'; img-src 'self' data:; ` +
+    "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; " +
+    "frame-ancestors 'none'"
+  )
+}
+
+const INLINE_SCRIPT = /<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g
+
+/**
+ * The headers of `/docs` and its files, the web pages' (no framing, no referrer beyond the origin) with the policy
+ * above; the inline scripts of an HTML answer are hashed from the answer itself, so the policy follows the page.
+ */
+export function docsHeaders(payload: unknown, contentType: unknown): Record<string, string> {
+  const hashes =
+    typeof payload === 'string' && String(contentType).startsWith('text/html')
+      ? [...payload.matchAll(INLINE_SCRIPT)].map((m) => createHash('sha256').update(m[1]!).digest('base64'))
+      : []
+  return { ...WEB_HEADERS, 'Content-Security-Policy': docsPolicy(hashes) }
+}
+
+/** What the reference page is told: where the document is, and to load nothing from elsewhere. */
+export const DOCS_CONFIGURATION = {
+  title: 'Costwatch API',
+  withDefaultFonts: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  telemetry: false,
 }
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, type EventCategory, hasRole, type SessionUser } from '../../api'
+import { ApiProblem, api, type EventCategory, hasRole, type SessionUser } from '../../api'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { formatInstant, formatMoney } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
 import { TenantTabs } from '../../components/tenant-tabs'
+import { useConditionalPoll } from '../../components/use-conditional-poll'
 import { useLoad } from '../../components/use-load'
 import { CATEGORY_COLOURS, markerTag } from '../explorer/markers'
 import { type CostImpact, type MarkerFilter, type MarkerPage, type MarkerRecord, markersApi, type TagKey } from './api'
@@ -11,6 +12,23 @@ import { CATEGORY_MEANINGS, MarkerForm } from './marker-form'
 import './markers.css'
 
 const NO_FILTER: MarkerFilter = { category: '', from: '', to: '', page: 1 }
+/** The widest window the API takes (no marker can be older), for a list without date bounds. */
+const FIRST_INSTANT = '0100-01-01T00:00:00.000Z'
+const LAST_INSTANT = '9999-12-31T23:59:59.999Z'
+
+/**
+ * The address whose ETag changes when a marker the list may show is created, changed or deleted: the tenant
+ * chart's markers over the filter's days, asked for with explicit bounds so that the ETag does not move with the
+ * clock. The list itself has no ETag; it is loaded again when this answers.
+ */
+function changesUrl(tenantId: string, filter: MarkerFilter): string {
+  const params = new URLSearchParams({
+    scope: 'tenant',
+    from: filter.from ? `${filter.from}T00:00:00.000Z` : FIRST_INSTANT,
+    to: filter.to ? `${filter.to}T23:59:59.999Z` : LAST_INSTANT,
+  })
+  return `/tenants/${encodeURIComponent(tenantId)}/events/visible?${params}`
+}
 
 /** A tenant's event markers: filtered and paged, each with its cost impact; Editors create, edit and delete them. */
 export function MarkersPage({ tenantId, user }: { tenantId: string; user: SessionUser }) {
@@ -24,6 +42,14 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
     reload,
   } = useLoad(() => markersApi.list(tenantId, filter), [tenantId, filter])
   const error = listError ?? tenantError
+  // A marker made or changed elsewhere (a CI pipeline, another person) shows within seconds, as on the chart.
+  useConditionalPoll(changesUrl(tenantId, filter), reload)
+  /**
+   * Markers deleted here: off the list as soon as the server said so, and kept off, whatever answer comes next
+   * (a list asked for before the delete may answer after it).
+   */
+  const [gone, setGone] = useState<ReadonlySet<string>>(new Set())
+  const items = page ? page.items.filter((m) => !gone.has(m.id)) : []
   const [tags, setTags] = useState<TagKey[]>([])
   /** null: no form; 'new': the create form; a marker: its edit form. */
   const [editing, setEditing] = useState<MarkerRecord | 'new' | null>(null)
@@ -51,10 +77,11 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
     if (filter.page === 1) reload()
     else setFilter({ ...filter, page: 1 })
   }
-  const deleted = (marker: MarkerRecord) => {
-    setNotice(`Marker “${marker.title}” deleted.`)
+  const deleted = (marker: MarkerRecord, already = false) => {
+    setGone((before) => new Set(before).add(marker.id))
+    setNotice(already ? `Marker “${marker.title}” had already been deleted.` : `Marker “${marker.title}” deleted.`)
     setDeleting(null)
-    const lastOnPage = page?.items.length === 1 && filter.page > 1
+    const lastOnPage = items.length === 1 && filter.page > 1
     if (lastOnPage) setFilter({ ...filter, page: filter.page - 1 })
     else reload()
   }
@@ -139,15 +166,15 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
           Loading markers…
         </p>
       )}
-      {page && page.items.length === 0 && (
+      {page && items.length === 0 && (
         <p class="status">
           {filter.category || filter.from || filter.to ? 'No markers match these filters.' : 'No markers yet.'}
         </p>
       )}
-      {page && page.items.length > 0 && (
+      {page && items.length > 0 && (
         <>
           <ul class="marker-cards" aria-label="Markers" aria-busy={loading}>
-            {page.items.map((marker) => (
+            {items.map((marker) => (
               <MarkerCard
                 key={`${marker.id}:${marker.updatedAt}`}
                 tenantId={tenantId}
@@ -161,7 +188,11 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
               />
             ))}
           </ul>
-          <Pager page={page} onPage={(n) => setFilter({ ...filter, page: n })} />
+          <Pager
+            page={page}
+            totalCount={page.totalCount - (page.items.length - items.length)}
+            onPage={(n) => setFilter({ ...filter, page: n })}
+          />
         </>
       )}
       {deleting && (
@@ -169,7 +200,13 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
           title={`Delete “${deleting.title}”?`}
           confirmLabel="Delete marker"
           onConfirm={async () => {
-            await markersApi.remove(tenantId, deleting.id)
+            try {
+              await markersApi.remove(tenantId, deleting.id)
+            } catch (err) {
+              // Deleted meanwhile (another tab, another person): gone all the same.
+              if (err instanceof ApiProblem && err.problem.status === 404) return deleted(deleting, true)
+              throw err
+            }
             deleted(deleting)
           }}
           onClose={() => setDeleting(null)}
@@ -265,8 +302,9 @@ function Impact({ tenantId, marker }: { tenantId: string; marker: MarkerRecord }
   )
 }
 
-function Pager({ page, onPage }: { page: MarkerPage; onPage(n: number): void }) {
-  const count = page.totalCount === 1 ? '1 marker' : `${page.totalCount} markers`
+/** `totalCount`: the page's, less the markers deleted here since it was loaded. */
+function Pager({ page, totalCount, onPage }: { page: MarkerPage; totalCount: number; onPage(n: number): void }) {
+  const count = totalCount === 1 ? '1 marker' : `${totalCount} markers`
   if (page.totalPages <= 1) return <p class="muted pager-count">{count}</p>
   return (
     <nav class="pager" aria-label="Pages of markers">
