@@ -1,4 +1,3 @@
-import { setTimeout } from 'node:timers/promises'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
@@ -148,7 +147,8 @@ for (const dialect of testDialects()) {
         occurredAt: '2026-02-27T10:00:00Z',
       })
       // The key's first use is recorded in the background: let it land before the tables are compared.
-      while (!(await t.services.apiKeys.list(org.organisationId))[0]?.lastUsedAt) await setTimeout(10)
+      await t.services.apiKeys.touchesSettled()
+      expect((await t.services.apiKeys.list(org.organisationId))[0]?.lastUsedAt).not.toBeNull()
       const doc = (await t.request('GET', `${API}/openapi.json`)).json()
       const resolve = (schema: Schema): Schema =>
         schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema

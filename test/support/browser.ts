@@ -3,10 +3,10 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
-import { build } from 'vite'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { hashPassword } from '../../src/platform/auth/password.js'
 import { type OrgContext, type TestApp, useTestApp } from './app.js'
+import { ensureWebBuild, webBuildDir } from './web-build.js'
 
 /**
  * The web interface in Debian's Chromium against the real app on a real port, on SQLite: the API under the pages
@@ -59,8 +59,9 @@ export interface BrowserApp {
 }
 
 /**
- * Builds the web interface, starts the app on a free port and Chromium with a fresh profile. Call it at the top of
- * a test file (it registers the hooks); seed data in the file's own `beforeAll`, which runs after these.
+ * Builds the web interface unless built already, starts the app on a free port and Chromium with a fresh profile.
+ * Call it at the top of a test file (it registers the hooks); seed data in the file's own `beforeAll`, which runs
+ * after these.
  */
 export async function useBrowserApp(
   options: {
@@ -72,7 +73,8 @@ export async function useBrowserApp(
   // The CSRF check compares a change's Origin with the public URL's: the port must be known before the app is built.
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
-  const webDir = mkdtempSync(join(tmpdir(), 'costwatch-web-'))
+  // Built once for all the files of a run (and kept for the next while web/ does not change).
+  const webDir = webBuildDir()
   const t = useTestApp({
     dialect: 'sqlite',
     now: new Date().toISOString(),
@@ -84,11 +86,7 @@ export async function useBrowserApp(
   const problems: string[] = []
 
   beforeAll(async () => {
-    await build({
-      configFile: join(import.meta.dirname, '../../web/vite.config.ts'),
-      logLevel: 'warn',
-      build: { outDir: webDir, emptyOutDir: true },
-    })
+    await ensureWebBuild(webDir)
     await t.app.listen({ host: '127.0.0.1', port })
     userDataDir = mkdtempSync(join(tmpdir(), 'costwatch-chromium-'))
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -102,7 +100,6 @@ export async function useBrowserApp(
   afterAll(async () => {
     await context?.close()
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true })
-    rmSync(webDir, { recursive: true, force: true })
   })
 
   const setPassword = async (userId: string, password = TEST_PASSWORD) => {

@@ -39,6 +39,12 @@ describe('web interface: event markers', () => {
 
   it('shows a marker made through the API on the open chart, and creates, edits and deletes one by hand', async () => {
     const page = await browser.newPage()
+    // The page's timers run on a clock the test can stop and run on (it runs like the real one until then).
+    await page.clock.install()
+    let polls = 0
+    page.on('request', (request) => {
+      if (request.url().includes('/events/visible')) polls++
+    })
     await browser.signInAsOwner(page, org)
     await page.getByRole('link', { name: /Shop estate/ }).click()
     await page.locator('.chart canvas').first().waitFor()
@@ -56,22 +62,30 @@ describe('web interface: event markers', () => {
     await page.getByRole('button', { name: 'Deployment marker: CI deploy 7.1' }).waitFor()
     await page.screenshot({ path: '/work/shots/markers-chart-1280.png', fullPage: true })
 
-    // A hidden page stops asking, and asks at once when shown again.
-    let polls = 0
-    page.on('request', (request) => {
-      if (request.url().includes('/events/visible')) polls++
-    })
+    // A hidden page stops asking, and asks at once when shown again. With the clock stopped, no poll is due unless
+    // the clock is run; the request of the shown page comes without it.
     const setVisibility = (state: 'hidden' | 'visible') =>
       page.evaluate(`Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => '${state}' });
         document.dispatchEvent(new Event('visibilitychange'))`)
+    /** The polls seen so far: a request the page makes now is seen after every request it made before. */
+    let probes = 0
+    const pollsSoFar = async () => {
+      const probe = `/?probe=${++probes}`
+      const seen = page.waitForRequest((request) => request.url().endsWith(probe))
+      await page.evaluate(`void fetch('${probe}')`)
+      await seen
+      return polls
+    }
+    await page.clock.pauseAt(Date.now() + 1_000)
     await setVisibility('hidden')
-    await page.waitForTimeout(200) // a poll already on its way may still land
-    const whileHidden = polls
-    await page.waitForTimeout(3_500) // longer than the 3 s between polls
-    expect(polls).toBe(whileHidden)
-    const asked = page.waitForRequest((request) => request.url().includes('/events/visible'), { timeout: 1_000 })
+    const whenHidden = await pollsSoFar()
+    await page.clock.runFor(10_000) // over three turns of the 3 s between polls
+    expect(await pollsSoFar()).toBe(whenHidden)
+    const asked = page.waitForRequest((request) => request.url().includes('/events/visible'))
     await setVisibility('visible')
     await asked
+    expect(await pollsSoFar()).toBe(whenHidden + 1)
+    await page.clock.resume()
 
     // The Markers tab lists it with its cost impact.
     await page.getByRole('link', { name: 'Markers' }).click()

@@ -40,6 +40,8 @@ export function createApiKeyService(deps: {
   onTouchError?(err: unknown): void
 }) {
   const { store, clock, ids } = deps
+  /** lastUsedAt writes still under way: `touchesSettled` lets a caller wait for them instead of for time. */
+  const pendingTouches = new Set<Promise<void>>()
 
   /** The organisation's keys, each with its maker's address when a user made it. */
   async function listed(organisationId: string, trx?: Kysely<Database>): Promise<ApiKeyRecord[]> {
@@ -83,7 +85,11 @@ export function createApiKeyService(deps: {
       const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString()
       if (key.lastUsedAt === null || key.lastUsedAt < staleBefore) {
         // Not awaited: the request need not wait for bookkeeping, and a failed write only delays lastUsedAt.
-        store.touch(key.id, nowIso, staleBefore).catch((err) => deps.onTouchError?.(err))
+        const touch = store
+          .touch(key.id, nowIso, staleBefore)
+          .catch((err) => deps.onTouchError?.(err))
+          .finally(() => pendingTouches.delete(touch))
+        pendingTouches.add(touch)
       }
       return principal
     },
@@ -141,6 +147,11 @@ export function createApiKeyService(deps: {
       )
       const key = (await listed(input.organisationId, trx)).find((k) => k.id === id)!
       return { key, apiKey }
+    },
+
+    /** Resolves once every lastUsedAt write started so far has finished (or failed and been reported). */
+    async touchesSettled(): Promise<void> {
+      await Promise.all(pendingTouches)
     },
 
     list: (organisationId: string) => listed(organisationId),
