@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
+import { roundMoney } from '../../platform/money.js'
 import { addDays, dayBounds, dayCount, daysBetween, toDay } from '../../platform/time.js'
 import type { EventService } from '../events/service.js'
 import type { InventoryService } from '../inventory/service.js'
@@ -7,7 +8,7 @@ import type { InventoryStore } from '../inventory/store.js'
 import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
 import { MAX_GROUPS, MAX_SERIES_DAYS } from './constants.js'
 import type { CostSeries } from './schemas.js'
-import { type createSeriesQueries, currencyOfLatest, roundMoney, type SeriesFilter } from './store.js'
+import { type createSeriesQueries, currencyOfLatest, type SeriesFilter } from './store.js'
 
 const OTHER = '(other)'
 
