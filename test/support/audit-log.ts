@@ -9,7 +9,7 @@ const PASSWORD = 'an owner passphrase for the audit log'
  * (`GET /api/app/audit?action=`): the owner is given a password and signed in once per organisation.
  */
 export function auditLogOf(t: TestApp, org: OrgContext): (action: string) => Promise<Record<string, unknown>[]> {
-  let cookie: string | undefined
+  let cookie: { name: string; value: string } | undefined
   return async (action) => {
     if (!cookie) {
       await t.db.kysely
@@ -23,12 +23,14 @@ export function auditLogOf(t: TestApp, org: OrgContext): (action: string) => Pro
         payload: { email: org.owner.actor.name, password: PASSWORD },
       })
       expect(signedIn.statusCode, signedIn.body).toBe(200)
-      cookie = signedIn.cookies.find((c) => c.name === 'costwatch_session')!.value
+      // `__Host-costwatch_session` when the app's public URL is https.
+      const set = signedIn.cookies.find((c) => c.name.endsWith('costwatch_session'))!
+      cookie = { name: set.name, value: set.value }
     }
     const res = await t.app.inject({
       method: 'GET',
       url: `/api/app/audit?action=${encodeURIComponent(action)}&pageSize=200`,
-      cookies: { costwatch_session: cookie },
+      cookies: { [cookie.name]: cookie.value },
     })
     expect(res.statusCode, res.body).toBe(200)
     return res.json().items
