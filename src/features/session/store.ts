@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely'
+import type { SignedInUser } from '../../platform/auth/plugin.js'
 import type { TenancyRole } from '../../platform/auth/principal.js'
 import { versionOf } from '../../platform/cache.js'
 import type { Database } from '../../platform/db/index.js'
@@ -18,15 +19,8 @@ export interface SignInCandidate {
 export type AuditWrite = (trx: Kysely<Database>) => Promise<void>
 
 /** The signed-in user behind a live session, with what their principal is made of. */
-export interface SessionUser {
-  userId: string
-  organisationId: string
-  email: string
-  displayName: string | null
-  isOwner: boolean
-  tenancyRoles: Map<string, TenancyRole>
+export interface SessionUser extends SignedInUser {
   lastSeenAt: string
-  expiresAt: string
   cacheVersion: number
 }
 
