@@ -38,7 +38,7 @@ for (const dialect of testDialects()) {
     let viewer1: string
     let viewer1and2: string
     /** A signed-in member of the web interface with Viewer on T1 alone. */
-    let browser: { cookie: string }
+    let browser: { name: string; cookie: string }
 
     const create = async (tenancyIds: string[] | null): Promise<ReportRecord> => {
       const res = await t.request('POST', `${API}/reports`, org.ownerKey, {
@@ -64,8 +64,7 @@ for (const dialect of testDialects()) {
       expect(res.statusCode, res.body).toBe(200)
     }
     const get = (url: string, key: string) => t.request('GET', url, key)
-    const asBrowser = (url: string) =>
-      t.app.inject({ method: 'GET', url, cookies: { costwatch_session: browser.cookie } })
+    const asBrowser = (url: string) => t.app.inject({ method: 'GET', url, cookies: { [browser.name]: browser.cookie } })
     const runUrls = (reportId: string, runId: string) =>
       ['', '/csv', '/pdf', '/xlsx'].map((tail) => `/reports/${reportId}/runs/${runId}${tail}`)
     /** A 404 exactly like the one of an unknown run id of the same report (but for the id it names). */
@@ -126,7 +125,8 @@ for (const dialect of testDialects()) {
         payload: { email: 'viewer@coverage.test', password: PASSWORD },
       })
       expect(signedIn.statusCode, signedIn.body).toBe(200)
-      browser = { cookie: signedIn.cookies.find((c) => c.name === 'costwatch_session')!.value }
+      const set = signedIn.cookies.find((c) => c.name.endsWith('costwatch_session'))! // __Host- on https
+      browser = { name: set.name, cookie: set.value }
     })
 
     it('hides a run over T1 and T2 from a Viewer of T1 once the report covers T1 alone; a later run is readable', async () => {
