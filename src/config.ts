@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
-import { DEFAULT_DETECTION, type DetectionOptions } from './analysis/anomalies/detect.js'
 
 export const CONNECTORS = ['azure', 'simulated'] as const
 export type ConnectorName = (typeof CONNECTORS)[number]
@@ -85,6 +84,31 @@ function positiveNumber(env: Env, name: string, fallback: number): number {
     throw new ConfigError(`Setting ${name}: must be a number above 0, got "${raw}"`)
   }
   return Number(raw)
+}
+
+/** Anomaly detection's thresholds (analysis/anomalies/detect.ts): settings, so declared here with their defaults. */
+export interface DetectionOptions {
+  /** Days of history needed before a day is judged. */
+  minHistoryDays: number
+  /** How many previous same weekdays make the baseline. */
+  seasonWeeks: number
+  /** Robust score (deviations in units of the scale) a day must reach. */
+  scoreThreshold: number
+  /** Smallest absolute deviation, in the series' currency, that can be an anomaly. */
+  minImpact: number
+  /** Smallest deviation in percent of the expected cost that can be an anomaly. */
+  minImpactPercent: number
+  /** Days an episode must last to count as a new level rather than a spike. */
+  shiftConfirmDays: number
+}
+
+export const DEFAULT_DETECTION: DetectionOptions = {
+  minHistoryDays: 14,
+  seasonWeeks: 8,
+  scoreThreshold: 4,
+  minImpact: 25,
+  minImpactPercent: 20,
+  shiftConfirmDays: 3,
 }
 
 /** Detection thresholds: money and percent a change must reach, its robust score, and the history it needs. */

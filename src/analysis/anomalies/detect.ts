@@ -18,29 +18,10 @@
  * up. A shift that returns to the old level within four weeks was a long spike: the return raises nothing.
  */
 
-export interface DetectionOptions {
-  /** Days of history needed before a day is judged. */
-  minHistoryDays: number
-  /** How many previous same weekdays make the baseline. */
-  seasonWeeks: number
-  /** Robust score (deviations in units of the scale) a day must reach. */
-  scoreThreshold: number
-  /** Smallest absolute deviation, in the series' currency, that can be an anomaly. */
-  minImpact: number
-  /** Smallest deviation in percent of the expected cost that can be an anomaly. */
-  minImpactPercent: number
-  /** Days an episode must last to count as a new level rather than a spike. */
-  shiftConfirmDays: number
-}
+// The thresholds are settings (COSTWATCH_ANOMALY_*): their type and defaults live with the other settings.
+import { DEFAULT_DETECTION, type DetectionOptions } from '../../config.js'
 
-export const DEFAULT_DETECTION: DetectionOptions = {
-  minHistoryDays: 14,
-  seasonWeeks: 8,
-  scoreThreshold: 4,
-  minImpact: 25,
-  minImpactPercent: 20,
-  shiftConfirmDays: 3,
-}
+export { DEFAULT_DETECTION, type DetectionOptions }
 
 export type AnomalySeverity = 'High' | 'Medium' | 'Low'
 

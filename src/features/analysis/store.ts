@@ -1,9 +1,9 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { Clock, Ids } from '../../platform/clock.js'
+import { isUniqueViolation } from '../../platform/db/errors.js'
 import type { Database } from '../../platform/db/index.js'
 import type { AnalysisRunsTable } from '../../platform/db/schema.js'
 import type { RunColumns, RunStore, RunTable } from '../../platform/runs/store.js'
-import { isUniqueViolation } from '../snapshots/store.js'
 
 /** Analysis runs: the kind's name in run events and metrics, and its table. */
 export const ANALYSIS_RUNS: RunTable = { name: 'analysis', table: 'analysis_runs' }

@@ -1,13 +1,12 @@
 import type { Clock } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
+import { roundMoney } from '../../platform/money.js'
 import { addDays, dayBounds, dayCount, daysBetween, toDay } from '../../platform/time.js'
 import type { EventService } from '../events/service.js'
-import type { InventoryService } from '../inventory/service.js'
-import type { InventoryStore } from '../inventory/store.js'
 import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
 import { MAX_GROUPS, MAX_SERIES_DAYS } from './constants.js'
 import type { CostSeries } from './schemas.js'
-import { type createSeriesQueries, currencyOfLatest, roundMoney, type SeriesFilter } from './store.js'
+import { type createSeriesQueries, currencyOfLatest, type SeriesFilter } from './store.js'
 
 const OTHER = '(other)'
 
@@ -40,10 +39,31 @@ export function groupSeries(
   }))
 }
 
+/**
+ * What a chart needs of the inventory: its scope found (unknown, a 404) and the names its groups are shown by.
+ * Declared here and satisfied by the inventory's service and store, so that costs imports nothing of the inventory,
+ * which reads costs.
+ */
+export interface ChartScopes {
+  getSubscription(tenantId: string, subscriptionId: string): Promise<{ subscriptionId: string }>
+  getResourceGroup(
+    tenantId: string,
+    name: string,
+    subscriptionId?: string,
+  ): Promise<{ subscriptionId: string; name: string }>
+  getResource(tenantId: string, id: string): Promise<{ armId: string }>
+}
+export interface ChartNames {
+  /** Resources' names by their lower-cased ARM id, the key cost rows carry. */
+  resourcesByKey(tenantId: string): Promise<ReadonlyMap<string, { name: string }>>
+  /** Resource groups' names by `{subscriptionId}/{lower-cased name}`. */
+  groupNames(tenantId: string): Promise<ReadonlyMap<string, string>>
+}
+
 export function createCostService(deps: {
   series: ReturnType<typeof createSeriesQueries>
-  inventoryStore: InventoryStore
-  inventory: InventoryService
+  inventoryStore: ChartNames
+  inventory: ChartScopes
   events: EventService
   clock: Clock
 }) {

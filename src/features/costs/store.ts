@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely, type RawBuilder, SqliteAdapter, sql } from 
 import { type DailyCostRow, type KeyedCostRows, toDailyCostRows } from '../../connectors/types.js'
 import { chunk } from '../../platform/chunk.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
+import { roundMoney } from '../../platform/money.js'
 import { addDays, dayCount, dayDiff, monthStart, previousMonthStart } from '../../platform/time.js'
 import { type CoveredDays, createTempStaging, type FreshSeries, type Merged, upsertDailyCosts } from './staging.js'
 
@@ -671,11 +672,6 @@ export const COST_ROWS_WITH_KEYS = sql`daily_costs join cost_resources c on c.id
 function keyOfResource(alias: string): RawBuilder<string> {
   return sql<string>`(select named.resource_key from cost_resources named
     where named.id = ${sql.ref(`${alias}.resource_id`)})`
-}
-
-/** Money in responses: cents are what people read; sums of many float rows carry noise past that. */
-export function roundMoney(value: number): number {
-  return Math.round(value * 100) / 100
 }
 
 /** Which cost rows a chart covers. */

@@ -1,8 +1,16 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Visibility } from '../../platform/auth/principal.js'
-import { readCount } from '../../platform/db/counters.js'
 import type { Database } from '../../platform/db/index.js'
-import { tenantCounter } from '../tenants/counters.js'
+import { visibleTenancyCount } from '../tenants/store.js'
+
+/**
+ * Serialises changes of one organisation's members: the first statement of the caller's transaction writes the
+ * organisation's row, so a second transaction waits for the first to commit (PostgreSQL: the row lock; SQLite:
+ * the write lock, taken before anything is read). A last-owner check that follows reads committed state.
+ */
+export async function lockOrganisation(trx: Kysely<Database>, organisationId: string): Promise<void> {
+  await trx.updateTable('organisations').set({ id: sql`id` }).where('id', '=', organisationId).execute()
+}
 
 export function createOrganisationStore(db: Kysely<Database>) {
   return {
@@ -27,15 +35,7 @@ export function createOrganisationStore(db: Kysely<Database>) {
       return rows.length === 1 && rows[0]!.id === id
     },
     async tenancyCount(organisationId: string, visible: Visibility): Promise<number> {
-      if (visible === 'all') return readCount(db, tenantCounter(organisationId))
-      if (visible.length === 0) return 0 // a principal with no tenancy (PostgreSQL refuses `in ()`)
-      const row = await db
-        .selectFrom('tenants')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('organisationId', '=', organisationId)
-        .where('id', 'in', visible)
-        .executeTakeFirstOrThrow()
-      return Number(row.n)
+      return visibleTenancyCount(db, organisationId, visible)
     },
   }
 }

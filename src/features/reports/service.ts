@@ -8,6 +8,7 @@ import type { Clock, Ids } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/index.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf } from '../../platform/http/paging.js'
+import { queueScheduled } from '../../platform/runs/schedule.js'
 import { REPORT_KINDS } from './kinds/index.js'
 import { FORMATS, type Format } from './render/document.js'
 import { fileKey } from './run.js'
@@ -287,22 +288,16 @@ export function createReportService(deps: {
         const day = dueDay(schedule as ReportSchedule, now)
         if (day) due.set(day, [...(due.get(day) ?? []), id])
       }
-      let queued = 0
-      for (const [day, reportIds] of due) {
-        const done = await store.scheduledAlready(reportIds, day)
-        for (const reportId of reportIds.filter((id) => !done.has(id))) {
-          const inserted = await store.queueRun({
-            id: ids.uuid(),
-            reportId,
-            trigger: 'Scheduled',
-            requestedAt: now.toISOString(),
-            requestedBy: null,
-            scheduledFor: day,
-          })
-          if (inserted) queued++
-        }
-      }
-      return queued
+      return queueScheduled(due, store.scheduledAlready, (reportId, day) =>
+        store.queueRun({
+          id: ids.uuid(),
+          reportId,
+          trigger: 'Scheduled',
+          requestedAt: now.toISOString(),
+          requestedBy: null,
+          scheduledFor: day,
+        }),
+      )
     },
   }
 }

@@ -1,10 +1,11 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { Visibility } from '../../platform/auth/principal.js'
+import { isUniqueViolation } from '../../platform/db/errors.js'
 import type { Database } from '../../platform/db/index.js'
 import type { ReportRunsTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { RunColumns, RunStore, RunTable } from '../../platform/runs/store.js'
-import { isUniqueViolation } from '../snapshots/store.js'
+import { notInOrganisation, organisationTenancies, tenancyNames } from '../tenants/store.js'
 import type { AnomalyLine, InsightLine } from './kinds/types.js'
 import type { Format } from './render/document.js'
 import type { ReportRecord, ReportRunRecord, ReportSchedule, RunStatus } from './schemas.js'
@@ -285,31 +286,16 @@ export function createReportStore(db: Kysely<Database>, runs: RunStore<ReportRun
 
     /** The tenancies of an organisation, for an organisation-wide run. */
     async organisationTenancies(organisationId: string): Promise<{ id: string; name: string }[]> {
-      return db
-        .selectFrom('tenants')
-        .select(['id', 'name'])
-        .where('organisationId', '=', organisationId)
-        .orderBy('name')
-        .orderBy('id')
-        .execute()
+      return organisationTenancies(db, organisationId)
     },
 
     async tenancyNames(ids: string[]): Promise<{ id: string; name: string }[]> {
-      if (ids.length === 0) return []
-      return db.selectFrom('tenants').select(['id', 'name']).where('id', 'in', ids).orderBy('name').execute()
+      return tenancyNames(db, ids)
     },
 
-    /** Whether every tenancy belongs to the organisation. */
+    /** Of these tenancies, those not of the organisation. */
     async allInOrganisation(organisationId: string, ids: string[]): Promise<string[]> {
-      if (ids.length === 0) return []
-      const found = await db
-        .selectFrom('tenants')
-        .select('id')
-        .where('organisationId', '=', organisationId)
-        .where('id', 'in', ids)
-        .execute()
-      const known = new Set(found.map((r) => r.id))
-      return ids.filter((id) => !known.has(id))
+      return notInOrganisation(db, organisationId, ids)
     },
 
     /**
@@ -494,12 +480,12 @@ export async function anomaliesRaised(
   to: string,
 ): Promise<AnomalyLine[]> {
   if (tenancyIds.length === 0) return []
+  const names = await namesById(db, tenancyIds)
   const rows = await db
     .selectFrom('anomalies as a')
-    .innerJoin('tenants as t', 't.id', 'a.tenantId')
     .leftJoin('resources as r', 'r.id', 'a.resourceId')
     .select([
-      't.name as tenancyName',
+      'a.tenantId',
       'a.status',
       'a.severity',
       'a.dateRaised',
@@ -518,28 +504,35 @@ export async function anomaliesRaised(
     .where('a.dateRaised', '>=', from)
     .where('a.dateRaised', '<=', to)
     .execute()
-  return rows.map((a) => ({
-    tenancyName: a.tenancyName,
-    status: a.status,
-    severity: a.severity,
-    dateRaised: a.dateRaised,
-    scopeKind: a.scopeKind,
-    scopeName:
-      a.scopeKind === 'Subscription'
-        ? (a.subscriptionId ?? '')
-        : a.scopeKind === 'ResourceGroup'
-          ? (a.resourceGroupName ?? '')
-          : a.scopeKind === 'Resource'
-            ? (a.resourceName ?? lastSegment(a.scopeKey))
-            : a.scopeKind === 'Service'
-              ? (a.serviceName ?? '')
-              : '(whole tenancy)',
-    subscriptionId: a.subscriptionId,
-    expectedCost: Number(a.expectedCost),
-    actualCost: Number(a.actualCost),
-    impact: Number(a.impact),
-    currency: a.currency,
-  }))
+  return rows.flatMap((a) => {
+    const tenancyName = names.get(a.tenantId)
+    return tenancyName === undefined
+      ? []
+      : [
+          {
+            tenancyName,
+            status: a.status,
+            severity: a.severity,
+            dateRaised: a.dateRaised,
+            scopeKind: a.scopeKind,
+            scopeName:
+              a.scopeKind === 'Subscription'
+                ? (a.subscriptionId ?? '')
+                : a.scopeKind === 'ResourceGroup'
+                  ? (a.resourceGroupName ?? '')
+                  : a.scopeKind === 'Resource'
+                    ? (a.resourceName ?? lastSegment(a.scopeKey))
+                    : a.scopeKind === 'Service'
+                      ? (a.serviceName ?? '')
+                      : '(whole tenancy)',
+            subscriptionId: a.subscriptionId,
+            expectedCost: Number(a.expectedCost),
+            actualCost: Number(a.actualCost),
+            impact: Number(a.impact),
+            currency: a.currency,
+          },
+        ]
+  })
 }
 
 /**
@@ -552,11 +545,11 @@ export async function openInsights(
   asOf: string,
 ): Promise<InsightLine[]> {
   if (tenancyIds.length === 0) return []
+  const names = await namesById(db, tenancyIds)
   const rows = await db
     .selectFrom('insights as i')
-    .innerJoin('tenants as t', 't.id', 'i.tenantId')
     .select([
-      't.name as tenancyName',
+      'i.tenantId',
       'i.category',
       'i.severity',
       'i.title',
@@ -574,5 +567,15 @@ export async function openInsights(
       ]),
     )
     .execute()
-  return rows.map((i) => ({ ...i, estimatedMonthlySavings: Number(i.estimatedMonthlySavings) }))
+  return rows.flatMap(({ tenantId, ...i }) => {
+    const tenancyName = names.get(tenantId)
+    return tenancyName === undefined
+      ? []
+      : [{ ...i, tenancyName, estimatedMonthlySavings: Number(i.estimatedMonthlySavings) }]
+  })
+}
+
+/** The tenancies' names by id (the tenants store's); a tenancy deleted meanwhile is missing, as a join left it out. */
+async function namesById(db: Kysely<Database>, tenancyIds: readonly string[]): Promise<Map<string, string>> {
+  return new Map((await tenancyNames(db, tenancyIds)).map((t) => [t.id, t.name]))
 }

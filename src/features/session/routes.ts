@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { sessionCookieName } from '../../platform/auth/plugin.js'
+import { type SignedInUser, sessionCookieName } from '../../platform/auth/plugin.js'
 import { ResetConfirmation, ResetRequest, SessionRecord, SignInRequest } from './schemas.js'
 import { SESSION_LIFETIME_MS, type SessionService } from './service.js'
-import type { SessionUser } from './store.js'
 
-function recordOf(user: SessionUser, csrfToken: string) {
+function recordOf(user: SignedInUser, csrfToken: string) {
   return {
     user: {
       id: user.userId,

@@ -1,7 +1,13 @@
 import { type Kysely, sql } from 'kysely'
-import type { TenancyRole } from '../../platform/auth/principal.js'
-import { versionOf } from '../../platform/cache.js'
+import type { SignedInUser } from '../../platform/auth/plugin.js'
 import type { Database } from '../../platform/db/index.js'
+import {
+  activeUserWithRoles,
+  enabledUser,
+  markSignedIn,
+  setPasswordOfEnabled,
+  signInCandidates,
+} from '../users/store.js'
 
 /** A user who may sign in with this address: the account's state and password hash, never sent anywhere. */
 export interface SignInCandidate {
@@ -18,15 +24,8 @@ export interface SignInCandidate {
 export type AuditWrite = (trx: Kysely<Database>) => Promise<void>
 
 /** The signed-in user behind a live session, with what their principal is made of. */
-export interface SessionUser {
-  userId: string
-  organisationId: string
-  email: string
-  displayName: string | null
-  isOwner: boolean
-  tenancyRoles: Map<string, TenancyRole>
+export interface SessionUser extends SignedInUser {
   lastSeenAt: string
-  expiresAt: string
   cacheVersion: number
 }
 
@@ -43,13 +42,7 @@ export function createSessionStore(db: Kysely<Database>) {
   return {
     /** Every account with this address (its lower-cased key), in any organisation. */
     async candidates(email: string): Promise<SignInCandidate[]> {
-      const rows = await db
-        .selectFrom('users')
-        .select(['id', 'organisationId', 'email', 'displayName', 'isDisabled', 'status', 'passwordHash'])
-        .where('emailKey', '=', email)
-        .orderBy('createdAt')
-        .execute()
-      return rows.map((r) => ({ ...r, isDisabled: r.isDisabled === 1 }))
+      return signInCandidates(db, email)
     },
 
     /** Of these accounts, those the client address may not try now: locked by its own failures. */
@@ -123,14 +116,7 @@ export function createSessionStore(db: Kysely<Database>) {
           .where('userId', '=', row.userId)
           .where('address', '=', row.address ?? '')
           .execute()
-        await tx.updateTable('users').set({ lastSeenAt: row.createdAt }).where('id', '=', row.userId).execute()
-        if (rehash)
-          await tx
-            .updateTable('users')
-            .set({ passwordHash: rehash.to })
-            .where('id', '=', row.userId)
-            .where('passwordHash', '=', rehash.from)
-            .execute()
+        await markSignedIn(tx, row.userId, row.createdAt, rehash)
         await tx.insertInto('sessions').values(row).execute()
         await audit(tx)
       })
@@ -138,40 +124,20 @@ export function createSessionStore(db: Kysely<Database>) {
 
     /**
      * The user of a live session (not expired, idle no longer than `idleSince` allows), read with their roles and
-     * the organisation's cache version; null for an unknown, expired or idle session, or a disabled user's.
+     * the organisation's cache version (the users store's one statement); null for an unknown, expired or idle
+     * session, or a disabled or not yet active user's.
      */
     async sessionUser(idHash: string, now: string, idleSince: string): Promise<SessionUser | null> {
-      const row = await db
+      const session = await db
         .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.userId')
-        .select((eb) => [
-          'users.id as userId',
-          'users.organisationId',
-          'users.email',
-          'users.displayName',
-          'users.isOwner',
-          'sessions.lastSeenAt',
-          'sessions.expiresAt',
-          versionOf(eb.ref('users.organisationId')).as('cacheVersion'),
-        ])
-        .where('sessions.idHash', '=', idHash)
-        .where('sessions.expiresAt', '>', now)
-        .where('sessions.lastSeenAt', '>', idleSince)
-        .where('users.isDisabled', '=', 0)
-        .where('users.status', '=', 'Active')
+        .select(['userId', 'lastSeenAt', 'expiresAt'])
+        .where('idHash', '=', idHash)
+        .where('expiresAt', '>', now)
+        .where('lastSeenAt', '>', idleSince)
         .executeTakeFirst()
-      if (!row) return null
-      const roles = await db
-        .selectFrom('tenancyRoles')
-        .select(['tenancyId', 'role'])
-        .where('userId', '=', row.userId)
-        .execute()
-      return {
-        ...row,
-        isOwner: row.isOwner === 1,
-        tenancyRoles: new Map(roles.map((r) => [r.tenancyId, r.role as TenancyRole])),
-        cacheVersion: Number(row.cacheVersion ?? 0),
-      }
+      if (!session) return null
+      const user = await activeUserWithRoles(db, session.userId)
+      return user && { ...user, lastSeenAt: session.lastSeenAt, expiresAt: session.expiresAt }
     },
 
     /** Marks the session used now (sliding its idle limit), when it was last marked before `staleBefore`. */
@@ -254,16 +220,14 @@ export function createSessionStore(db: Kysely<Database>) {
       tokenHash: string,
       now: string,
     ): Promise<{ userId: string; organisationId: string; email: string } | null> {
-      const row = await db
+      const reset = await db
         .selectFrom('passwordResets')
-        .innerJoin('users', 'users.id', 'passwordResets.userId')
-        .select(['users.id as userId', 'users.organisationId', 'users.email'])
-        .where('passwordResets.tokenHash', '=', tokenHash)
-        .where('passwordResets.usedAt', 'is', null)
-        .where('passwordResets.expiresAt', '>', now)
-        .where('users.isDisabled', '=', 0)
+        .select('userId')
+        .where('tokenHash', '=', tokenHash)
+        .where('usedAt', 'is', null)
+        .where('expiresAt', '>', now)
         .executeTakeFirst()
-      return row ?? null
+      return reset ? enabledUser(db, reset.userId) : null
     },
 
     /**
@@ -287,13 +251,7 @@ export function createSessionStore(db: Kysely<Database>) {
           .returning('userId')
           .executeTakeFirst()
         if (!used) return null
-        const user = await tx
-          .updateTable('users')
-          .set({ passwordHash })
-          .where('id', '=', used.userId)
-          .where('isDisabled', '=', 0)
-          .returning(['id', 'organisationId', 'email'])
-          .executeTakeFirst()
+        const user = await setPasswordOfEnabled(tx, used.userId, passwordHash)
         if (!user) return null
         // Other links of the user die with this one: a reset is the end of every earlier one.
         await tx
@@ -304,7 +262,7 @@ export function createSessionStore(db: Kysely<Database>) {
           .execute()
         await tx.deleteFrom('sessions').where('userId', '=', used.userId).execute()
         await tx.deleteFrom('signInFailures').where('userId', '=', used.userId).execute()
-        await audit(tx, { userId: user.id, organisationId: user.organisationId, email: user.email })
+        await audit(tx, user)
         return { userId: used.userId }
       })
     },

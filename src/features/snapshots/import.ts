@@ -2,13 +2,14 @@ import type { FocusIssue, FocusParseResult } from '../../connectors/focus/parse.
 import { type FocusReadProgress, readFocusFiles } from '../../connectors/focus/read.js'
 import type { KeyedCostRows } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
+import { isUniqueViolation } from '../../platform/db/errors.js'
 import { ApiError } from '../../platform/http/errors.js'
+import { roundMoney } from '../../platform/money.js'
 import type { CostStore } from '../costs/store.js'
-import { roundMoney } from '../costs/store.js'
 import { syncInventory } from '../inventory/store.js'
 import type { TenantStore } from '../tenants/store.js'
 import type { SnapshotRun } from './schemas.js'
-import { isUniqueViolation, type SnapshotStore } from './store.js'
+import type { SnapshotStore } from './store.js'
 
 export interface FocusImportOutcome {
   run: SnapshotRun

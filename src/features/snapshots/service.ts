@@ -2,6 +2,7 @@ import type { Principal } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { type Paging, pageOf } from '../../platform/http/paging.js'
+import { queueScheduled } from '../../platform/runs/schedule.js'
 import { addDays, toDay } from '../../platform/time.js'
 import type { SnapshotRun } from './schemas.js'
 import type { SnapshotStore } from './store.js'
@@ -61,21 +62,21 @@ export function createSnapshotService(deps: { store: SnapshotStore; clock: Clock
      */
     async scheduleDaily(now: Date, hour: number, tenantIds: () => Promise<string[]>): Promise<number> {
       if (now.getUTCHours() < hour) return 0
-      const today = toDay(now)
-      let queued = 0
-      for (const tenantId of await store.tenantsWithoutScheduledRun(today, await tenantIds())) {
-        const run = await store.insertQueued({
-          id: ids.uuid(),
-          tenantId,
-          trigger: 'Scheduled',
-          deepHistory: false,
-          requestedAt: now.toISOString(),
-          requestedBy: null,
-          scheduledFor: today,
-        })
-        if (run) queued++
-      }
-      return queued
+      const due = new Map([[toDay(now), await tenantIds()]])
+      return queueScheduled(
+        due,
+        store.scheduledAlready,
+        async (tenantId, day) =>
+          (await store.insertQueued({
+            id: ids.uuid(),
+            tenantId,
+            trigger: 'Scheduled',
+            deepHistory: false,
+            requestedAt: now.toISOString(),
+            requestedBy: null,
+            scheduledFor: day,
+          })) !== null,
+      )
     },
   }
 }

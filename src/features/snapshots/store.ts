@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely'
+import { isUniqueViolation } from '../../platform/db/errors.js'
 import type { Database } from '../../platform/db/index.js'
 import type { SnapshotRunsTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
@@ -36,12 +37,6 @@ function toRecord(r: RunRow): SnapshotRun {
     progress: r.status === 'Running' || r.status === 'Queued' ? r.progress : null,
     trigger: r.trigger as SnapshotRun['trigger'],
   }
-}
-
-/** A unique-index violation, in either dialect's words. */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string }
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE'
 }
 
 export interface NewRun {
@@ -169,15 +164,11 @@ export function createSnapshotStore(db: Kysely<Database>, runs: RunStore<Snapsho
       )
     },
 
-    /** Of the given tenants, those with no scheduled run for the day yet. */
-    async tenantsWithoutScheduledRun(day: string, tenantIds: string[]): Promise<string[]> {
-      if (tenantIds.length === 0) return []
-      const scheduled = new Set(
-        (await db.selectFrom('snapshotRuns').select('tenantId').where('scheduledFor', '=', day).execute()).map(
-          (r) => r.tenantId,
-        ),
-      )
-      return tenantIds.filter((id) => !scheduled.has(id))
+    /** Of the given tenants, those with a run scheduled for the day already (read whole: a day has one per tenant). */
+    async scheduledAlready(tenantIds: string[], day: string): Promise<Set<string>> {
+      if (tenantIds.length === 0) return new Set()
+      const rows = await db.selectFrom('snapshotRuns').select('tenantId').where('scheduledFor', '=', day).execute()
+      return new Set(rows.map((r) => r.tenantId))
     },
 
     async setPeriod(id: string, periodStart: string, periodEnd: string) {

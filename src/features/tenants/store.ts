@@ -172,3 +172,70 @@ export function createTenantStore(db: Kysely<Database>) {
   }
 }
 export type TenantStore = ReturnType<typeof createTenantStore>
+
+/*
+ * What other features read of tenants (a report's tenancies, the organisation's count): functions over the
+ * caller's connection, so that only this store names the table.
+ */
+
+/** The tenancies of an organisation, by name (id last). */
+export async function organisationTenancies(
+  db: Kysely<Database>,
+  organisationId: string,
+): Promise<{ id: string; name: string }[]> {
+  return db
+    .selectFrom('tenants')
+    .select(['id', 'name'])
+    .where('organisationId', '=', organisationId)
+    .orderBy('name')
+    .orderBy('id')
+    .execute()
+}
+
+/** These tenancies' names, by name; unknown ids are left out. */
+export async function tenancyNames(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<{ id: string; name: string }[]> {
+  if (ids.length === 0) return []
+  return db
+    .selectFrom('tenants')
+    .select(['id', 'name'])
+    .where('id', 'in', [...ids])
+    .orderBy('name')
+    .execute()
+}
+
+/** Of these ids, those that are no tenancy of the organisation. */
+export async function notInOrganisation(
+  db: Kysely<Database>,
+  organisationId: string,
+  ids: string[],
+): Promise<string[]> {
+  if (ids.length === 0) return []
+  const found = await db
+    .selectFrom('tenants')
+    .select('id')
+    .where('organisationId', '=', organisationId)
+    .where('id', 'in', ids)
+    .execute()
+  const known = new Set(found.map((r) => r.id))
+  return ids.filter((id) => !known.has(id))
+}
+
+/** How many of the organisation's tenancies are visible: the kept counter for all, else a count over the index. */
+export async function visibleTenancyCount(
+  db: Kysely<Database>,
+  organisationId: string,
+  visible: Visibility,
+): Promise<number> {
+  if (visible === 'all') return readCount(db, tenantCounter(organisationId))
+  if (visible.length === 0) return 0 // a principal with no tenancy (PostgreSQL refuses `in ()`)
+  const row = await db
+    .selectFrom('tenants')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organisationId', '=', organisationId)
+    .where('id', 'in', visible)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}

@@ -1,8 +1,10 @@
-import { type Kysely, type Selectable, sql } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import type { TenancyRole } from '../../platform/auth/principal.js'
+import { versionOf } from '../../platform/cache.js'
 import { type Database, prepared } from '../../platform/db/index.js'
 import type { UsersTable } from '../../platform/db/schema.js'
 import { offsetOf, type PageOf, type Paging, pageOf } from '../../platform/http/paging.js'
+import { lockOrganisation } from '../organisation/store.js'
 import type { MemberRole, TenancyUserRecord, UserRecord, UserStatus } from './schemas.js'
 
 /** The membership's columns; sign-in's own (failed attempts, lock) belong to the session feature. */
@@ -102,14 +104,8 @@ export function createUserStore(db: Kysely<Database>) {
       return db.transaction().execute(work)
     },
 
-    /**
-     * Serialises changes of one organisation's users: the first statement of the transaction writes the
-     * organisation's row, so a second transaction waits for the first to commit (PostgreSQL: the row lock; SQLite:
-     * the write lock, taken before anything is read). The last-owner check that follows reads committed state.
-     */
-    async lockOrganisation(trx: Kysely<Database>, organisationId: string): Promise<void> {
-      await trx.updateTable('organisations').set({ id: sql`id` }).where('id', '=', organisationId).execute()
-    },
+    /** Serialises changes of one organisation's users (see the organisation store's `lockOrganisation`). */
+    lockOrganisation,
 
     async insert(row: NewUser, trx: Kysely<Database> = db): Promise<UserRecord> {
       await trx
@@ -385,4 +381,105 @@ function toTenancyUser(
 ): TenancyUserRecord {
   const isOwner = row.isOwner === 1
   return { userId: row.id, email: row.email, displayName: row.displayName, role: isOwner ? 'Admin' : role!, isOwner }
+}
+
+/*
+ * What sign-in reads and writes of users (the session feature's sessions, failed sign-ins and reset links hold
+ * user ids): functions taking the caller's connection or transaction, so a session opened or a password reset is
+ * still one transaction.
+ */
+
+/** Every account with this address (its lower-cased key), in any organisation, oldest first. */
+export async function signInCandidates(db: Kysely<Database>, emailKey: string) {
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'organisationId', 'email', 'displayName', 'isDisabled', 'status', 'passwordHash'])
+    .where('emailKey', '=', emailKey)
+    .orderBy('createdAt')
+    .execute()
+  return rows.map((r) => ({ ...r, isDisabled: r.isDisabled === 1 }))
+}
+
+/** Marks the user seen at sign-in, and replaces the password hash by `rehash.to` while it is still `rehash.from`. */
+export async function markSignedIn(
+  trx: Kysely<Database>,
+  userId: string,
+  at: string,
+  rehash: { from: string; to: string } | null,
+): Promise<void> {
+  await trx.updateTable('users').set({ lastSeenAt: at }).where('id', '=', userId).execute()
+  if (rehash)
+    await trx
+      .updateTable('users')
+      .set({ passwordHash: rehash.to })
+      .where('id', '=', userId)
+      .where('passwordHash', '=', rehash.from)
+      .execute()
+}
+
+/** Sets the password of an enabled user; null when the user is disabled or unknown. */
+export async function setPasswordOfEnabled(
+  trx: Kysely<Database>,
+  userId: string,
+  passwordHash: string,
+): Promise<{ userId: string; organisationId: string; email: string } | null> {
+  const row = await trx
+    .updateTable('users')
+    .set({ passwordHash })
+    .where('id', '=', userId)
+    .where('isDisabled', '=', 0)
+    .returning(['id', 'organisationId', 'email'])
+    .executeTakeFirst()
+  return row ? { userId: row.id, organisationId: row.organisationId, email: row.email } : null
+}
+
+/** An enabled user's account (any status), or null. */
+export async function enabledUser(
+  db: Kysely<Database>,
+  userId: string,
+): Promise<{ userId: string; organisationId: string; email: string } | null> {
+  const row = await db
+    .selectFrom('users')
+    .select(['id', 'organisationId', 'email'])
+    .where('id', '=', userId)
+    .where('isDisabled', '=', 0)
+    .executeTakeFirst()
+  return row ? { userId: row.id, organisationId: row.organisationId, email: row.email } : null
+}
+
+/**
+ * An active, enabled user with their tenancy roles and their organisation's cache version, in one statement (a
+ * signed-in browser's every request reads it); null for a user who may not be signed in.
+ */
+export async function activeUserWithRoles(db: Kysely<Database>, userId: string) {
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('tenancyRoles', 'tenancyRoles.userId', 'users.id')
+    .select((eb) => [
+      'users.id',
+      'users.organisationId',
+      'users.email',
+      'users.displayName',
+      'users.isOwner',
+      'tenancyRoles.tenancyId',
+      'tenancyRoles.role',
+      versionOf(eb.ref('users.organisationId')).as('cacheVersion'),
+    ])
+    .where('users.id', '=', userId)
+    .where('users.isDisabled', '=', 0)
+    .where('users.status', '=', 'Active')
+    .execute()
+  const first = rows[0]
+  if (!first) return null
+  return {
+    userId: first.id,
+    organisationId: first.organisationId,
+    email: first.email,
+    displayName: first.displayName,
+    isOwner: first.isOwner === 1,
+    tenancyRoles: new Map(
+      rows.flatMap((r) => (r.tenancyId === null ? [] : [[r.tenancyId, r.role as TenancyRole] as const])),
+    ),
+    cacheVersion: Number(first.cacheVersion ?? 0),
+  }
 }

@@ -1,7 +1,14 @@
 import type {} from '@fastify/cookie'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { ApiError } from '../http/errors.js'
-import { authorise, authoriseCoverage, authoriseSomewhere, type Principal, type Requirement } from './principal.js'
+import {
+  authorise,
+  authoriseCoverage,
+  authoriseSomewhere,
+  type Principal,
+  type Requirement,
+  type TenancyRole,
+} from './principal.js'
 
 /** The cookie of a signed-in browser (HttpOnly, SameSite=Lax; Secure when the public URL is https). */
 export const SESSION_COOKIE = 'costwatch_session'
@@ -16,8 +23,22 @@ export function sessionCookieName(secure: boolean): string {
 /** Where the web interface's own API lives: it takes the session cookie, never an API key. */
 export const APP_API_PREFIX = '/api/app'
 
+/**
+ * The signed-in user of a session, as far as a request needs it: who they are and what they may do until when.
+ * Declared here so that the platform names no feature; the session feature's user satisfies it.
+ */
+export interface SignedInUser {
+  userId: string
+  organisationId: string
+  email: string
+  displayName: string | null
+  isOwner: boolean
+  tenancyRoles: Map<string, TenancyRole>
+  expiresAt: string
+}
+
 /** The session behind a request to the web interface's API. */
-export interface RequestSession<User = unknown> {
+export interface RequestSession<User = SignedInUser> {
   id: string
   user: User
   csrfToken: string
@@ -26,7 +47,7 @@ export interface RequestSession<User = unknown> {
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal
-    session?: RequestSession<import('../../features/session/store.js').SessionUser>
+    session?: RequestSession
   }
   interface FastifyContextConfig {
     /** The permission the route needs; every route under `/api/` declares one (`none` for no key). */
