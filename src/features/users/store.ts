@@ -41,7 +41,9 @@ export function toUserRecord(row: Omit<UserRow, 'emailKey' | 'passwordHash'>): U
   }
 }
 
-function toState(row: UserRow): UserState {
+function toState(
+  row: Pick<UserRow, 'id' | 'organisationId' | 'email' | 'displayName' | 'isOwner' | 'isDisabled' | 'status'>,
+): UserState {
   return {
     id: row.id,
     organisationId: row.organisationId,
@@ -242,15 +244,7 @@ export function createUserStore(db: Kysely<Database>) {
       const rows = await userWithRoles({ id })
       const first = rows[0]
       if (!first) return null
-      const user: UserState = {
-        id: first.id,
-        organisationId: first.organisationId,
-        email: first.email,
-        displayName: first.displayName,
-        isOwner: first.isOwner === 1,
-        isDisabled: first.isDisabled === 1,
-        status: first.status as UserState['status'],
-      }
+      const user = toState(first)
       const roles = rows.flatMap((r) =>
         r.tenancyId === null ? [] : [{ tenancyId: r.tenancyId, role: r.role as TenancyRole }],
       )
