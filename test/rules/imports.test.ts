@@ -28,6 +28,11 @@ const TREE: Record<string, string> = {
   'src/features/tenants/store.ts': 'export const tenantNames = 1\nexport interface TenantStore { id: string }',
   'src/features/tenants/public.ts': "export const TENANT = 1\nexport type { TenantStore } from './store.js'",
   'src/features/tenants/schemas.ts': 'export const TenantRecord = 1',
+  // a public entry bringing a schema at run time, and one giving a schema's type only
+  'src/features/events/public.ts': "export { EventRecord } from './schemas.js'",
+  'src/features/events/schemas.ts': 'export const EventRecord = 1',
+  'src/features/users/public.ts': "export type { UserRecord } from './schemas.js'",
+  'src/features/users/schemas.ts': 'export type UserRecord = string',
   // a feature reaches into another's store, at run time and through types only; and uses a public entry rightly
   'src/features/insights/store.ts': [
     "import { costSeries } from '../costs/store.js'",
@@ -118,6 +123,14 @@ describe('the import rules fail npm test with a message that says what to do', (
     ])
     expect(internals[0]).toContain('Import from ../<name>/public.js instead')
     expect(out).not.toContain('src/services.ts →') // the wiring reaches inside
+  })
+
+  it('a public entry bringing schemas at run time, not their types', () => {
+    const http = reported('public-entry-without-http')
+    expect(http.map((v) => /: (\S+ → \S+)/.exec(v)?.[1])).toEqual([
+      'src/features/events/public.ts → src/features/events/schemas.ts',
+    ])
+    expect(http[0]).toContain('export type')
   })
 
   it("a schema importing another feature's store, not its schema", () => {
