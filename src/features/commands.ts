@@ -1,31 +1,12 @@
-import type { Command } from 'commander'
-import type { Config, ConnectorName } from '../config.js'
-import type { Db } from '../platform/db/index.js'
-import type { Services } from '../services.js'
 import { registerKeyCommands } from './apikeys/cli.js'
 import { registerAuditCommands } from './audit/cli.js'
+import type { RegisterCommands } from './command.js'
 import { registerEventCommands } from './events/cli.js'
 import { registerOrganisationCommands } from './organisation/cli.js'
 import { registerReportCommands } from './reports/cli.js'
 import { registerSecretCommands } from './secrets/cli.js'
 import { registerImportCommands } from './snapshots/cli.js'
 import { registerUserCommands } from './users/cli.js'
-
-/** What the command line gives a feature's commands: the wired services, and one way to print and to fail. */
-export interface CommandContext {
-  /** Opens the configured database, migrated, with every feature wired; closes it when `work` is done. */
-  withServices<T>(
-    work: (s: Services, ctx: { db: Db; config: Config }) => Promise<T>,
-    options?: { defaultConnector?: ConnectorName },
-  ): Promise<T>
-  /** Prints `value` as JSON with --json, `human` otherwise. */
-  print(json: boolean, value: unknown, human: string): void
-  /** Prints the error (fields of an ApiError included) and exits 1. */
-  fail(err: unknown): never
-}
-
-/** Adds a feature's `costwatch` subcommands. */
-export type RegisterCommands = (cli: Command, ctx: CommandContext) => void
 
 /**
  * Every feature's commands (each feature's cli.ts), in the order of `costwatch --help`, after serve, worker and

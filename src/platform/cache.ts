@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
 import { adjustCount, readCount } from './db/counters.js'
 import { prepared } from './db/index.js'
 import type { Database } from './db/schema.js'
@@ -9,7 +9,7 @@ import type { Database } from './db/schema.js'
  * changes anything such a page shows. A kept page is used only while the version is the same, so it is exact
  * across processes: any process's write bumps the counter every process reads.
  *
- * Who bumps: each store, in its own write transactions (`bumpVersion`, `bumpVersionOfTenancies`), and every
+ * Who bumps: each store, in its own write transactions (`bumpVersion`, `bumpVersionsOf`), and every
  * change of a run's status (queued, started, succeeded, failed, requeued: a tenant's `lastSnapshot`), with the
  * run's tenancy. One version per organisation: a write anywhere in it rebuilds its kept pages once.
  *
@@ -41,26 +41,27 @@ export async function bumpVersion(db: Kysely<Database>, organisationId: string):
 }
 
 /**
- * Bumps the versions of the organisations owning `tenancyIds`, in the caller's transaction. One statement
- * whatever their number; the organisations come from a subselect, so callers need not know them. Versions are
- * bumped in the order of their names, so two transactions bumping several organisations (lease recovery) take
- * PostgreSQL's row locks in the same order and cannot deadlock on them.
+ * Bumps the versions of the organisations that `organisationIds` selects (one column, `organisationId`), in the
+ * caller's transaction: one statement whatever their number. The owner of the rows that know the organisations
+ * gives the select (the tenants store's `bumpVersionOfTenancies`), so the cache names no table of a feature.
+ * Versions are bumped in the order of their names, so two transactions bumping several organisations (lease
+ * recovery) take PostgreSQL's row locks in the same order and cannot deadlock on them.
  */
-export async function bumpVersionOfTenancies(db: Kysely<Database>, tenancyIds: string | readonly string[]) {
-  const ids = typeof tenancyIds === 'string' ? [tenancyIds] : [...new Set(tenancyIds)]
-  if (ids.length === 0) return
+export async function bumpVersionsOf<TB extends keyof Database>(
+  db: Kysely<Database>,
+  organisationIds: SelectQueryBuilder<Database, TB, { organisationId: string }>,
+): Promise<void> {
   await db
     .insertInto('rowCounts')
     .columns(['counter', 'n'])
-    .expression((eb) =>
-      eb
-        .selectFrom('tenants')
-        .select((t) => [
-          sql<string>`${VERSION_PREFIX} || ${t.ref('organisationId')}`.as('counter'),
+    .expression(
+      db
+        .selectFrom(organisationIds.as('o'))
+        .select((eb) => [
+          sql<string>`${VERSION_PREFIX} || ${eb.ref('o.organisationId')}`.as('counter'),
           sql<number>`1`.as('n'),
         ])
         .distinct()
-        .where('id', 'in', ids)
         .orderBy('counter'),
     )
     .onConflict((oc) => oc.column('counter').doUpdateSet((eb) => ({ n: eb('rowCounts.n', '+', 1) })))

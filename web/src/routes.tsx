@@ -78,13 +78,6 @@ export const NAV: { href: string; label: string; prefix: string; ownersOnly?: bo
   { href: '/settings/keys', label: 'Settings', prefix: '/settings', ownersOnly: true },
 ]
 
-/** The pages of one tenant, as tabs under its name. */
-export const TENANT_TABS: { suffix: string; label: string }[] = [
-  { suffix: '', label: 'Costs' },
-  { suffix: '/markers', label: 'Markers' },
-  { suffix: '/inventory', label: 'Inventory' },
-]
-
 /** The document's title for a page named `name`. */
 export function documentTitle(name: string): string {
   return `${name} · Costwatch`

@@ -4,10 +4,9 @@ import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf } from '../../platform/http/paging.js'
 import { roundMoney } from '../../platform/money.js'
 import { addDays, dayBounds, toDay } from '../../platform/time.js'
-import type { EventRecord } from '../events/schemas.js'
-import type { EventStore } from '../events/store.js'
-import { type ChartTarget, isUniversal, isVisibleOn } from '../events/visibility.js'
-import type { InventoryStore } from '../inventory/store.js'
+import type { EventRecord, EventStore } from '../events/public.js'
+import { type ChartTarget, isUniversal, isVisibleOn } from '../events/public.js'
+import type { InventoryStore } from '../inventory/public.js'
 import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
 import type {
   AnomalyDriver,

@@ -5,7 +5,7 @@ import { type Database, NO_ROW } from '../../platform/db/index.js'
 import type { AnomaliesTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { ActorRef } from '../../platform/http/schemas.js'
-import { billingCurrencies, COST_ROWS_WITH_KEYS, type CostStore } from '../costs/store.js'
+import { billingCurrencies, COST_ROWS_WITH_KEYS, type CostStore } from '../costs/public.js'
 import type { ChartScope } from '../shared/chart-scope.js'
 import type { AnomalyDriver, AnomalyScopeKind, AnomalySeverity, AnomalyStatus } from './schemas.js'
 

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander'
 import { TENANCY_ROLES, type TenancyRole } from '../../platform/auth/principal.js'
 import { ApiError } from '../../platform/http/errors.js'
-import type { CommandContext } from '../commands.js'
+import type { CommandContext } from '../command.js'
 
 function parseGrant(value: string, previous: { tenancyId: string; role: TenancyRole }[] = []) {
   const [tenancyId, role] = value.split(':')

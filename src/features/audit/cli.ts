@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { ApiError } from '../../platform/http/errors.js'
-import type { CommandContext } from '../commands.js'
+import type { CommandContext } from '../command.js'
 
 /** `costwatch audit list`. */
 export function registerAuditCommands(cli: Command, ctx: CommandContext): void {

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { AUDIT_ACTIONS } from '../../platform/audit.js'
+import { AUDIT_ACTIONS, type AuditStore } from '../../platform/audit.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { pageOf, pagingOf } from '../../platform/http/paging.js'
 import { replyPage } from '../../platform/http/reply.js'
 import { ActorRef, Instant, Nullable, StringEnum } from '../../platform/http/schemas.js'
-import type { AuditStore } from './store.js'
 
 const AuditQuery = Type.Object(
   {

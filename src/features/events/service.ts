@@ -5,7 +5,7 @@ import { sha256Hex } from '../../platform/crypto.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type Paging, pageOf } from '../../platform/http/paging.js'
 import { DAY_MS, utcMillis } from '../../platform/time.js'
-import type { InventoryStore } from '../inventory/store.js'
+import type { InventoryStore } from '../inventory/public.js'
 import { CHART_SCOPE_ERROR, type ChartScope, formatChartScope, parseChartScope } from '../shared/chart-scope.js'
 import { MAX_VISIBLE_EVENTS } from './constants.js'
 import type {

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { type Paging, pageOf } from '../../platform/http/paging.js'
 import { toDay } from '../../platform/time.js'
-import type { CostStore } from '../costs/store.js'
+import type { CostStore } from '../costs/public.js'
 import type { ResourceGroupRecord, ResourceRecord, SubscriptionRecord, TenantTags } from './schemas.js'
 import {
   type InventoryStore,

@@ -4,7 +4,7 @@ import type { Ids } from '../../platform/clock.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import { addDays } from '../../platform/time.js'
-import { billingCurrencies, resourceKeyOf, runningTotalsOfSummary } from '../costs/store.js'
+import { billingCurrencies, resourceKeyOf, runningTotalsOfSummary } from '../costs/public.js'
 
 export type Tags = Record<string, string>
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import type { CommandContext } from '../commands.js'
+import type { CommandContext } from '../command.js'
 
 /** `costwatch org create`. */
 export function registerOrganisationCommands(cli: Command, ctx: CommandContext): void {

@@ -4,10 +4,8 @@ import type { Clock, Ids } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/index.js'
 import { emailProblems } from '../../platform/email.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
-import type { ApiKeyRecord } from '../apikeys/schemas.js'
-import type { ApiKeyService } from '../apikeys/service.js'
-import type { UserRecord } from '../users/schemas.js'
-import type { UserStore } from '../users/store.js'
+import type { ApiKeyRecord, ApiKeyService } from '../apikeys/public.js'
+import type { UserRecord, UserStore } from '../users/public.js'
 import type { OrganisationStore } from './store.js'
 
 export const PLANS = ['free', 'team', 'enterprise'] as const

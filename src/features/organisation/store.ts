@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 import type { Visibility } from '../../platform/auth/principal.js'
 import type { Database } from '../../platform/db/index.js'
-import { visibleTenancyCount } from '../tenants/store.js'
+import { visibleTenancyCount } from '../tenants/public.js'
 
 /**
  * Serialises changes of one organisation's members: the first statement of the caller's transaction writes the

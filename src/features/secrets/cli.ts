@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import type { Command } from 'commander'
-import type { CommandContext } from '../commands.js'
+import type { CommandContext } from '../command.js'
 
 /** A key given as base64, or as a file holding it (as `secret.key` does): 32 bytes either way. */
 export function parseOldKey(value: string, previous: Buffer[] = []): Buffer[] {
@@ -29,7 +29,7 @@ export function registerSecretCommands(cli: Command, ctx: CommandContext): void 
         const [{ createSecretBox }, { resealAll, MAIL_BODY }, { TENANT_CLIENT_SECRET }] = await Promise.all([
           import('../../platform/crypto.js'),
           import('../../platform/sealed.js'),
-          import('../tenants/store.js'),
+          import('../tenants/public.js'),
         ])
         const box = createSecretBox(config.secretKey, opts.oldKey)
         const outcome = await resealAll(db, box, [TENANT_CLIENT_SECRET, MAIL_BODY], (line) => {

@@ -17,7 +17,7 @@ import type { Database } from '../../platform/db/index.js'
 import { emailProblems } from '../../platform/email.js'
 import { ApiError } from '../../platform/http/errors.js'
 import type { Outbox } from '../../platform/mail.js'
-import { principalOfUser } from '../users/principal.js'
+import { principalOfUser } from '../users/public.js'
 import type { SessionStore, SessionUser, SignInCandidate } from './store.js'
 
 /** A session lives 7 days at most, and ends after 24 hours unused. */

@@ -7,7 +7,7 @@ import {
   markSignedIn,
   setPasswordOfEnabled,
   signInCandidates,
-} from '../users/store.js'
+} from '../users/public.js'
 
 /** A user who may sign in with this address: the account's state and password hash, never sent anywhere. */
 export interface SignInCandidate {

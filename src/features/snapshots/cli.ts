@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import type { CommandContext } from '../commands.js'
+import type { CommandContext } from '../command.js'
 
 /** `costwatch import focus`. */
 export function registerImportCommands(cli: Command, ctx: CommandContext): void {

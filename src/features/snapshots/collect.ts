@@ -4,10 +4,15 @@ import { SealedSecretError, type SecretBox } from '../../platform/crypto.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
 import { defineRunKind } from '../../platform/runs/worker.js'
 import { toDay } from '../../platform/time.js'
-import type { CostStore } from '../costs/store.js'
-import { saveCpuSamples, syncInventory } from '../inventory/store.js'
-import { type HostCredentialPolicy, hostCredentialsRefusal, usesHostCredentials } from '../tenants/host-credentials.js'
-import { TENANT_CLIENT_SECRET, type TenantStore } from '../tenants/store.js'
+import type { CostStore } from '../costs/public.js'
+import { saveCpuSamples, syncInventory } from '../inventory/public.js'
+import {
+  type HostCredentialPolicy,
+  hostCredentialsRefusal,
+  TENANT_CLIENT_SECRET,
+  type TenantStore,
+  usesHostCredentials,
+} from '../tenants/public.js'
 import { SNAPSHOT_RUNS, type SnapshotRunColumns, type SnapshotStore } from './store.js'
 import { collectionWindow } from './window.js'
 

@@ -1,8 +1,8 @@
 import type { ExpressionBuilder, Kysely } from 'kysely'
 import type { CredentialType } from '../../connectors/types.js'
 import type { Visibility } from '../../platform/auth/principal.js'
-import { bumpVersion, readVersion } from '../../platform/cache.js'
-import { adjustCount, readCount } from '../../platform/db/counters.js'
+import { bumpVersion, bumpVersionsOf, readVersion } from '../../platform/cache.js'
+import { adjustCount, countOf, readCount } from '../../platform/db/counters.js'
 import { type Database, NO_ROW, prepared } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { SealedColumn } from '../../platform/sealed.js'
@@ -66,6 +66,17 @@ function toRecord(row: RecordRow): TenantRecord {
   }
 }
 
+/**
+ * Bumps the cache versions (platform/cache.ts) of the organisations owning `tenancyIds`, in the caller's
+ * transaction: the tenants are this store's rows, so it is the one to select their organisations. One statement
+ * whatever their number.
+ */
+export async function bumpVersionOfTenancies(db: Kysely<Database>, tenancyIds: string | readonly string[]) {
+  const ids = typeof tenancyIds === 'string' ? [tenancyIds] : [...new Set(tenancyIds)]
+  if (ids.length === 0) return
+  await bumpVersionsOf(db, db.selectFrom('tenants').select('organisationId').where('id', 'in', ids))
+}
+
 export function createTenantStore(db: Kysely<Database>) {
   const visibleTo = (organisationId: string, visible: Visibility) =>
     db
@@ -79,7 +90,7 @@ export function createTenantStore(db: Kysely<Database>) {
     db
       .selectFrom('tenants')
       .select(recordColumns)
-      .select((eb) => eb.selectFrom('rowCounts').select('n').where('counter', '=', a.count).as('totalCount'))
+      .select(countOf(db, a.count).as('totalCount'))
       .where('organisationId', '=', a.organisationId)
       .orderBy('name')
       .orderBy('id')

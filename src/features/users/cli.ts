@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander'
 import { FROM_CLI } from '../../platform/audit.js'
 import { TENANCY_ROLES, type TenancyRole } from '../../platform/auth/principal.js'
-import type { CommandContext } from '../commands.js'
+import type { CommandContext } from '../command.js'
 
 /** `costwatch users grant|revoke`: tenancy roles, recorded in the audit log as done from the command line. */
 export function registerUserCommands(cli: Command, ctx: CommandContext): void {

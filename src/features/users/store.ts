@@ -4,7 +4,7 @@ import { versionOf } from '../../platform/cache.js'
 import { type Database, prepared } from '../../platform/db/index.js'
 import type { UsersTable } from '../../platform/db/schema.js'
 import { offsetOf, type PageOf, type Paging, pageOf } from '../../platform/http/paging.js'
-import { lockOrganisation } from '../organisation/store.js'
+import { lockOrganisation } from '../organisation/public.js'
 import type { MemberRole, TenancyUserRecord, UserRecord, UserStatus } from './schemas.js'
 
 /** The membership's columns; sign-in's own (failed attempts, lock) belong to the session feature. */

@@ -16,6 +16,10 @@ export async function adjustCount(db: Kysely<Database>, counter: string, delta: 
     .execute()
 }
 
+/** A counter as a subquery, for a statement that reads it with the rows it counts (one snapshot of both). */
+export const countOf = (db: Kysely<Database>, counter: string) =>
+  db.selectFrom('rowCounts').select('n').where('counter', '=', counter)
+
 const readers = new WeakMap<Kysely<Database>, (args: { counter: string }) => Promise<{ n: number }[]>>()
 
 /** Read on every request of a list or the organisation, so compiled once per database handle (see `prepared`). */

@@ -1,5 +1,12 @@
 import { onLinkClick, usePath } from '../router'
-import { TENANT_TABS } from '../routes'
+
+// Here rather than in routes.tsx, which imports the pages that show these tabs.
+/** The pages of one tenant, as tabs under its name. */
+export const TENANT_TABS: { suffix: string; label: string }[] = [
+  { suffix: '', label: 'Costs' },
+  { suffix: '/markers', label: 'Markers' },
+  { suffix: '/inventory', label: 'Inventory' },
+]
 
 /** The tabs of one tenant's pages (costs, markers, inventory…), the current one marked for screen readers too. */
 export function TenantTabs({ tenantId }: { tenantId: string }) {

@@ -1,5 +1,5 @@
 import type { FieldErrors } from '../../../platform/http/errors.js'
-import { AnomalySeverities, AnomalyStatuses } from '../../anomalies/constants.js'
+import { AnomalySeverities, AnomalyStatuses } from '../../anomalies/public.js'
 import { checkPeriod, type PeriodParameters, resolvePeriod } from '../period.js'
 import { cents } from './resources.js'
 import type { AnomalyLine, ReportKind, Row } from './types.js'

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, type CostSeries, hasRole, type SessionUser, type Tenant } from '../../api'
 import { Badge } from '../../components/badge'
+import { CostChart } from '../../components/chart/cost-chart'
+import { MarkerList } from '../../components/chart/marker-list'
 import { formatInstant, formatMoney, utcDay } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
 import { onLinkClick } from '../../router'
-import { CostChart } from '../explorer/cost-chart'
-import { MarkerList } from '../explorer/marker-list'
 import {
   type Anomaly,
   chartScopeOf,

@@ -1,8 +1,8 @@
+import { anomalyDays } from '../../components/chart/anomaly-bands'
 import { formatMoney } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
 import { onLinkClick } from '../../router'
 import type { Anomaly } from '../anomalies/api'
-import { anomalyDays } from './anomaly-bands'
 
 /**
  * The anomalies of the chart's range as links, for keyboards and screen readers; hovering or focusing one

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiProblem, type EventCategory } from '../../api'
+import { CATEGORY_COLOURS } from '../../components/chart/markers'
 import { ProblemMessage } from '../../components/problem'
-import { CATEGORY_COLOURS } from '../explorer/markers'
 import { type MarkerInput, type MarkerRecord, markersApi, type TagKey } from './api'
 
 /** The specification's meaning of each category: a labelling convention the service does not check. */

@@ -1,4 +1,4 @@
-import { type Anomaly, type AnomalySeverity, scopeLabel } from '../anomalies/api'
+import { type Anomaly, type AnomalySeverity, scopeLabel } from '../../pages/anomalies/api'
 import './anomalies.css'
 
 /** A day of the chart with its anomalies, the broadest scope first (the one the tenant's total shows). */

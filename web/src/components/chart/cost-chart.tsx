@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import uPlot from 'uplot'
 import type { CostSeries, EventMarker } from '../../api'
-import { formatInstant, formatMoney } from '../../components/format'
+import type { Anomaly } from '../../pages/anomalies/api'
 import { onLinkClick } from '../../router'
-import type { Anomaly } from '../anomalies/api'
+import { formatInstant, formatMoney } from '../format'
 import { type AnomalyDay, anomalyDays, SEVERITY_BANDS } from './anomaly-bands'
 import { CATEGORY_COLOURS, markerTag } from './markers'
 

@@ -1,5 +1,5 @@
 import type { EventMarker } from '../../api'
-import { formatInstant } from '../../components/format'
+import { formatInstant } from '../format'
 import { CATEGORY_COLOURS, markerTag } from './markers'
 
 /** The chart's markers as a list, for keyboards and screen readers; focusing one highlights it on the chart. */

@@ -1,0 +1,4 @@
+// The API keys feature's public entry: what other features may use of it (docs/architecture.md, "Rules that are checked").
+// No routes or schemas here: the command line loads this module.
+export type { ApiKeyRecord } from './schemas.js'
+export type { ApiKeyService } from './service.js'

@@ -1,0 +1,3 @@
+// The inventory feature's public entry: what other features may use of it (docs/architecture.md, "Rules that are checked").
+// No routes or schemas here: the command line loads this module.
+export { type InventoryStore, parseTags, saveCpuSamples, syncInventory } from './store.js'

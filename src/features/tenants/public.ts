@@ -1,0 +1,11 @@
+// The tenants feature's public entry: what other features may use of it (docs/architecture.md, "Rules that are checked").
+// No routes or schemas here: the command line loads this module.
+export { type HostCredentialPolicy, hostCredentialsRefusal, usesHostCredentials } from './host-credentials.js'
+export {
+  notInOrganisation,
+  organisationTenancies,
+  TENANT_CLIENT_SECRET,
+  type TenantStore,
+  tenancyNames,
+  visibleTenancyCount,
+} from './store.js'
