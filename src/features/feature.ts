@@ -8,8 +8,9 @@ import type { TSchema } from 'typebox'
  *
  * `Needs` is what the feature's routes and pages use of the services, named by the feature with its own types
  * (`Feature<{ costs: CostService }>`): that is all they are given, and `app.ts`, which hands them the services,
- * fails to type-check when the services do not provide it. The members are properties, not methods, so that
- * TypeScript checks their parameter strictly: a feature asking for more than the services hold is refused.
+ * fails to type-check when the services do not provide it. The members are function properties, not methods, so
+ * that TypeScript checks their parameter strictly: a feature that needs services cannot pass for a plain `Feature`
+ * (which needs none) and so escape that check.
  */
 export interface Feature<Needs = unknown> {
   name: string
