@@ -45,8 +45,8 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream
   /** Every feature wired once (`createRuntime`), shared with the worker and the tests. */
   services: Services
-  /** What the app serves: every feature unless a test says otherwise. */
-  features?: readonly Feature[]
+  /** What the app serves: every feature unless a test says otherwise; each is given what it needs of `services`. */
+  features?: readonly Feature<Services>[]
   /** The registry `/metrics` serves (the caller adds its own metrics, e.g. the runs'); a new one otherwise. */
   metrics?: Registry
   /** Where the built web interface is (`dist/web` by default). */
@@ -153,7 +153,8 @@ const problemSender = (hsts: boolean) => (req: FastifyRequest, reply: FastifyRep
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps
-  const features = deps.features ?? FEATURES
+  // Typed here, where the services meet the features: a feature needing what the services lack fails the type-check.
+  const features: readonly Feature<Services>[] = deps.features ?? FEATURES
   /** Records registered once: they validate, serialise, and appear by name in the OpenAPI document. */
   const sharedSchemas: TSchema[] = [Problem, ...features.flatMap((feature) => feature.schemas ?? [])]
   const ids = deps.ids ?? uuidV7Ids

@@ -18,7 +18,7 @@ export interface RuntimeDeps {
   /** Where the app's log lines go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream
   /** What the app serves: every feature unless a test says otherwise. */
-  features?: readonly Feature[]
+  features?: readonly Feature<Services>[]
   /** Where the built web interface is (`dist/web` by default). */
   webDir?: string
 }

@@ -1,7 +1,6 @@
 import type { Config } from './config.js'
-import type { Analyser } from './features/analysis/analyser.js'
+import { createAnalysers } from './features/analysis/analysers.js'
 import { ANALYSIS_RUNS, type AnalysisRunColumns, createAnalysisStore } from './features/analysis/store.js'
-import { createAnomalyAnalyser } from './features/anomalies/detection.js'
 import { createAnomalyService } from './features/anomalies/service.js'
 import { createAnomalyStore } from './features/anomalies/store.js'
 import { createApiKeyService } from './features/apikeys/service.js'
@@ -10,7 +9,6 @@ import { createCostService } from './features/costs/service.js'
 import { createCostStore, createSeriesQueries } from './features/costs/store.js'
 import { createEventService } from './features/events/service.js'
 import { createEventStore } from './features/events/store.js'
-import { createInsightsAnalyser } from './features/insights/analyser.js'
 import { createInsightService } from './features/insights/service.js'
 import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
@@ -111,18 +109,17 @@ export function createServices(deps: {
   const eventStore = createEventStore(db.kysely, db.dialect)
   const anomalyStore = createAnomalyStore(db.kysely, costStore)
   const insightStore = createInsightStore(db.kysely, { ids })
-  /** The analysers an analysis run calls in turn, in this order. */
-  const analysers: Analyser[] = [
-    createAnomalyAnalyser({
+  const analysers = createAnalysers({
+    anomalies: {
       store: anomalyStore,
       inventory: inventoryStore,
       organisationOf: (tenantId) => tenantStore.organisationOf(tenantId),
       options: config.anomalyDetection,
       clock,
       ids,
-    }),
-    createInsightsAnalyser({ store: insightStore }),
-  ]
+    },
+    insights: { store: insightStore },
+  })
   /** New costs are analysed in a run of their own, over the days the snapshot or import wrote. */
   const requestAnalysis: AfterSnapshot = async (tenantId, runId) => {
     const run = await snapshotStore.byId(runId)

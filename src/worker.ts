@@ -33,13 +33,34 @@ export function defaultConnectors(config: Config): Record<string, Connector> {
 }
 
 /**
+ * What the worker uses of the services: each run kind's own stores and services (every kind's factory names what
+ * it takes), the run events, and what the daily schedule calls.
+ */
+export type WorkerServices = Pick<
+  Services,
+  | 'runEvents'
+  | 'secrets'
+  | 'tenantStore'
+  | 'hostCredentials'
+  | 'snapshotStore'
+  | 'costStore'
+  | 'snapshots'
+  | 'analysisStore'
+  | 'analysers'
+  | 'reportStore'
+  | 'blobs'
+  | 'reports'
+  | 'sessions'
+>
+
+/**
  * The worker of every kind of run (snapshot, analysis, mail and report runs), with their schedules; one per process, any number
  * per database. A new kind is one more entry of `kinds` (see docs/architecture.md); `moreKinds` are served too.
  */
 export function createCollectionWorker(deps: {
   db: Db
   config: Config
-  services: Services
+  services: WorkerServices
   clock: Clock
   ids: Ids
   connectors?: Record<string, Connector>

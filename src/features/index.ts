@@ -3,7 +3,6 @@ import { apiKeys } from './apikeys/index.js'
 import { audit } from './audit/index.js'
 import { costs } from './costs/index.js'
 import { events } from './events/index.js'
-import type { Feature } from './feature.js'
 import { insights } from './insights/index.js'
 import { inventory } from './inventory/index.js'
 import { organisation } from './organisation/index.js'
@@ -13,8 +12,11 @@ import { snapshots } from './snapshots/index.js'
 import { tenants } from './tenants/index.js'
 import { users } from './users/index.js'
 
-/** Every feature, in the order of the OpenAPI document and of `costwatch --help`. A new feature adds itself here. */
-export const FEATURES: readonly Feature[] = [
+/**
+ * Every feature, in the order of the OpenAPI document and of `costwatch --help`. A new feature adds itself here.
+ * Each keeps its own `Feature<Needs>` type (no annotation here): app.ts checks that the services provide them all.
+ */
+export const FEATURES = [
   organisation,
   tenants,
   snapshots,
@@ -28,4 +30,4 @@ export const FEATURES: readonly Feature[] = [
   apiKeys,
   session,
   audit,
-]
+] as const

@@ -4,9 +4,11 @@ import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import type { Feature } from '../../src/features/feature.js'
 import { FEATURES } from '../../src/features/index.js'
+import type { OrganisationService } from '../../src/features/organisation/service.js'
 import type { Requirement } from '../../src/platform/auth/principal.js'
 import { Uuid } from '../../src/platform/http/schemas.js'
 import { createRuntime } from '../../src/runtime.js'
+import type { Services } from '../../src/services.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 import { plannedFeature } from '../support/planned.js'
@@ -49,11 +51,20 @@ const widgetFeature: Feature = {
     }),
 }
 
+/** A feature given the one service it names, which its route answers with. */
+const namedFeature: Feature<{ organisations: OrganisationService }> = {
+  name: 'named',
+  routes: (api, s) =>
+    api.register(async (app) => {
+      app.get('/named', { config: { requires: 'any' } }, async (req) => s.organisations.of(req.principal!))
+    }),
+}
+
 for (const dialect of testDialects()) {
   describe(`${dialect}: every route declares what it needs`, () => {
-    const t = useTestApp({ dialect, features: [...FEATURES, widgetFeature, plannedFeature] })
+    const t = useTestApp({ dialect, features: [...FEATURES, widgetFeature, plannedFeature, namedFeature] })
     const quiet = new Writable({ write: (_chunk, _encoding, done) => done() })
-    const start = (feature: Feature) =>
+    const start = (feature: Feature<Services>) =>
       createRuntime({ db: t.db, config: t.config, logStream: quiet, features: [...FEATURES, feature] })
 
     it('refuses to start with an API route that declares no requirement', async () => {
@@ -80,6 +91,22 @@ for (const dialect of testDialects()) {
       } finally {
         await runtime.app.close()
       }
+    })
+
+    it('gives a feature the services it names; the type-check refuses one naming what it lacks or using more', async () => {
+      const unnamed: Feature<{ organisations: OrganisationService }> = {
+        name: 'unnamed',
+        // @ts-expect-error: the tenants were not named, so the feature cannot use them
+        routes: async (_api, s) => s.tenants,
+      }
+      // @ts-expect-error: the services hold no budgets, so a feature that names them cannot be served
+      const lacking: readonly Feature<Services>[] = [{ name: 'lacking' } as Feature<{ budgets: unknown }>]
+      expect([unnamed, ...lacking].map((f) => f.name)).toEqual(['unnamed', 'lacking'])
+
+      const org = await t.given.organisation('Named')
+      const res = await t.request('GET', `${API}/named`, org.ownerKey)
+      expect(res.statusCode, res.body).toBe(200)
+      expect(res.json()).toMatchObject({ id: org.organisationId, name: 'Named', tenancyCount: 0 })
     })
 
     describe('an item route authorises the tenancy its item lives in', () => {

@@ -120,7 +120,7 @@ export function useTestApp(options: {
   now?: string
   env?: Record<string, string>
   /** What the app serves, when a test adds a feature of its own. */
-  features?: readonly Feature[]
+  features?: readonly Feature<Services>[]
   /** Where the built web interface is, for the browser tests. */
   webDir?: string
   /** How long the app's SQLite writes wait for another process's lock (see openDatabase). */

@@ -1,8 +1,9 @@
 import type { Feature } from '../feature.js'
 import { anomalyRoutes } from './routes.js'
 import { AnomalyRecord, EventCostImpact, PatchAnomalyRequest } from './schemas.js'
+import type { AnomalyService } from './service.js'
 
-export const anomalies: Feature = {
+export const anomalies: Feature<{ anomalies: AnomalyService }> = {
   name: 'anomalies',
   schemas: [AnomalyRecord, PatchAnomalyRequest, EventCostImpact],
   routes: (api, s) => api.register(anomalyRoutes, { anomalies: s.anomalies }),

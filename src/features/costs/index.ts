@@ -1,8 +1,9 @@
 import type { Feature } from '../feature.js'
 import { costRoutes } from './routes.js'
 import { CostSeries } from './schemas.js'
+import type { CostService } from './service.js'
 
-export const costs: Feature = {
+export const costs: Feature<{ costs: CostService }> = {
   name: 'costs',
   schemas: [CostSeries],
   routes: (api, s) => api.register(costRoutes, { costs: s.costs }),

@@ -6,16 +6,12 @@ import { replyPage } from '../../platform/http/reply.js'
 import { Page, parseQueryBoolean } from '../../platform/http/schemas.js'
 import { InsightListQuery, InsightParams, InsightRecord, PatchInsightRequest } from './schemas.js'
 import type { InsightService } from './service.js'
-import type { InsightStore } from './store.js'
 
-export const insightRoutes: FastifyPluginAsyncTypebox<{ insights: InsightService; store: InsightStore }> = async (
-  app,
-  { insights, store },
-) => {
+export const insightRoutes: FastifyPluginAsyncTypebox<{ insights: InsightService }> = async (app, { insights }) => {
   // An insight's path names no tenancy: the permission check finds it from the insight.
   const item: ItemTenancy = {
     describe: (params) => `Insight ${params.insightId}`,
-    tenancyOf: (params) => store.tenancyOf(params.insightId!),
+    tenancyOf: (params) => insights.tenancyOf(params.insightId!),
   }
 
   app.get(

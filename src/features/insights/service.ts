@@ -45,6 +45,9 @@ export function createInsightService(deps: { store: InsightStore; clock: Clock }
   }
 
   return {
+    /** The tenancy of an insight, for the permission check of a path that names none (null: no such insight). */
+    tenancyOf: (id: string) => store.tenancyOf(id),
+
     async list(who: Principal, filter: InsightFilter, paging: Paging) {
       const now = clock.now().toISOString()
       const { rows, totalCount } = await store.list(who.organisationId, visibleTenancies(who), filter, paging, now)

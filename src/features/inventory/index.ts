@@ -8,8 +8,9 @@ import {
   TagKeyRecord,
   TenantTags,
 } from './schemas.js'
+import type { InventoryService } from './service.js'
 
-export const inventory: Feature = {
+export const inventory: Feature<{ inventory: InventoryService }> = {
   name: 'inventory',
   schemas: [SubscriptionRecord, ResourceGroupRecord, ResourceRecord, ResourceTypeList, TagKeyRecord, TenantTags],
   routes: (api, s) => api.register(inventoryRoutes, { inventory: s.inventory }),

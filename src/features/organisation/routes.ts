@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { visibleTenancies } from '../../platform/auth/principal.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
 import { OrganisationRecord } from './schemas.js'
-import type { OrganisationStore } from './store.js'
+import type { OrganisationService } from './service.js'
 
-export const organisationRoutes: FastifyPluginAsyncTypebox<{ organisations: OrganisationStore }> = async (
+export const organisationRoutes: FastifyPluginAsyncTypebox<{ organisations: OrganisationService }> = async (
   app,
   { organisations },
 ) => {
@@ -18,10 +17,9 @@ export const organisationRoutes: FastifyPluginAsyncTypebox<{ organisations: Orga
       config: { requires: 'any' },
     },
     async (req) => {
-      const who = req.principal!
-      const org = await organisations.get(who.organisationId)
+      const org = await organisations.of(req.principal!)
       if (!org) throw ApiError.unauthorized()
-      return { ...org, tenancyCount: await organisations.tenancyCount(org.id, visibleTenancies(who)) }
+      return org
     },
   )
 }

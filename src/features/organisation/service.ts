@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import { CLI_ACTOR } from '../../platform/audit.js'
+import { type Principal, visibleTenancies } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/index.js'
 import { emailProblems } from '../../platform/email.js'
@@ -28,6 +29,13 @@ export function createOrganisationService(deps: {
   defaultReports?(trx: Kysely<Database>, organisationId: string, createdAt: string): Promise<void>
 }) {
   return {
+    /** The principal's organisation with the count of tenancies it sees; null when the organisation is gone. */
+    async of(who: Principal) {
+      const org = await deps.organisations.get(who.organisationId)
+      if (!org) return null
+      return { ...org, tenancyCount: await deps.organisations.tenancyCount(org.id, visibleTenancies(who)) }
+    },
+
     /** A new organisation with its first owner and the owner's first API key (shown once), all or nothing. */
     async create(input: { name: string; ownerEmail: string; plan?: string }): Promise<CreatedOrganisation> {
       const name = input.name.trim()

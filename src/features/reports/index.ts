@@ -8,9 +8,10 @@ import {
   ReportRunRecord,
   ReportSchedule,
 } from './schemas.js'
+import type { ReportService } from './service.js'
 
-export const reports: Feature = {
+export const reports: Feature<{ reports: ReportService }> = {
   name: 'reports',
   schemas: [ReportSchedule, ReportRunRecord, ReportRecord, ReportRunDetail, CreateReportRequest, PatchReportRequest],
-  routes: (api, s) => api.register(reportRoutes, { reports: s.reports, store: s.reportStore }),
+  routes: (api, s) => api.register(reportRoutes, { reports: s.reports }),
 }

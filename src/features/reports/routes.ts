@@ -17,7 +17,6 @@ import {
   SignedFileQuery,
 } from './schemas.js'
 import { type ReportService, SIGNED_FILES_PATH } from './service.js'
-import type { ReportStore } from './store.js'
 
 const API = '/api/public/v1'
 
@@ -33,20 +32,17 @@ const deleted = { 204: { description: 'Deleted with its runs and their files.', 
  * Reports cover tenancies: a key sees a report when it sees every tenancy the report covers (an
  * organisation-wide one: owners only), and runs it with Editor on each of them.
  */
-export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; store: ReportStore }> = async (
-  app,
-  { reports, store },
-) => {
+export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService }> = async (app, { reports }) => {
   const report: ItemCoverage = {
     describe: (params) => `Report ${params.reportId}`,
-    coverageOf: (params) => store.coverage(params.reportId!),
+    coverageOf: (params) => reports.coverage(params.reportId!),
   }
   const viewer = { tenancyRole: 'Viewer' as const, items: report }
   // A run is read by who sees what it covered when it was queued as well as its report now: a run over T1 and T2
   // stays out of reach of a Viewer of T1 after the report is narrowed to T1, exactly like an unknown run.
   const run: ItemCoverage = {
     describe: (params) => `Run ${params.runId} of report ${params.reportId}`,
-    coverageOf: (params) => store.runCoverage(params.reportId!, params.runId!),
+    coverageOf: (params) => reports.runCoverage(params.reportId!, params.runId!),
   }
   const runViewer = { tenancyRole: 'Viewer' as const, items: run }
 

@@ -133,6 +133,10 @@ export function createReportService(deps: {
   }
 
   return {
+    /** The tenancies a report covers, and a run of it, for the permission checks of their paths (null: unknown). */
+    coverage: (reportId: string) => store.coverage(reportId),
+    runCoverage: (reportId: string, runId: string) => store.runCoverage(reportId, runId),
+
     async list(who: Principal, paging: Paging): Promise<PageOf<ReportRecord>> {
       const { items, totalCount } = await store.list(who.organisationId, visibleTenancies(who), paging)
       return pageOf(await decorate(items, visibleTenancies(who)), totalCount, paging)

@@ -1,8 +1,9 @@
 import type { Feature } from '../feature.js'
 import { snapshotRoutes } from './routes.js'
 import { SnapshotRun } from './schemas.js'
+import type { SnapshotService } from './service.js'
 
-export const snapshots: Feature = {
+export const snapshots: Feature<{ snapshots: SnapshotService }> = {
   name: 'snapshots',
   schemas: [SnapshotRun],
   routes: (api, s) => api.register(snapshotRoutes, { snapshots: s.snapshots }),

@@ -1,3 +1,4 @@
+import type { AnonymousLimiter } from '../../platform/auth/failures.js'
 import type { Feature } from '../feature.js'
 import { invitationPages } from './pages.js'
 import { userRoutes, userSettingsRoutes } from './routes.js'
@@ -8,8 +9,9 @@ import {
   TenancyUserRecord,
   UserRecord,
 } from './schemas.js'
+import type { UserService } from './service.js'
 
-export const users: Feature = {
+export const users: Feature<{ users: UserService; anonymousRequests: AnonymousLimiter }> = {
   name: 'users',
   schemas: [UserRecord, TenancyUserRecord, InvitePublicUserRequest, PatchPublicUserRequest, GrantTenancyRoleRequest],
   routes: (api, services) => api.register(userRoutes, { users: services.users }),
