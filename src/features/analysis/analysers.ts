@@ -1,5 +1,5 @@
-import { createAnomalyAnalyser } from '../anomalies/detection.js'
-import { createInsightsAnalyser } from '../insights/analyser.js'
+import { createAnomalyAnalyser } from '../anomalies/public.js'
+import { createInsightsAnalyser } from '../insights/public.js'
 import type { Analyser } from './analyser.js'
 
 /**

@@ -1,6 +1,6 @@
+import type { AuditStore } from '../../platform/audit.js'
 import type { Feature } from '../feature.js'
 import { auditRoutes } from './routes.js'
-import type { AuditStore } from './store.js'
 
 /**
  * The audit log is written by every change of access (platform/audit.ts); this feature lists it in the web interface
