@@ -186,7 +186,7 @@ describe('the features left out of the cycle rule', () => {
     expect(listed.length).toBeGreaterThan(0)
     const strict = {
       forbidden: [{ ...rule, from: { path: rule.from.path } }],
-      options: { ...config.options, cache: false },
+      options: { ...config.options, cache: { folder: '.cache/dependency-cruiser-features', strategy: 'content' } },
     }
     const file = join(dir, 'strict.cjs')
     writeFileSync(file, `module.exports = ${JSON.stringify(strict)}`)
