@@ -1,39 +1,48 @@
-import { isAscii } from 'node:buffer'
-import { createReadStream } from 'node:fs'
-import { pipeline, Readable } from 'node:stream'
-import { createGunzip } from 'node:zlib'
+import type { Readable } from 'node:stream'
 import { ownCopy } from '../../platform/text.js'
-import { toDay } from '../../platform/time.js'
 import {
   type ChargeCategory,
   type ChargeClass,
   type CostRowKey,
-  type DailyCostRow,
   type KeyedCostRows,
   type ResourceGroupItem,
-  type ResourceItem,
   type SubscriptionItem,
   toDailyCostRows,
 } from '../types.js'
 import { createCsvReader } from './csv.js'
+import { isArmId, lastSegmentOf, moneyToNumber, type Tags } from './fields.js'
+import { createDecoder, openDecoded } from './input.js'
 import {
-  armTypeOfArmId,
-  chargeCategoryOf,
-  chargeClassOf,
-  isArmId,
-  isMoney,
-  lastSegmentOf,
-  meterIdOf,
-  moneyToNumber,
-  normaliseCurrency,
-  normaliseSubscriptionId,
-  parseInstant,
-  parseMoney,
-  parseTags,
-  resourceGroupOfArmId,
-  subscriptionOfArmId,
-  type Tags,
-} from './fields.js'
+  COLUMNS,
+  type ColumnIndex,
+  createCellMemo,
+  type FocusRow,
+  MEMO_RESOURCES_MAX,
+  MEMO_TEXTS_MAX,
+  readHeader,
+  readRow,
+} from './row.js'
+import type {
+  CostKeys,
+  FocusFilePart,
+  FocusInput,
+  FocusIssue,
+  FocusParseOptions,
+  FocusParseResult,
+  MeterCosts,
+  ResourceEntry,
+} from './types.js'
+
+export type {
+  CostKeys,
+  FocusFilePart,
+  FocusInput,
+  FocusIssue,
+  FocusParseOptions,
+  FocusParseResult,
+  MeterCosts,
+  ResourceEntry,
+} from './types.js'
 
 /**
  * Reads FOCUS 1.0/1.1 cost exports (CSV, plain or gzip) as Azure Cost Management and the FinOps Foundation write
@@ -43,111 +52,8 @@ import {
  * of the sums.
  */
 
-/** A path, or the bytes of one file (a stream or any async iterable of chunks). */
-export type FocusInput = string | Readable | AsyncIterable<Uint8Array>
-
-/** A problem in a file. `line` is the physical line (the header is line 1); 0 means the file as a whole. */
-export interface FocusIssue {
-  file: string
-  line: number
-  message: string
-}
-
-export interface FocusParseOptions {
-  /** The name issues give a stream input; a path names itself. */
-  fileName?: string
-  /** Errors and warnings kept, each; the rest are only counted, so a broken huge file cannot fill memory. */
-  maxIssues?: number
-  /**
-   * Awaited after each chunk of a file is read (reading waits for it): where a streaming import writes away
-   * the costs summed so far (`takeCosts`) and reports progress.
-   */
-  afterChunk?: (at: { file: string; rowsRead: number; pendingCosts: number }) => Promise<void> | void
-  /**
-   * Where the keys of the rows read are kept: aggregators that read files one after another (a reader thread's)
-   * share one (createCostKeys), so a key is one object for all their files. Each aggregator has its own otherwise.
-   */
-  costKeys?: CostKeys
-  /**
-   * Whether a billing currency other than the first is an error here (the default). False where a file is read
-   * on its own as part of a larger import: the import's aggregator checks the currencies when it absorbs the file.
-   */
-  checkCurrencies?: boolean
-}
-
-export interface FocusParseResult {
-  /** Summed by (subscription, resource, UTC day, meter, charge category and class, currency). */
-  costs: DailyCostRow[]
-  subscriptions: SubscriptionItem[]
-  /** One per (subscription, lower-cased name), in the first spelling seen. */
-  resourceGroups: ResourceGroupItem[]
-  /** ARM resources in a resource group, tags from their latest row. Other ResourceIds appear only in costs. */
-  resources: ResourceItem[]
-  /** Rows left out, header problems, unreadable files and mixed currencies. */
-  errors: FocusIssue[]
-  errorCount: number
-  /** Rows kept with a caveat (unreadable tags, BilledCost used for a missing EffectiveCost). */
-  warnings: FocusIssue[]
-  warningCount: number
-  /** Data rows read (not headers), bad ones included. */
-  rowsRead: number
-  rowsRejected: number
-  /** The billing currency when every kept row has the same one; null when there were none or several. */
-  currency: string | null
-  /** Every billing currency seen, in order of first appearance. */
-  currencies: string[]
-}
-
-/**
- * What one file read on its own contributes to an import besides its costs (see `part` and `absorb`): a reader
- * thread sends it once the file is read and its costs taken. Its resources keep when their tags were seen, and its
- * currencies where each was first seen, in order of first appearance.
- */
-export interface FocusFilePart extends Omit<FocusParseResult, 'costs' | 'resources' | 'currency' | 'currencies'> {
-  resources: ResourceEntry[]
-  currencies: [string, FocusIssue][]
-}
-
 /** FOCUS says nothing of a subscription's state; the inventory keeps what ARM reports when it has it. */
 export const UNKNOWN_SUBSCRIPTION_STATE = 'Unknown'
-
-const COLUMNS = [
-  'BilledCost',
-  'EffectiveCost',
-  'BillingCurrency',
-  'ChargePeriodStart',
-  'ChargeCategory',
-  'ChargeClass',
-  'ChargeDescription',
-  'SubAccountId',
-  'SubAccountName',
-  'ResourceId',
-  'ResourceName',
-  'ResourceType',
-  'x_ResourceType',
-  'x_ResourceGroupName',
-  'RegionId',
-  'RegionName',
-  'Tags',
-  'ServiceName',
-  'ServiceCategory',
-  'x_SkuMeterId',
-  'x_SkuMeterName',
-  'SkuPriceId',
-  'SkuId',
-] as const
-type Column = (typeof COLUMNS)[number]
-
-/** Columns without which no row can be read: all mandatory in FOCUS 1.0 and 1.1. */
-const REQUIRED: readonly (readonly Column[])[] = [
-  ['ChargePeriodStart'],
-  ['BillingCurrency'],
-  ['SubAccountId'],
-  ['ResourceId'],
-  ['ServiceName'],
-  ['EffectiveCost', 'BilledCost'],
-  ['x_SkuMeterId', 'SkuPriceId', 'SkuId'],
-]
 
 /** Parses one file. */
 export async function parseFocusFile(input: FocusInput, options: FocusParseOptions = {}): Promise<FocusParseResult> {
@@ -165,33 +71,6 @@ export async function parseFocusFiles(
   for (const input of inputs) await aggregator.addFile(input)
   return aggregator.result()
 }
-
-/** A key's cost of one day so far. */
-interface CostEntry {
-  key: CostRowKey
-  date: string
-  units: bigint
-}
-
-/**
- * One meter of one resource: its keys (one per charge category and class, currency, subscription and
- * description), kept for the whole import so that every row of a key holds the same object, and the entries not
- * yet taken, in day order.
- */
-export interface MeterCosts {
-  keys: CostRowKey[]
-  entries: CostEntry[]
-  /** The aggregator whose entries these are: another one sharing the keys starts them anew. */
-  owner: object
-}
-
-export interface ResourceEntry extends ResourceItem {
-  /** ChargePeriodStart of the row the tags came from. */
-  tagsAt: number
-}
-
-/** Resource key -> meter -> its keys and its sums not yet taken (see createFocusAggregator). */
-export type CostKeys = Map<string, Map<string, MeterCosts>>
 
 /** Keys for aggregators to share (FocusParseOptions.costKeys). */
 export function createCostKeys(): CostKeys {
@@ -663,302 +542,12 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
 }
 export type FocusAggregator = ReturnType<typeof createFocusAggregator>
 
-/** One row's values after the cell rules; `tags` is null when the Tags text could not be read. */
-interface FocusRow {
-  ms: number
-  day: string
-  subscriptionId: string
-  subscriptionName: string | null
-  currency: string
-  units: bigint
-  usedBilledCost: boolean
-  resourceId: string | null
-  resourceName: string | null
-  resourceType: string | null
-  groupName: string | null
-  location: string | null
-  meterId: string
-  meterName: string | null
-  chargeCategory: ChargeCategory
-  chargeClass: ChargeClass | null
-  serviceName: string
-  tags: Tags | null
-}
-
-type ColumnIndex = Record<Column, number> & { width: number }
-
-/** Where each column is; names match exactly, else ignoring case and stray spaces or a second BOM. */
-function readHeader(names: string[]): ColumnIndex | { missing: string[] } {
-  const exact = new Map<string, number>()
-  const loose = new Map<string, number>()
-  names.forEach((name, i) => {
-    if (!exact.has(name)) exact.set(name, i)
-    const key = name
-      .replace(/^\uFEFF/, '')
-      .trim()
-      .toLowerCase()
-    if (!loose.has(key)) loose.set(key, i)
-  })
-  const index = { width: names.length } as ColumnIndex
-  for (const column of COLUMNS) index[column] = exact.get(column) ?? loose.get(column.toLowerCase()) ?? -1
-  const missing = REQUIRED.filter((any) => any.every((c) => index[c] < 0)).map((any) => any.join(' or '))
-  return missing.length > 0 ? { missing } : index
-}
-
-/**
- * The last or the known answers of the costly cell rules, per import. An export repeats the same few texts row
- * after row (a file is ordered by day, so ChargePeriodStart changes once per day; a subscription, currency and a
- * resource's tags change rarely): a string comparison or one map look-up replaces a regular expression, a Date
- * and JSON.parse. Only answers of valid cells are kept, so a bad cell is still reported on its own line.
- */
-interface CellMemo {
-  start: string
-  ms: number
-  day: string
-  subAccount: string
-  subscriptionId: string
-  currencyText: string
-  currency: string
-  categoryText: string
-  category: ChargeCategory
-  /** Tags by their text (copied, so a key does not keep its chunk of the file alive); emptied when full. */
-  tags: Map<string, Tags>
-}
-
-/** Distinct ResourceIds whose keys are remembered at most (more resources than this are looked up again). */
-const MEMO_RESOURCES_MAX = 100_000
-
-/** Distinct meter and service names kept as one copy each at most (see textOf). */
-const MEMO_TEXTS_MAX = 100_000
-
-/** Distinct Tags texts remembered at most: an estate's resources with their tag sets, bounded whatever the size. */
-const MEMO_TAGS_MAX = 20_000
-
-function createCellMemo(): CellMemo {
-  return {
-    start: '',
-    ms: 0,
-    day: '',
-    subAccount: '',
-    subscriptionId: '',
-    currencyText: '',
-    currency: '',
-    categoryText: '',
-    category: 'Usage',
-    tags: new Map(),
-  }
-}
-
-function instantOf(text: string, memo: CellMemo): number | null {
-  if (text === memo.start) return memo.ms
-  const ms = parseInstant(text)
-  if (ms !== null) {
-    memo.start = text
-    memo.ms = ms
-    memo.day = toDay(new Date(ms))
-  }
-  return ms
-}
-
-function currencyOf(text: string, memo: CellMemo): string | null {
-  if (text === memo.currencyText) return memo.currency
-  const currency = normaliseCurrency(text)
-  if (currency !== null) {
-    memo.currencyText = text
-    memo.currency = currency
-  }
-  return currency
-}
-
-function subscriptionIdOf(subAccount: string, memo: CellMemo): string {
-  if (subAccount !== memo.subAccount) {
-    memo.subAccount = subAccount
-    memo.subscriptionId = normaliseSubscriptionId(subAccount)
-  }
-  return memo.subscriptionId
-}
-
-/** The same Tags object for the same text: the rules make no difference between two parses of one text. */
-function tagsOf(text: string | null, memo: CellMemo): Tags | null {
-  if (text === null) return parseTags(text)
-  const known = memo.tags.get(text)
-  if (known) return known
-  const tags = parseTags(text)
-  if (tags !== null) {
-    if (memo.tags.size >= MEMO_TAGS_MAX) memo.tags.clear()
-    memo.tags.set(ownCopy(text), tags)
-  }
-  return tags
-}
-
-function readRow(record: string[], at: ColumnIndex, memo: CellMemo): { row: FocusRow } | { problems: string[] } {
-  // Azure writes nulls as empty fields, the FinOps Foundation sample as the bare word NULL.
-  const cell = (column: Column): string | null => {
-    const value = at[column] < 0 ? undefined : record[at[column]]?.trim()
-    return value === undefined || value === '' || value === 'NULL' ? null : value
-  }
-  const problems: string[] = []
-
-  const start = cell('ChargePeriodStart')
-  const ms = start === null ? null : instantOf(start, memo)
-  if (start === null) problems.push('ChargePeriodStart is missing')
-  else if (ms === null) problems.push(`ChargePeriodStart ${JSON.stringify(start)} is not a date-time`)
-
-  const currencyText = cell('BillingCurrency')
-  const currency = currencyText === null ? null : currencyOf(currencyText, memo)
-  if (currencyText === null) problems.push('BillingCurrency is missing')
-  else if (currency === null) problems.push(`BillingCurrency ${JSON.stringify(currencyText)} is not an ISO 4217 code`)
-
-  const effective = readMoney(cell('EffectiveCost'), 'EffectiveCost', problems)
-  // BilledCost is only checked when EffectiveCost is there: a bad one is still a problem of the row.
-  const billed = effective === undefined ? readMoney(cell('BilledCost'), 'BilledCost', problems) : undefined
-  if (effective !== undefined) checkMoney(cell('BilledCost'), 'BilledCost', problems)
-  // EffectiveCost is the figure (amortised); BilledCost stands in only when EffectiveCost is empty.
-  const units = effective === undefined ? billed : effective
-  if (effective === undefined && billed === undefined) problems.push('EffectiveCost and BilledCost are both missing')
-
-  const resourceId = cell('ResourceId')
-  const subAccount = cell('SubAccountId')
-  // A row without SubAccountId can still be placed when its ResourceId is an ARM id.
-  const subscriptionId = subAccount ? subscriptionIdOf(subAccount, memo) : resourceId && subscriptionOfArmId(resourceId)
-  if (!subscriptionId) problems.push('SubAccountId is missing')
-
-  const categoryText = cell('ChargeCategory')
-  // x_SkuMeterId, when there, is the meter (meterIdOf's first rule): the other columns are then not read.
-  const meterId =
-    cell('x_SkuMeterId') ??
-    meterIdOf({
-      x_SkuMeterId: null,
-      SkuPriceId: cell('SkuPriceId'),
-      SkuId: cell('SkuId'),
-      ChargeDescription: cell('ChargeDescription'),
-      ChargeCategory: categoryText,
-    })
-  if (meterId === null)
-    problems.push('no column identifies the meter (x_SkuMeterId, SkuPriceId, SkuId, ChargeDescription)')
-
-  const chargeCategory = categoryText === memo.categoryText ? memo.category : chargeCategoryOf(categoryText)
-  if (chargeCategory === null)
-    problems.push(`ChargeCategory ${JSON.stringify(categoryText)} is not Usage, Purchase, Tax, Credit or Adjustment`)
-  else if (categoryText !== null) {
-    memo.categoryText = categoryText
-    memo.category = chargeCategory
-  }
-  const chargeClass = chargeClassOf(cell('ChargeClass'))
-  if (chargeClass === undefined) problems.push(`ChargeClass ${JSON.stringify(cell('ChargeClass'))} is not Correction`)
-
-  if (
-    problems.length > 0 ||
-    ms === null ||
-    currency === null ||
-    units == null ||
-    !subscriptionId ||
-    meterId === null ||
-    chargeCategory === null ||
-    chargeClass === undefined
-  ) {
-    return { problems }
-  }
-  const xType = cell('x_ResourceType')
-  return {
-    row: {
-      ms,
-      day: memo.day,
-      subscriptionId,
-      subscriptionName: cell('SubAccountName'),
-      currency,
-      units,
-      usedBilledCost: effective === undefined,
-      resourceId,
-      resourceName: cell('ResourceName'),
-      resourceType: xType?.toLowerCase() ?? (resourceId && armTypeOfArmId(resourceId)) ?? cell('ResourceType'),
-      groupName: cell('x_ResourceGroupName') ?? (resourceId && resourceGroupOfArmId(resourceId)),
-      location: cell('RegionId') ?? cell('RegionName'),
-      meterId,
-      meterName: cell('x_SkuMeterName') ?? cell('ChargeDescription'),
-      chargeCategory,
-      chargeClass,
-      serviceName: cell('ServiceName') ?? cell('ServiceCategory') ?? 'Other',
-      tags: tagsOf(cell('Tags'), memo),
-    },
-  }
-}
-
-/** Money units; undefined when the cell is empty, null (and a problem noted) when it holds something else. */
-function readMoney(text: string | null, column: Column, problems: string[]): bigint | null | undefined {
-  if (text === null) return undefined
-  const units = parseMoney(text)
-  if (units === null) problems.push(`${column} ${JSON.stringify(text)} is not a number`)
-  return units
-}
-
-/** As readMoney without the units: notes a problem when the cell holds something other than a number. */
-function checkMoney(text: string | null, column: Column, problems: string[]): void {
-  if (text !== null && !isMoney(text)) problems.push(`${column} ${JSON.stringify(text)} is not a number`)
-}
-
-/**
- * Bytes per read and per gunzipped chunk: larger than gunzip's 16 KB (less work per row), but small enough that
- * a chunk's text is an ordinary young object that dies young: V8 puts strings over 128 KB in the large-object
- * space, which only a full collection frees, and memory grew by hundreds of MB between two of them.
- */
-const READ_CHUNK_BYTES = 64 * 1024
-
-/**
- * Decodes a file's UTF-8 chunk by chunk (null: the end). A chunk of ASCII alone (nearly every chunk of an export)
- * is read as Latin-1, a copy of its bytes, instead of through TextDecoder: on the FOCUS benchmark, decoding took
- * 0.55 s of each reader's 10, now 0.1 s. The first chunk, and any chunk after one that may end inside a
- * character, still goes through the decoder, which so sees the file's start (where it drops a byte order mark)
- * and every character whole.
- */
-function createDecoder(): (chunk: Uint8Array | null) => string {
-  const decoder = new TextDecoder('utf-8')
-  let viaDecoder = true
-  return (chunk) => {
-    if (chunk === null) return decoder.decode()
-    const ascii = isAscii(chunk)
-    if (ascii && !viaDecoder) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1')
-    const text = decoder.decode(chunk, { stream: true })
-    viaDecoder = !ascii && chunk.length > 0 && chunk[chunk.length - 1]! >= 0x80
-    return text
-  }
-}
-
 function sameTags(a: Tags, b: Tags): boolean {
   if (a === b) return true // one object per Tags text (tagsOf)
   const keys = Object.keys(a)
   if (keys.length !== Object.keys(b).length) return false
   for (const key of keys) if (a[key] !== b[key]) return false
   return true
-}
-
-/**
- * The file's bytes, gunzipped when they start with the gzip magic number (whatever the file is called). Zip and
- * Parquet exports are refused by name rather than read as garbage.
- */
-async function openDecoded(input: FocusInput): Promise<Readable> {
-  const raw: AsyncIterable<Uint8Array> =
-    typeof input === 'string' ? createReadStream(input, { highWaterMark: READ_CHUNK_BYTES }) : input
-  const chunks = raw[Symbol.asyncIterator]()
-  const head: Buffer[] = []
-  let size = 0
-  while (size < 4) {
-    const next = await chunks.next()
-    if (next.done) break
-    const chunk = Buffer.from(next.value)
-    head.push(chunk)
-    size += chunk.length
-  }
-  const first = Buffer.concat(head)
-  if (first.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) throw new Error('a zip archive; unzip it first')
-  if (first.subarray(0, 4).toString('latin1') === 'PAR1') throw new Error('a Parquet file; export FOCUS as CSV')
-  async function* rest() {
-    if (first.length > 0) yield first
-    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value
-  }
-  const bytes = Readable.from(rest(), { objectMode: false })
-  const gzip = first[0] === 0x1f && first[1] === 0x8b
-  return gzip ? pipeline(bytes, createGunzip({ chunkSize: READ_CHUNK_BYTES }), () => {}) : bytes
 }
 
 function messageOf(err: unknown): string {

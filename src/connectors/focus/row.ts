@@ -1,0 +1,291 @@
+import { ownCopy } from '../../platform/text.js'
+import { toDay } from '../../platform/time.js'
+import type { ChargeCategory, ChargeClass } from '../types.js'
+import {
+  armTypeOfArmId,
+  chargeCategoryOf,
+  chargeClassOf,
+  isMoney,
+  meterIdOf,
+  normaliseCurrency,
+  normaliseSubscriptionId,
+  parseInstant,
+  parseMoney,
+  parseTags,
+  resourceGroupOfArmId,
+  subscriptionOfArmId,
+  type Tags,
+} from './fields.js'
+
+/** The FOCUS columns read, and how one row's cells become a FocusRow (the cell rules), for the aggregator in parse.ts. */
+export const COLUMNS = [
+  'BilledCost',
+  'EffectiveCost',
+  'BillingCurrency',
+  'ChargePeriodStart',
+  'ChargeCategory',
+  'ChargeClass',
+  'ChargeDescription',
+  'SubAccountId',
+  'SubAccountName',
+  'ResourceId',
+  'ResourceName',
+  'ResourceType',
+  'x_ResourceType',
+  'x_ResourceGroupName',
+  'RegionId',
+  'RegionName',
+  'Tags',
+  'ServiceName',
+  'ServiceCategory',
+  'x_SkuMeterId',
+  'x_SkuMeterName',
+  'SkuPriceId',
+  'SkuId',
+] as const
+export type Column = (typeof COLUMNS)[number]
+
+/** Columns without which no row can be read: all mandatory in FOCUS 1.0 and 1.1. */
+export const REQUIRED: readonly (readonly Column[])[] = [
+  ['ChargePeriodStart'],
+  ['BillingCurrency'],
+  ['SubAccountId'],
+  ['ResourceId'],
+  ['ServiceName'],
+  ['EffectiveCost', 'BilledCost'],
+  ['x_SkuMeterId', 'SkuPriceId', 'SkuId'],
+]
+
+/** One row's values after the cell rules; `tags` is null when the Tags text could not be read. */
+export interface FocusRow {
+  ms: number
+  day: string
+  subscriptionId: string
+  subscriptionName: string | null
+  currency: string
+  units: bigint
+  usedBilledCost: boolean
+  resourceId: string | null
+  resourceName: string | null
+  resourceType: string | null
+  groupName: string | null
+  location: string | null
+  meterId: string
+  meterName: string | null
+  chargeCategory: ChargeCategory
+  chargeClass: ChargeClass | null
+  serviceName: string
+  tags: Tags | null
+}
+
+export type ColumnIndex = Record<Column, number> & { width: number }
+
+/** Where each column is; names match exactly, else ignoring case and stray spaces or a second BOM. */
+export function readHeader(names: string[]): ColumnIndex | { missing: string[] } {
+  const exact = new Map<string, number>()
+  const loose = new Map<string, number>()
+  names.forEach((name, i) => {
+    if (!exact.has(name)) exact.set(name, i)
+    const key = name
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .toLowerCase()
+    if (!loose.has(key)) loose.set(key, i)
+  })
+  const index = { width: names.length } as ColumnIndex
+  for (const column of COLUMNS) index[column] = exact.get(column) ?? loose.get(column.toLowerCase()) ?? -1
+  const missing = REQUIRED.filter((any) => any.every((c) => index[c] < 0)).map((any) => any.join(' or '))
+  return missing.length > 0 ? { missing } : index
+}
+
+/**
+ * The last or the known answers of the costly cell rules, per import. An export repeats the same few texts row
+ * after row (a file is ordered by day, so ChargePeriodStart changes once per day; a subscription, currency and a
+ * resource's tags change rarely): a string comparison or one map look-up replaces a regular expression, a Date
+ * and JSON.parse. Only answers of valid cells are kept, so a bad cell is still reported on its own line.
+ */
+export interface CellMemo {
+  start: string
+  ms: number
+  day: string
+  subAccount: string
+  subscriptionId: string
+  currencyText: string
+  currency: string
+  categoryText: string
+  category: ChargeCategory
+  /** Tags by their text (copied, so a key does not keep its chunk of the file alive); emptied when full. */
+  tags: Map<string, Tags>
+}
+
+/** Distinct ResourceIds whose keys are remembered at most (more resources than this are looked up again). */
+export const MEMO_RESOURCES_MAX = 100_000
+
+/** Distinct meter and service names kept as one copy each at most (see textOf). */
+export const MEMO_TEXTS_MAX = 100_000
+
+/** Distinct Tags texts remembered at most: an estate's resources with their tag sets, bounded whatever the size. */
+export const MEMO_TAGS_MAX = 20_000
+
+export function createCellMemo(): CellMemo {
+  return {
+    start: '',
+    ms: 0,
+    day: '',
+    subAccount: '',
+    subscriptionId: '',
+    currencyText: '',
+    currency: '',
+    categoryText: '',
+    category: 'Usage',
+    tags: new Map(),
+  }
+}
+
+function instantOf(text: string, memo: CellMemo): number | null {
+  if (text === memo.start) return memo.ms
+  const ms = parseInstant(text)
+  if (ms !== null) {
+    memo.start = text
+    memo.ms = ms
+    memo.day = toDay(new Date(ms))
+  }
+  return ms
+}
+
+function currencyOf(text: string, memo: CellMemo): string | null {
+  if (text === memo.currencyText) return memo.currency
+  const currency = normaliseCurrency(text)
+  if (currency !== null) {
+    memo.currencyText = text
+    memo.currency = currency
+  }
+  return currency
+}
+
+function subscriptionIdOf(subAccount: string, memo: CellMemo): string {
+  if (subAccount !== memo.subAccount) {
+    memo.subAccount = subAccount
+    memo.subscriptionId = normaliseSubscriptionId(subAccount)
+  }
+  return memo.subscriptionId
+}
+
+/** The same Tags object for the same text: the rules make no difference between two parses of one text. */
+function tagsOf(text: string | null, memo: CellMemo): Tags | null {
+  if (text === null) return parseTags(text)
+  const known = memo.tags.get(text)
+  if (known) return known
+  const tags = parseTags(text)
+  if (tags !== null) {
+    if (memo.tags.size >= MEMO_TAGS_MAX) memo.tags.clear()
+    memo.tags.set(ownCopy(text), tags)
+  }
+  return tags
+}
+
+export function readRow(record: string[], at: ColumnIndex, memo: CellMemo): { row: FocusRow } | { problems: string[] } {
+  // Azure writes nulls as empty fields, the FinOps Foundation sample as the bare word NULL.
+  const cell = (column: Column): string | null => {
+    const value = at[column] < 0 ? undefined : record[at[column]]?.trim()
+    return value === undefined || value === '' || value === 'NULL' ? null : value
+  }
+  const problems: string[] = []
+
+  const start = cell('ChargePeriodStart')
+  const ms = start === null ? null : instantOf(start, memo)
+  if (start === null) problems.push('ChargePeriodStart is missing')
+  else if (ms === null) problems.push(`ChargePeriodStart ${JSON.stringify(start)} is not a date-time`)
+
+  const currencyText = cell('BillingCurrency')
+  const currency = currencyText === null ? null : currencyOf(currencyText, memo)
+  if (currencyText === null) problems.push('BillingCurrency is missing')
+  else if (currency === null) problems.push(`BillingCurrency ${JSON.stringify(currencyText)} is not an ISO 4217 code`)
+
+  const effective = readMoney(cell('EffectiveCost'), 'EffectiveCost', problems)
+  // BilledCost is only checked when EffectiveCost is there: a bad one is still a problem of the row.
+  const billed = effective === undefined ? readMoney(cell('BilledCost'), 'BilledCost', problems) : undefined
+  if (effective !== undefined) checkMoney(cell('BilledCost'), 'BilledCost', problems)
+  // EffectiveCost is the figure (amortised); BilledCost stands in only when EffectiveCost is empty.
+  const units = effective === undefined ? billed : effective
+  if (effective === undefined && billed === undefined) problems.push('EffectiveCost and BilledCost are both missing')
+
+  const resourceId = cell('ResourceId')
+  const subAccount = cell('SubAccountId')
+  // A row without SubAccountId can still be placed when its ResourceId is an ARM id.
+  const subscriptionId = subAccount ? subscriptionIdOf(subAccount, memo) : resourceId && subscriptionOfArmId(resourceId)
+  if (!subscriptionId) problems.push('SubAccountId is missing')
+
+  const categoryText = cell('ChargeCategory')
+  // x_SkuMeterId, when there, is the meter (meterIdOf's first rule): the other columns are then not read.
+  const meterId =
+    cell('x_SkuMeterId') ??
+    meterIdOf({
+      x_SkuMeterId: null,
+      SkuPriceId: cell('SkuPriceId'),
+      SkuId: cell('SkuId'),
+      ChargeDescription: cell('ChargeDescription'),
+      ChargeCategory: categoryText,
+    })
+  if (meterId === null)
+    problems.push('no column identifies the meter (x_SkuMeterId, SkuPriceId, SkuId, ChargeDescription)')
+
+  const chargeCategory = categoryText === memo.categoryText ? memo.category : chargeCategoryOf(categoryText)
+  if (chargeCategory === null)
+    problems.push(`ChargeCategory ${JSON.stringify(categoryText)} is not Usage, Purchase, Tax, Credit or Adjustment`)
+  else if (categoryText !== null) {
+    memo.categoryText = categoryText
+    memo.category = chargeCategory
+  }
+  const chargeClass = chargeClassOf(cell('ChargeClass'))
+  if (chargeClass === undefined) problems.push(`ChargeClass ${JSON.stringify(cell('ChargeClass'))} is not Correction`)
+
+  if (
+    problems.length > 0 ||
+    ms === null ||
+    currency === null ||
+    units == null ||
+    !subscriptionId ||
+    meterId === null ||
+    chargeCategory === null ||
+    chargeClass === undefined
+  ) {
+    return { problems }
+  }
+  const xType = cell('x_ResourceType')
+  return {
+    row: {
+      ms,
+      day: memo.day,
+      subscriptionId,
+      subscriptionName: cell('SubAccountName'),
+      currency,
+      units,
+      usedBilledCost: effective === undefined,
+      resourceId,
+      resourceName: cell('ResourceName'),
+      resourceType: xType?.toLowerCase() ?? (resourceId && armTypeOfArmId(resourceId)) ?? cell('ResourceType'),
+      groupName: cell('x_ResourceGroupName') ?? (resourceId && resourceGroupOfArmId(resourceId)),
+      location: cell('RegionId') ?? cell('RegionName'),
+      meterId,
+      meterName: cell('x_SkuMeterName') ?? cell('ChargeDescription'),
+      chargeCategory,
+      chargeClass,
+      serviceName: cell('ServiceName') ?? cell('ServiceCategory') ?? 'Other',
+      tags: tagsOf(cell('Tags'), memo),
+    },
+  }
+}
+
+/** Money units; undefined when the cell is empty, null (and a problem noted) when it holds something else. */
+function readMoney(text: string | null, column: Column, problems: string[]): bigint | null | undefined {
+  if (text === null) return undefined
+  const units = parseMoney(text)
+  if (units === null) problems.push(`${column} ${JSON.stringify(text)} is not a number`)
+  return units
+}
+
+/** As readMoney without the units: notes a problem when the cell holds something other than a number. */
+function checkMoney(text: string | null, column: Column, problems: string[]): void {
+  if (text !== null && !isMoney(text)) problems.push(`${column} ${JSON.stringify(text)} is not a number`)
+}
