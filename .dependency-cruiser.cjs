@@ -5,6 +5,13 @@
 /** Where the features are wired together: these may import any module of any feature. */
 const COMPOSITION_ROOT = ['^src/(services|app|worker|main|runtime|demo)\\.ts$', '^src/features/(index|commands)\\.ts$']
 
+/**
+ * Features that are in a circle of features today (costs -> events -> inventory -> costs; organisation <-> users),
+ * which the rule below does not report yet: a circle with any other feature in it fails. Remove a name once its
+ * circles are gone; test/rules/imports.test.ts fails while a name here is in no circle any more.
+ */
+const FEATURES_IN_KNOWN_CYCLES = ['costs', 'events', 'inventory', 'organisation', 'users']
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -96,6 +103,18 @@ module.exports = {
         'its own (types into a types module, a constant next to its one user) that imports neither.',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'no-cycles-between-features',
+      severity: 'error',
+      scope: 'folder',
+      comment:
+        'These features import each other in a circle (through any of their modules, types included), so none of ' +
+        'them can be understood, tested or changed alone. Decide which one is below the other and let only the ' +
+        'upper one import: move what the lower one needs into it, into features/shared/ or src/platform/, or have ' +
+        'the upper one pass it in (a parameter, a callback) where it is wired.',
+      from: { path: '^src/features/[^/]+$', pathNot: FEATURES_IN_KNOWN_CYCLES.map((f) => `^src/features/${f}$`) },
+      to: { path: '^src/features/[^/]+$', circular: true },
     },
     {
       name: 'no-cycles-between-web-pages',
