@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { AnalysisContext } from '../../src/features/analysis/analyser.js'
+import type { AnalysisContext } from '../../src/analysis/analyser.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { ROOT } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Analyser } from '../../src/features/analysis/analyser.js'
+import type { Analyser } from '../../src/analysis/analyser.js'
 import { useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 import { plantedEstate, SPIKE_DAY, writeFocusFiles } from '../support/focus-estate.js'

@@ -1,7 +1,7 @@
+import type { Analyser } from '../../analysis/analyser.js'
 import type { Clock } from '../../platform/clock.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
 import { defineRunKind } from '../../platform/runs/worker.js'
-import type { Analyser } from './analyser.js'
 import { ANALYSIS_RUNS, type AnalysisRunColumns, type AnalysisStore } from './store.js'
 
 /**

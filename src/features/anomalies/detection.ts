@@ -1,3 +1,4 @@
+import type { Analyser } from '../../analysis/analyser.js'
 import {
   type DetectedAnomaly,
   type DetectionOptions,
@@ -9,7 +10,6 @@ import type { Clock, Ids } from '../../platform/clock.js'
 import { roundMoney } from '../../platform/money.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
 import { addDays, dayDiff } from '../../platform/time.js'
-import type { Analyser } from '../analysis/public.js'
 import type { InventoryStore } from '../inventory/public.js'
 import type { AnomalyDriver, AnomalyScope } from './schemas.js'
 import { type AnomalyStore, type DetectedRow, SCOPE_LEVELS, type ScopeLevel, type UsageSeries } from './store.js'

@@ -1,7 +1,7 @@
+import type { Analyser } from '../../analysis/analyser.js'
 import { findInsights } from '../../analysis/insights/index.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
 import { toDay } from '../../platform/time.js'
-import type { Analyser } from '../analysis/public.js'
 import type { FoundInsight, InsightStore } from './store.js'
 
 /**
