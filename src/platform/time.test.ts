@@ -140,5 +140,9 @@ describe('instants', () => {
     expect(utcMillis(2025, 1, 1, 24)).toBeNull()
     expect(utcMillis(2025, 1, 1, 0, 60)).toBeNull()
     expect(utcMillis(2025, 1, 1, 0, 0, 60)).toBeNull() // no leap seconds
+    // The years 1 to 99 are those years, not 1901 to 1999.
+    expect(new Date(utcMillis(50, 6, 15, 12)!).toISOString()).toBe('0050-06-15T12:00:00.000Z')
+    expect(new Date(utcMillis(4, 2, 29)!).toISOString()).toBe('0004-02-29T00:00:00.000Z')
+    expect(utcMillis(5, 2, 29)).toBeNull() // 0005 was no leap year
   })
 })

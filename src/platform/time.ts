@@ -70,12 +70,15 @@ export function previousMonthStart(day: string): string {
 
 /**
  * Milliseconds since the epoch of a UTC date and time of day, or null when the fields do not name a real one
- * (31 February, hour 24, second 60): Date.UTC rolls those over into the next unit, and a real one survives the
+ * (31 February, hour 24, second 60): a Date rolls those over into the next unit, and a real one survives the
  * round trip.
  */
 export function utcMillis(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0) {
-  const at = Date.UTC(year, month - 1, day, hour, minute, second, ms)
-  const check = new Date(at)
+  // Not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  const check = new Date(0)
+  check.setUTCFullYear(year, month - 1, day)
+  check.setUTCHours(hour, minute, second, ms)
+  const at = check.getTime()
   if (
     check.getUTCFullYear() !== year ||
     check.getUTCMonth() !== month - 1 ||

@@ -125,6 +125,29 @@ for (const dialect of testDialects()) {
         expect(padded.title).toBe('p'.repeat(200))
       })
 
+      it('takes every instant of the years 0001 to 9999 in UTC, two-digit years included, and none outside', async () => {
+        for (const [sent, stored] of [
+          ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000Z'],
+          ['0050-06-15T12:00:00+02:00', '0050-06-15T10:00:00.000Z'],
+          ['0099-12-31T23:30:00-01:00', '0100-01-01T00:30:00.000Z'],
+          ['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'],
+        ]) {
+          const event = await created(keys.editorA.apiKey, deploy({ occurredAt: sent }))
+          expect(event.occurredAt, sent).toBe(stored)
+          const patched = await t.request('PATCH', `${eventsOf(tenant.id)}/${event.id}`, keys.editorA.apiKey, {
+            occurredAt: sent,
+          })
+          expect(patched.statusCode, patched.body).toBe(200)
+          expect(patched.json().occurredAt).toBe(stored)
+        }
+        for (const outside of ['0000-12-31T23:59:59Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:30:00-01:00']) {
+          const before = await total()
+          const problem = expectProblem(await create(keys.editorA.apiKey, deploy({ occurredAt: outside })), 400)
+          expect(Object.keys(problem.errors), outside).toEqual(['occurredAt'])
+          expect(await total()).toBe(before)
+        }
+      })
+
       const invalid: [string, Record<string, unknown>, string, string?][] = [
         ['empty title', deploy({ title: '' }), 'title'],
         ['a title of spaces', deploy({ title: '   ' }), 'title', 'must not be empty'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { hashPassword } from '../../src/platform/auth/password.js'
 import { type OrgContext, type TestApp, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
+import { signInOwner } from '../support/members.js'
 
 /**
  * Behind a reverse proxy: the session cookie's name and HSTS on an https public URL, and whose X-Forwarded-For
@@ -9,22 +9,8 @@ import { testDialects } from '../support/dialects.js'
  */
 const API = '/api/public/v1'
 const APP = '/api/app'
-const PASSWORD = 'a long enough passphrase'
 
-async function signedIn(t: TestApp, org: OrgContext) {
-  await t.db.kysely
-    .updateTable('users')
-    .set({ passwordHash: await hashPassword(PASSWORD) })
-    .where('id', '=', org.ownerId)
-    .execute()
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `${APP}/session`,
-    payload: { email: org.owner.actor.name, password: PASSWORD },
-  })
-  expect(res.statusCode, res.body).toBe(200)
-  return res
-}
+const signedIn = async (t: TestApp, org: OrgContext) => (await signInOwner(t, org)).response
 
 /** A request with a bad key from `peer`, forwarded for `client` when given. */
 function badKey(t: TestApp, peer: string, client?: string) {

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword } from '../../src/platform/auth/password.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
+import { signInOwner } from '../support/members.js'
 
 const API = '/api/public/v1'
 const APP = '/api/app'
-const PASSWORD = 'a long enough passphrase'
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: the audit log in the web interface's API`, () => {
@@ -32,19 +31,7 @@ for (const dialect of testDialects()) {
       // Another organisation's changes are never in this one's log.
       await t.given.organisation('Someone Else')
 
-      const ownerEmail = org.owner.actor.name ?? ''
-      await t.db.kysely
-        .updateTable('users')
-        .set({ passwordHash: await hashPassword(PASSWORD) })
-        .where('id', '=', org.ownerId)
-        .execute()
-      const session = await t.app.inject({
-        method: 'POST',
-        url: `${APP}/session`,
-        payload: { email: ownerEmail, password: PASSWORD },
-      })
-      expect(session.statusCode, session.body).toBe(200)
-      cookie = session.cookies.find((c) => c.name === 'costwatch_session')!.value
+      cookie = (await signInOwner(t, org)).cookie.value
     })
 
     const list = (query: string) =>

@@ -10,7 +10,7 @@ type Server = Awaited<ReturnType<typeof startServer>>
 const envOf = (databaseUrl: string) => ({ COSTWATCH_DATABASE_URL: databaseUrl, COSTWATCH_SECRET_KEY: TEST_SECRET_KEY })
 
 for (const dialect of testDialects()) {
-  // Each test starts several processes (tsx compiles on start): slow on a busy two-core machine.
+  // Each test starts several processes: slow on a busy two-core machine.
   describe(`${dialect}: serve`, { timeout: 120_000 }, () => {
     const servers: Server[] = []
     const drops: (() => Promise<void>)[] = []

@@ -1,16 +1,12 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ReportRecord, ReportRunRecord } from '../../src/features/reports/schemas.js'
-import { hashPassword } from '../../src/platform/auth/password.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
-import { seedCosts } from './seed.js'
+import { signInOwner } from '../support/members.js'
+import { reportTestEnv, seedCosts } from './seed.js'
 
 const APP = '/api/app'
 const PUBLIC_URL = 'https://costwatch.example.test'
-const PASSWORD = 'a long enough passphrase'
 /** What a browser sends when the user follows a plain link: no CSRF token, no Origin on a GET. */
 const LINK_HEADERS = {
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
@@ -27,12 +23,7 @@ for (const dialect of testDialects()) {
   describe(`${dialect}: report downloads in the web interface`, () => {
     const t = useTestApp({
       dialect,
-      env: {
-        COSTWATCH_PUBLIC_URL: PUBLIC_URL,
-        COSTWATCH_SNAPSHOT_HOUR: '23', // no daily snapshot mixes simulated costs into the seeded ones
-        COSTWATCH_RATE_LIMIT: '100000',
-        COSTWATCH_BLOB_URL: mkdtempSync(join(tmpdir(), 'costwatch-blobs-')),
-      },
+      env: reportTestEnv({ COSTWATCH_PUBLIC_URL: PUBLIC_URL }),
     })
     let org: OrgContext
     let cookie: string
@@ -51,19 +42,9 @@ for (const dialect of testDialects()) {
       org = await t.given.organisation('Downloads Ltd')
       const tenant = await t.given.tenant(org, { name: 'Production' })
       await seedCosts(t.db, tenant.id, [{ name: 'vm-web', daily: 10 }], { last: '2026-03-01', days: 5 })
-      await t.db.kysely
-        .updateTable('users')
-        .set({ passwordHash: await hashPassword(PASSWORD) })
-        .where('id', '=', org.ownerId)
-        .execute()
-      const signedIn = await t.app.inject({
-        method: 'POST',
-        url: `${APP}/session`,
-        payload: { email: org.owner.actor.name, password: PASSWORD },
-      })
-      expect(signedIn.statusCode, signedIn.body).toBe(200)
-      cookie = signedIn.cookies.find((c) => c.name === '__Host-costwatch_session')!.value
-      const csrf = signedIn.json().csrfToken
+      const owner = await signInOwner(t, org)
+      cookie = owner.cookie.value
+      const csrf = owner.csrf
       const changes = { 'x-csrf-token': csrf, origin: PUBLIC_URL }
       const created = await t.app.inject({
         method: 'POST',

@@ -6,7 +6,7 @@ import type { ReportRecord, ReportRunRecord } from '../../src/features/reports/s
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
-import { seedCosts } from './seed.js'
+import { reportTestEnv, seedCosts } from './seed.js'
 
 const API = '/api/public/v1'
 
@@ -25,11 +25,7 @@ for (const dialect of testDialects()) {
   describe(`${dialect}: the temporary folders of killed report runs`, () => {
     const t = useTestApp({
       dialect,
-      env: {
-        COSTWATCH_RATE_LIMIT: '100000',
-        COSTWATCH_SNAPSHOT_HOUR: '23',
-        COSTWATCH_BLOB_URL: mkdtempSync(join(tmpdir(), 'costwatch-blobs-')),
-      },
+      env: reportTestEnv(),
     })
     let org: OrgContext
     let tenant: TenantRecord

@@ -1,20 +1,16 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Migrator, sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ReportRecord, ReportRunRecord } from '../../src/features/reports/schemas.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
-import { hashPassword } from '../../src/platform/auth/password.js'
 import { migrations } from '../../src/platform/db/migrations/index.js'
 import { type OrgContext, useEmptyDatabase, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
-import { seedCosts } from './seed.js'
+import { activeMember, signInAs } from '../support/members.js'
+import { reportTestEnv, seedCosts } from './seed.js'
 
 const API = '/api/public/v1'
 const APP = '/api/app'
 const PUBLIC_URL = 'https://costs.example.test'
-const PASSWORD = 'a long enough passphrase'
 const UNKNOWN_RUN = '00000000-0000-4000-8000-00000000abcd'
 
 /**
@@ -25,12 +21,7 @@ for (const dialect of testDialects()) {
   describe(`${dialect}: a report run is read against the tenancies it covered`, () => {
     const t = useTestApp({
       dialect,
-      env: {
-        COSTWATCH_RATE_LIMIT: '100000',
-        COSTWATCH_SNAPSHOT_HOUR: '23', // no daily snapshot mixes simulated costs into the seeded ones
-        COSTWATCH_PUBLIC_URL: PUBLIC_URL,
-        COSTWATCH_BLOB_URL: mkdtempSync(join(tmpdir(), 'costwatch-blobs-')),
-      },
+      env: reportTestEnv({ COSTWATCH_PUBLIC_URL: PUBLIC_URL }),
     })
     let org: OrgContext
     let t1: TenantRecord
@@ -108,25 +99,12 @@ for (const dialect of testDialects()) {
       ).apiKey
 
       // A member of the web interface, Viewer of T1.
-      const invited = await t.request('POST', `${API}/users`, org.ownerKey, { email: 'viewer@coverage.test' })
-      expect(invited.statusCode, invited.body).toBe(202)
-      const memberId = invited.json().id as string
-      await t.db.kysely
-        .updateTable('users')
-        .set({ passwordHash: await hashPassword(PASSWORD), status: 'Active' })
-        .where('id', '=', memberId)
-        .execute()
+      const memberId = (await activeMember(t, org, 'viewer@coverage.test')).id
       const granted = await t.request('PUT', `${API}/tenancies/${t1.id}/users/${memberId}`, org.ownerKey, {
         role: 'Viewer',
       })
       expect(granted.statusCode, granted.body).toBe(200)
-      const signedIn = await t.app.inject({
-        method: 'POST',
-        url: `${APP}/session`,
-        payload: { email: 'viewer@coverage.test', password: PASSWORD },
-      })
-      expect(signedIn.statusCode, signedIn.body).toBe(200)
-      browser = { cookie: signedIn.cookies.find((c) => c.name === '__Host-costwatch_session')!.value }
+      browser = { cookie: (await signInAs(t, 'viewer@coverage.test')).cookie.value }
     })
 
     it('hides a run over T1 and T2 from a Viewer of T1 once the report covers T1 alone; a later run is readable', async () => {

@@ -1,7 +1,23 @@
 import { randomUUID } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Db } from '../../src/platform/db/index.js'
 import { addDays } from '../../src/platform/time.js'
 import { insertCostRows, type StoredCostRow } from '../support/cost-rows.js'
+
+/**
+ * The settings of a test app that renders reports: no rate limit in the way, no daily snapshot mixing simulated
+ * costs into the seeded ones, and a blob folder of its own; `extra` on top.
+ */
+export function reportTestEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    COSTWATCH_RATE_LIMIT: '100000',
+    COSTWATCH_SNAPSHOT_HOUR: '23',
+    COSTWATCH_BLOB_URL: mkdtempSync(join(tmpdir(), 'costwatch-blobs-')),
+    ...extra,
+  }
+}
 
 export interface SeedResource {
   name: string

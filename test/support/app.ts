@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -51,18 +51,27 @@ export function useEmptyDatabase(dialect: DialectName): { readonly db: Db } {
   }
 }
 
-/** A fresh, empty database of the dialect: a temporary SQLite file, or a new PostgreSQL database. */
-export async function createTestDatabase(dialect: DialectName): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A fresh database of the dialect: a temporary SQLite file, or a new PostgreSQL database. Empty, or with
+ * `migrated` at the latest migration: a copy of the run's migrated template (test/support/templates.ts).
+ */
+export async function createTestDatabase(
+  dialect: DialectName,
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const template = options.migrated ? inject('templates')?.[dialect] : null
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'costwatch-test-'))
-    return { url: join(dir, 'costwatch.db'), drop: async () => rmSync(dir, { recursive: true, force: true }) }
+    const file = join(dir, 'costwatch.db')
+    if (template) copyFileSync(template, file)
+    return { url: file, drop: async () => rmSync(dir, { recursive: true, force: true }) }
   }
   const adminUrl = inject('pgUrl')
   if (!adminUrl) throw new Error('PostgreSQL tests need COSTWATCH_TEST_PG_URL or the global setup')
   const name = `cw_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`)
   await admin.end()
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
@@ -129,7 +138,7 @@ export function useTestApp(options: {
   const t = { logs: [] as string[] } as TestApp
   let drop: () => Promise<void> = async () => {}
   beforeAll(async () => {
-    const database = await createTestDatabase(options.dialect)
+    const database = await createTestDatabase(options.dialect, { migrated: true })
     drop = database.drop
     t.databaseUrl = database.url
     t.clock = fixedClock(options.now ?? '2026-03-01T09:00:00.000Z')
@@ -144,7 +153,7 @@ export function useTestApp(options: {
       ...options.env,
     })
     t.db = openDatabase(database.url, { busyTimeoutMs: options.sqliteBusyTimeoutMs })
-    await migrateToLatest(t.db)
+    await migrateToLatest(t.db) // nothing left to do on a copy of the template
     const logStream = new Writable({
       write(chunk, _enc, done) {
         t.logs.push(String(chunk))

@@ -1,36 +1,19 @@
 import { expect } from 'vitest'
-import { hashPassword } from '../../src/platform/auth/password.js'
 import type { OrgContext, TestApp } from './app.js'
-
-const PASSWORD = 'an owner passphrase for the audit log'
+import { type SignedIn, signInOwner } from './members.js'
 
 /**
  * The organisation's audit entries of one action, newest first, as its owner reads them in the web interface
  * (`GET /api/app/audit?action=`): the owner is given a password and signed in once per organisation.
  */
 export function auditLogOf(t: TestApp, org: OrgContext): (action: string) => Promise<Record<string, unknown>[]> {
-  let cookie: { name: string; value: string } | undefined
+  let owner: SignedIn | undefined
   return async (action) => {
-    if (!cookie) {
-      await t.db.kysely
-        .updateTable('users')
-        .set({ passwordHash: await hashPassword(PASSWORD) })
-        .where('id', '=', org.ownerId)
-        .execute()
-      const signedIn = await t.app.inject({
-        method: 'POST',
-        url: '/api/app/session',
-        payload: { email: org.owner.actor.name, password: PASSWORD },
-      })
-      expect(signedIn.statusCode, signedIn.body).toBe(200)
-      // `__Host-costwatch_session` under an https public URL, `costwatch_session` otherwise.
-      const { name, value } = signedIn.cookies.find((c) => c.name.endsWith('costwatch_session'))!
-      cookie = { name, value }
-    }
+    owner ??= await signInOwner(t, org)
     const res = await t.app.inject({
       method: 'GET',
       url: `/api/app/audit?action=${encodeURIComponent(action)}&pageSize=200`,
-      cookies: { [cookie.name]: cookie.value },
+      cookies: { [owner.cookie.name]: owner.cookie.value },
     })
     expect(res.statusCode, res.body).toBe(200)
     return res.json().items

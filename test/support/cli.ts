@@ -1,7 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { inject } from 'vitest'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/**
+ * Node's arguments that start the command line: the run's compiled JavaScript (test/global-setup.ts), or the
+ * TypeScript sources through tsx when modules written in TypeScript are to load first (`imports`).
+ */
+function commandLine(imports: string[] = []): string[] {
+  if (imports.length === 0) return [join(inject('cliDir'), 'src/main.js')]
+  return ['--import', 'tsx', ...imports.flatMap((module) => ['--import', module]), 'src/main.ts']
+}
 
 export interface CliResult {
   code: number | null
@@ -10,7 +21,7 @@ export interface CliResult {
 }
 
 /**
- * Runs the real command line (TypeScript through tsx), with the given environment on top of ours; with
+ * Runs the real command line, with the given environment on top of ours; with
  * `isolated`, none of our COSTWATCH_ settings leak in (as on a CI runner that has only what it is given).
  * `imports` are modules node loads before the command line (`--import`), after tsx.
  */
@@ -23,8 +34,7 @@ export function runCli(
     ? Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('COSTWATCH_')))
     : { ...process.env, COSTWATCH_LOG_LEVEL: 'warn' }
   return new Promise((resolve, reject) => {
-    const imports = (options.imports ?? []).flatMap((module) => ['--import', module])
-    const child = spawn(process.execPath, ['--import', 'tsx', ...imports, 'src/main.ts', ...args], {
+    const child = spawn(process.execPath, [...commandLine(options.imports), ...args], {
       cwd: ROOT,
       env: { ...inherited, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -49,7 +59,7 @@ export function startServer(
   env: Record<string, string>,
 ): Promise<{ url: string; child: ChildProcess; output: () => string; stop(): Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', ...args], {
+    const child = spawn(process.execPath, [...commandLine(), 'serve', ...args], {
       cwd: ROOT,
       env: { ...process.env, COSTWATCH_LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -89,7 +99,7 @@ export function startServer(
 /** Starts `costwatch worker` in a child process; resolves once it says it waits for runs, with what it printed so far and since. */
 export function startWorker(env: Record<string, string>): Promise<ChildProcess & { output(): string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+    const child = spawn(process.execPath, [...commandLine(), 'worker'], {
       cwd: ROOT,
       // Metrics on a free port unless the test names one: workers of tests running side by side never collide.
       env: { ...process.env, COSTWATCH_LOG_LEVEL: 'warn', WORKER_PORT: '0', ...env },

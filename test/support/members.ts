@@ -38,19 +38,53 @@ export async function activeMember(
   return { id, email }
 }
 
+/** Sets a user's password hash directly (the flows that choose a password have their own tests). */
+export async function setPassword(t: TestApp, userId: string, password = MEMBER_PASSWORD): Promise<void> {
+  await t.db.kysely
+    .updateTable('users')
+    .set({ passwordHash: await hashPassword(password) })
+    .where('id', '=', userId)
+    .execute()
+}
+
+/** A sign-in that succeeded: the answer, its session cookie and its CSRF token. */
+export interface SignedIn {
+  response: LightMyRequestResponse
+  /** `__Host-costwatch_session` under an https public URL, `costwatch_session` otherwise. */
+  cookie: { name: string; value: string }
+  csrf: string
+}
+
+/** Signs in through the web interface's API (from the test client's address unless `remoteAddress` is given). */
+export async function signInAs(
+  t: TestApp,
+  email: string,
+  options: { password?: string; remoteAddress?: string } = {},
+): Promise<SignedIn> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `${APP}/session`,
+    payload: { email, password: options.password ?? MEMBER_PASSWORD },
+    ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+  })
+  expect(response.statusCode, response.body).toBe(200)
+  const { name, value } = response.cookies.find((c) => c.name.endsWith('costwatch_session'))!
+  return { response, cookie: { name, value }, csrf: response.json().csrfToken }
+}
+
+/** The organisation's owner, given a password and signed in. */
+export async function signInOwner(t: TestApp, org: OrgContext): Promise<SignedIn> {
+  await setPassword(t, org.ownerId)
+  return signInAs(t, org.owner.actor.name!)
+}
+
 let signIns = 0
 
 /** Signs in through the web interface's API, each time from an address of its own. */
 export async function signIn(t: TestApp, email: string): Promise<Browser> {
   signIns++
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `${APP}/session`,
-    payload: { email, password: MEMBER_PASSWORD },
-    remoteAddress: `10.9.${signIns >> 8}.${signIns & 255}`,
-  })
-  expect(res.statusCode, res.body).toBe(200)
-  return { cookie: res.cookies.find((c) => c.name === 'costwatch_session')!.value, csrf: res.json().csrfToken }
+  const { cookie, csrf } = await signInAs(t, email, { remoteAddress: `10.9.${signIns >> 8}.${signIns & 255}` })
+  return { cookie: cookie.value, csrf }
 }
 
 /** A request of the web interface's API, as the signed-in browser sends it. */
