@@ -30,6 +30,15 @@ function changesUrl(tenantId: string, filter: MarkerFilter): string {
   return `/tenants/${encodeURIComponent(tenantId)}/events/visible?${params}`
 }
 
+/**
+ * Whether the user may edit and delete `marker`, as the server rules (features/events, `mayChange`): an Editor its
+ * creator, or an Admin of the tenancy (owners are Admin everywhere). The server still decides.
+ */
+function canChange(user: SessionUser, tenantId: string, marker: MarkerRecord): boolean {
+  const isCreator = marker.createdBy.type === 'User' && marker.createdBy.id === user.id
+  return hasRole(user, tenantId, isCreator ? 'Editor' : 'Admin')
+}
+
 /** A tenant's event markers: filtered and paged, each with its cost impact; Editors create, edit and delete them. */
 export function MarkersPage({ tenantId, user }: { tenantId: string; user: SessionUser }) {
   const canEdit = hasRole(user, tenantId, 'Editor')
@@ -179,7 +188,7 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
                 key={`${marker.id}:${marker.updatedAt}`}
                 tenantId={tenantId}
                 marker={marker}
-                canEdit={canEdit}
+                canChange={canChange(user, tenantId, marker)}
                 onEdit={() => {
                   setNotice(null)
                   setEditing(marker)
@@ -221,7 +230,7 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
 function MarkerCard(props: {
   tenantId: string
   marker: MarkerRecord
-  canEdit: boolean
+  canChange: boolean
   onEdit(): void
   onDelete(): void
 }) {
@@ -241,7 +250,7 @@ function MarkerCard(props: {
         {marker.description && <p class="marker-description">{marker.description}</p>}
         <Impact tenantId={props.tenantId} marker={marker} />
       </div>
-      {props.canEdit && (
+      {props.canChange && (
         <div class="marker-card-actions">
           <button type="button" class="plain" onClick={props.onEdit} aria-label={`Edit ${marker.title}`}>
             Edit
