@@ -67,7 +67,10 @@ function relativeTo(doc: OpenAPI3, prefix: string): OpenAPI3 {
 /** The text of each generated file, by audience. */
 export async function generatedApiTypes(): Promise<Record<keyof typeof GENERATED_FILES, string>> {
   const typed = async (audience: 'public' | 'web', prefix: string) =>
-    HEADER + astToString(await openapiTS(relativeTo(await documentOf(audience), prefix), { alphabetize: true }))
+    HEADER +
+    astToString(
+      await openapiTS(relativeTo(await documentOf(audience), prefix), { alphabetize: true, defaultNonNullable: false }),
+    )
   return { public: await typed('public', API_PREFIX), web: await typed('web', APP_API_PREFIX) }
 }
 

@@ -1130,7 +1130,7 @@ export interface components {
              * @description Removes the tag filter; not with tagKey/tagValue.
              * @default false
              */
-            clearTag: boolean;
+            clearTag?: boolean;
             /** @description "" clears the description. */
             description?: string | null;
             /**

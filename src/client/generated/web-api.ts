@@ -1294,7 +1294,7 @@ export interface components {
              * @description Removes the tag filter; not with tagKey/tagValue.
              * @default false
              */
-            clearTag: boolean;
+            clearTag?: boolean;
             /** @description "" clears the description. */
             description?: string | null;
             /**
@@ -3399,7 +3399,8 @@ export interface operations {
                             isOwner: boolean;
                             organisationId: string;
                             tenancyRoles: {
-                                role: string;
+                                /** @enum {string} */
+                                role: "Admin" | "Editor" | "Viewer";
                                 tenancyId: string;
                             }[];
                         };
@@ -3440,7 +3441,8 @@ export interface operations {
                             isOwner: boolean;
                             organisationId: string;
                             tenancyRoles: {
-                                role: string;
+                                /** @enum {string} */
+                                role: "Admin" | "Editor" | "Viewer";
                                 tenancyId: string;
                             }[];
                         };

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ApiProblem, api, type EventCategory, hasRole, type SessionUser } from '../../api'
+import { ApiProblem, api, client, type EventCategory, hasRole, type SessionUser } from '../../api'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { formatInstant, formatMoney } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
@@ -17,17 +17,16 @@ const FIRST_INSTANT = '0100-01-01T00:00:00.000Z'
 const LAST_INSTANT = '9999-12-31T23:59:59.999Z'
 
 /**
- * The address whose ETag changes when a marker the list may show is created, changed or deleted: the tenant
+ * What to ask so that the ETag changes when a marker the list may show is created, changed or deleted: the tenant
  * chart's markers over the filter's days, asked for with explicit bounds so that the ETag does not move with the
  * clock. The list itself has no ETag; it is loaded again when this answers.
  */
-function changesUrl(tenantId: string, filter: MarkerFilter): string {
-  const params = new URLSearchParams({
+function changesQuery(filter: MarkerFilter) {
+  return {
     scope: 'tenant',
     from: filter.from ? `${filter.from}T00:00:00.000Z` : FIRST_INSTANT,
     to: filter.to ? `${filter.to}T23:59:59.999Z` : LAST_INSTANT,
-  })
-  return `/tenants/${encodeURIComponent(tenantId)}/events/visible?${params}`
+  }
 }
 
 /**
@@ -52,7 +51,17 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
   } = useLoad(() => markersApi.list(tenantId, filter), [tenantId, filter])
   const error = listError ?? tenantError
   // A marker made or changed elsewhere (a CI pipeline, another person) shows within seconds, as on the chart.
-  useConditionalPoll(changesUrl(tenantId, filter), reload)
+  const changes = changesQuery(filter)
+  useConditionalPoll(
+    JSON.stringify([tenantId, changes]),
+    (ifNoneMatch, signal) =>
+      client.GET('/tenants/{tenantId}/events/visible', {
+        params: { path: { tenantId }, query: changes },
+        headers: ifNoneMatch ? { 'If-None-Match': ifNoneMatch } : {},
+        signal,
+      }),
+    reload,
+  )
   /**
    * Markers deleted here: off the list as soon as the server said so, and kept off, whatever answer comes next
    * (a list asked for before the delete may answer after it).
