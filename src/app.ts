@@ -37,6 +37,23 @@ import type { Services } from './services.js'
 export const API_PREFIX = '/api/public/v1'
 const MAX_BODY_BYTES = 1024 * 1024
 
+const PUBLIC_DOCUMENT_INFO = {
+  title: 'Costwatch public API',
+  version: 'v1',
+  description:
+    'Cost data, tenants, inventory, snapshot runs, anomalies, insights, reports, users and event markers of one ' +
+    'organisation. Every operation takes an API key in the X-Api-Key header. Errors are application/problem+json ' +
+    '(RFC 9457); lists are paged with page and pageSize (1 to 200) and carry a Link header.',
+}
+/** Built to type the web interface (`npm run generate:api`), not served. */
+const WEB_DOCUMENT_INFO = {
+  title: 'Costwatch web interface API',
+  version: 'v1',
+  description:
+    'The public API under /api/app for a signed-in session (its cookie, and X-CSRF-Token on changes, instead of ' +
+    "an API key), with the web interface's own routes.",
+}
+
 export interface AppDeps {
   db: Db
   config: Config
@@ -51,6 +68,11 @@ export interface AppDeps {
   metrics?: Registry
   /** Where the built web interface is (`dist/web` by default). */
   webDir?: string
+  /**
+   * Which routes `app.swagger()` documents: the public API's (the served document, by default), or the web
+   * interface's `/api/app` ones, its own routes included, from which `npm run generate:api` types the web interface.
+   */
+  openApiDocument?: 'public' | 'web'
 }
 
 /** Bodies are never coerced (`"5"` is not a number there); query and path parameters arrive as text and are. */
@@ -257,28 +279,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const metrics = registerMetrics(app, deps.metrics)
 
+  const forWeb = deps.openApiDocument === 'web'
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'Costwatch public API',
-        version: 'v1',
-        description:
-          'Cost data, tenants, inventory, snapshot runs, anomalies, insights, reports, users and event markers of one ' +
-          'organisation. Every operation takes an API key in the X-Api-Key header. Errors are application/problem+json ' +
-          '(RFC 9457); lists are paged with page and pageSize (1 to 200) and carry a Link header.',
-      },
+      info: forWeb ? WEB_DOCUMENT_INFO : PUBLIC_DOCUMENT_INFO,
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
       security: [{ apiKey: [] }],
       tags: [
         { name: 'PublicApi', description: 'Operations of the public API specification.' },
         { name: 'Extensions', description: 'Additions to the specification.' },
+        ...(forWeb ? [{ name: 'WebInterface', description: 'Routes of the web interface alone.' }] : []),
       ],
     },
     hideUntagged: true,
-    // The web interface's API mirrors the public one for the session; it is not part of the public document.
+    // The web interface's API mirrors the public one for the session; it is not part of the public document, and
+    // the web interface's document holds it alone.
     transform: ({ schema, url }) => ({
-      schema: url.startsWith(`${APP_API_PREFIX}/`) ? { ...schema, hide: true } : schema,
+      schema: url.startsWith(`${APP_API_PREFIX}/`) === forWeb ? schema : { ...schema, hide: true },
       url,
     }),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },

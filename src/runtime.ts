@@ -21,6 +21,8 @@ export interface RuntimeDeps {
   features?: readonly Feature<Services>[]
   /** Where the built web interface is (`dist/web` by default). */
   webDir?: string
+  /** Which routes the app's OpenAPI document holds (see AppDeps). */
+  openApiDocument?: 'public' | 'web'
 }
 
 export interface Runtime {
@@ -65,6 +67,7 @@ export async function createRuntime(deps: RuntimeDeps): Promise<Runtime> {
     features: deps.features,
     metrics,
     webDir: deps.webDir,
+    openApiDocument: deps.openApiDocument,
   })
   observeRuns(services.runEvents, { registry: metrics, log: app.log, stores: services.runStores })
   return {

@@ -225,4 +225,32 @@ describe('web interface: anomalies and insights', () => {
     await page.close()
     expect(problems).toEqual([])
   })
+
+  it('snoozes for the days the field shows, also when they were set without an input event', async () => {
+    const page = await browser.newPage()
+    await page.goto(`${base}/tenants`)
+    // The previous test ends signed in as the Viewer.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await browser.signIn(page, org.owner.actor.name ?? '')
+    const { items } = await apiGet<{ items: InsightRecord[] }>('/insights?category=OrphanedResource&pageSize=200')
+    const insight = items.find((i) => i.status === 'Active')!
+    await page.goto(`${base}/insights/${insight.id}`)
+    const field = page.getByLabel('Snooze for (days, 1 to 365)')
+    // An autofill or an assistive tool sets the value and fires only `change`: the person sees 7 days.
+    await field.evaluate((input) => {
+      ;(input as unknown as { value: string }).value = '7'
+      input.dispatchEvent(new Event('change', { bubbles: true }))
+    })
+    expect(await field.inputValue()).toBe('7')
+    await page.getByRole('button', { name: 'Snooze' }).click()
+    await page.getByRole('status').filter({ hasText: 'Snoozed until' }).waitFor()
+    const snoozed = await apiGet<InsightRecord>(`/insights/${insight.id}`)
+    expect(snoozed).toMatchObject({ status: 'Snoozed', lastAction: { action: 'Snoozed', snoozeDays: 7 } })
+    const days = (Date.parse(snoozed.snoozedUntil!) - Date.now()) / 86_400_000
+    expect(days).toBeGreaterThan(6.9)
+    expect(days).toBeLessThanOrEqual(7)
+    await page.getByText('Snoozed for 7 days by').waitFor()
+    await page.close()
+    expect(problems).toEqual([])
+  })
 })

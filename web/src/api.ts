@@ -1,11 +1,31 @@
-/** The web interface's API client: `/api/app` with the session cookie, the CSRF token on every change. */
+/**
+ * The web interface's API client: openapi-fetch on `/api/app`, typed by the web interface's OpenAPI document
+ * (src/client/generated/web-api.ts, written by `npm run generate:api`), with the session cookie, the CSRF token on
+ * every change, and the sign-in shown again when an answer says the session is over.
+ */
+import createClient, { type Middleware } from 'openapi-fetch'
+import type { components, paths } from '../../src/client/generated/web-api'
 
-export interface Problem {
-  title: string
-  status: number
-  detail?: string
-  errors?: Record<string, string[]>
-}
+export type { paths }
+/** The records of the API by name, as the document defines them. */
+export type Schemas = components['schemas']
+/** The JSON body of an operation's success (200 or 201). */
+export type Answer<Op> = Op extends { responses: { 200: { content: { 'application/json': infer B } } } }
+  ? B
+  : Op extends { responses: { 201: { content: { 'application/json': infer B } } } }
+    ? B
+    : never
+
+/**
+ * A list of every member of a union from the document, for a page that draws them (a select): one that misses a
+ * member, or names one the document does not have, fails the type-check.
+ */
+export const everyOf =
+  <U extends string>() =>
+  <const L extends readonly U[]>(list: L & ([U] extends [L[number]] ? unknown : never)): readonly U[] =>
+    list
+
+export type Problem = Pick<Schemas['Problem'], 'title' | 'status' | 'detail' | 'errors'>
 
 /** An answer that was not a success, with the problem's words to show. */
 export class ApiProblem extends Error {
@@ -14,14 +34,11 @@ export class ApiProblem extends Error {
   }
 }
 
-export interface SessionUser {
-  id: string
-  email: string
-  displayName: string | null
-  isOwner: boolean
-  tenancyRoles: { tenancyId: string; role: TenancyRole }[]
-}
-export type TenancyRole = 'Viewer' | 'Editor' | 'Admin'
+export type Session = Answer<paths['/session']['get']>
+export type SessionUser = Session['user']
+export type TenancyRole = SessionUser['tenancyRoles'][number]['role']
+/** Every role, lowest first. */
+export const TENANCY_ROLES = everyOf<TenancyRole>()(['Viewer', 'Editor', 'Admin'])
 const RANK: Record<TenancyRole, number> = { Viewer: 1, Editor: 2, Admin: 3 }
 
 /**
@@ -33,16 +50,7 @@ export function hasRole(user: SessionUser, tenancyId: string, role: TenancyRole)
   const held = user.tenancyRoles.find((r) => r.tenancyId === tenancyId)?.role
   return held !== undefined && RANK[held] >= RANK[role]
 }
-export interface Session {
-  user: SessionUser
-  csrfToken: string
-  expiresAt: string
-}
-export interface Tenant {
-  id: string
-  name: string
-  cloudTenantId: string
-}
+export type Tenant = Schemas['Tenant']
 /** A page of a list operation, as every list of the API answers it. */
 export interface Page<T> {
   items: T[]
@@ -51,125 +59,115 @@ export interface Page<T> {
   totalCount: number
   totalPages: number
 }
+export type EventCategory = Schemas['Event']['category']
+export type CostSeries = Schemas['CostSeries']
+/** A marker as a chart draws it. */
+export type EventMarker = CostSeries['markers'][number]
 
-/** The most items a page of a list operation holds. */
-const MAX_PAGE_SIZE = 200
-
-/**
- * Every item of a list operation (`path`, with or without a query), page after page: a picker or a lookup of
- * names needs them all, and a page holds at most 200. One page at a time, so that a large organisation's lists
- * do not spend its rate limit at once.
- */
-export async function everyItem<T>(path: string): Promise<T[]> {
-  const items: T[] = []
-  for (let page = 1; ; page++) {
-    const query = `${path.includes('?') ? '&' : '?'}page=${page}&pageSize=${MAX_PAGE_SIZE}`
-    const answer = await call<Page<T>>('GET', `${path}${query}`)
-    items.push(...answer.items)
-    if (page >= answer.totalPages) return items
-  }
-}
-export type EventCategory = 'Deployment' | 'Launch' | 'Campaign' | 'Configuration' | 'Incident' | 'Other'
-export interface EventMarker {
-  id: string
-  occurredAt: string
-  title: string
-  category: EventCategory
-  description: string | null
-  tagKey: string | null
-  tagValue: string | null
-}
-export interface Point {
-  date: string
-  cost: number
-}
-export interface CostSeries {
-  from: string
-  to: string
-  currency: string
-  groupBy: string | null
-  points: Point[]
-  groups?: { key: string; label: string; cost: number; points: Point[] }[]
-  markers: EventMarker[]
-}
-
-const PREFIX = '/api/app'
+export const APP_API_PREFIX = '/api/app'
 let csrfToken: string | null = null
 
 /** Fired when an answer says the session is over (expired, signed out elsewhere): the app shows the sign-in. */
 export const SIGNED_OUT_EVENT = 'costwatch:signed-out'
 
-async function problemOf(res: Response): Promise<Problem> {
-  if ((res.headers.get('content-type') ?? '').includes('json')) {
-    try {
-      const body = (await res.json()) as Partial<Problem>
-      if (typeof body.title === 'string') return { ...body, title: body.title, status: res.status }
-    } catch {
-      // Not JSON after all: fall through to the status alone.
+const session: Middleware = {
+  onRequest({ request }) {
+    if (request.method !== 'GET' && csrfToken) request.headers.set('X-CSRF-Token', csrfToken)
+    return request
+  },
+  onResponse({ request, response }) {
+    // A refused sign-in or session check is not the end of a session.
+    if (response.status === 401 && new URL(request.url).pathname !== `${APP_API_PREFIX}/session`) {
+      dispatchEvent(new Event(SIGNED_OUT_EVENT))
     }
-  }
-  return { title: `The server answered ${res.status}.`, status: res.status }
+    return response
+  },
 }
 
-export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' }
-  if (body !== undefined) headers['Content-Type'] = 'application/json'
-  if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken
-  let res: Response
+/** The one client of the web interface: every call of the pages goes through it. */
+export const client = createClient<paths>({ baseUrl: APP_API_PREFIX, credentials: 'same-origin' })
+client.use(session)
+
+/** The data of a success; anything else thrown as an ApiProblem with the server's words (or the status alone). */
+export async function answer<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response }
   try {
-    res = await fetch(PREFIX + path, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-  } catch {
+    result = await pending
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err
     throw new ApiProblem({ title: 'The server could not be reached.', status: 0, detail: 'Check the connection.' })
   }
-  if (!res.ok) {
-    const problem = await problemOf(res)
-    if (problem.status === 401 && path !== '/session') dispatchEvent(new Event(SIGNED_OUT_EVENT))
-    throw new ApiProblem(problem)
+  const { response, error } = result
+  if (response.ok) return result.data as T
+  const body = typeof error === 'object' && error !== null ? (error as Partial<Problem>) : {}
+  throw new ApiProblem(
+    typeof body.title === 'string'
+      ? { ...body, title: body.title, status: response.status }
+      : { title: `The server answered ${response.status}.`, status: response.status },
+  )
+}
+
+/** The most items a page of a list operation holds. */
+export const MAX_PAGE_SIZE = 200
+
+/**
+ * Every item of a list operation, page after page: a picker or a lookup of names needs them all, and a page holds
+ * at most 200. One page at a time, so that a large organisation's lists do not spend its rate limit at once.
+ */
+export async function everyItem<T>(pageOf: (page: number, pageSize: number) => Promise<Page<T>>): Promise<T[]> {
+  const items: T[] = []
+  for (let page = 1; ; page++) {
+    const answered = await pageOf(page, MAX_PAGE_SIZE)
+    items.push(...answered.items)
+    if (page >= answered.totalPages) return items
   }
-  if (res.status === 204) return undefined as T
-  return (await res.json()) as T
 }
 
 export const api = {
   async currentSession(): Promise<Session | null> {
     try {
-      const session = await call<Session>('GET', '/session')
-      csrfToken = session.csrfToken
-      return session
+      const found = await answer(client.GET('/session'))
+      csrfToken = found.csrfToken
+      return found
     } catch (err) {
       if (err instanceof ApiProblem && err.problem.status === 401) return null
       throw err
     }
   },
   async signIn(email: string, password: string): Promise<Session> {
-    const session = await call<Session>('POST', '/session', { email, password })
-    csrfToken = session.csrfToken
-    return session
+    const signedIn = await answer(client.POST('/session', { body: { email, password } }))
+    csrfToken = signedIn.csrfToken
+    return signedIn
   },
   async signOut(): Promise<void> {
-    await call<void>('DELETE', '/session')
+    await answer(client.DELETE('/session'))
     csrfToken = null
   },
-  requestPasswordReset: (email: string) => call<unknown>('POST', '/password-reset', { email }),
+  requestPasswordReset: (email: string) => answer(client.POST('/password-reset', { body: { email } })),
   /** One page of the tenants the user may see, in the API's order. */
-  tenants: (page: number, pageSize: number) => call<Page<Tenant>>('GET', `/tenants?page=${page}&pageSize=${pageSize}`),
+  tenants: (page: number, pageSize: number) =>
+    answer(client.GET('/tenants', { params: { query: { page, pageSize } } })),
   /** Every tenant the user may see (see everyItem). */
-  allTenants: () => everyItem<Tenant>('/tenants'),
-  tenant: (id: string) => call<Tenant>('GET', `/tenants/${encodeURIComponent(id)}`),
+  allTenants: () => everyItem(api.tenants),
+  tenant: (tenantId: string) => answer(client.GET('/tenants/{tenantId}', { params: { path: { tenantId } } })),
   dailyCosts(
     tenantId: string,
     query: { from: string; to: string; groupBy: string; scope?: string; subscriptionId?: string | null },
   ) {
-    const params = new URLSearchParams({ from: query.from, to: query.to })
-    if (query.groupBy) params.set('groupBy', query.groupBy)
-    // The chart of one subscription, group or resource; without a scope, the whole tenant's.
-    if (query.scope) params.set('scope', query.scope)
-    if (query.subscriptionId) params.set('subscriptionId', query.subscriptionId)
-    return call<CostSeries>('GET', `/tenants/${encodeURIComponent(tenantId)}/costs/daily?${params}`)
+    return answer(
+      client.GET('/tenants/{tenantId}/costs/daily', {
+        params: {
+          path: { tenantId },
+          query: {
+            from: query.from,
+            to: query.to,
+            ...(query.groupBy ? { groupBy: query.groupBy } : {}),
+            // The chart of one subscription, group or resource; without a scope, the whole tenant's.
+            ...(query.scope ? { scope: query.scope } : {}),
+            ...(query.subscriptionId ? { subscriptionId: query.subscriptionId } : {}),
+          },
+        },
+      }),
+    )
   },
 }

@@ -23,7 +23,9 @@ import { DEFAULT_DETECTION, type DetectionOptions } from '../../config.js'
 
 export { DEFAULT_DETECTION, type DetectionOptions }
 
-export type AnomalySeverity = 'High' | 'Medium' | 'Low'
+/** Every severity, highest first: the one list the schemas, the reports and (through the document) the UI use. */
+export const ANOMALY_SEVERITIES = ['High', 'Medium', 'Low'] as const
+export type AnomalySeverity = (typeof ANOMALY_SEVERITIES)[number]
 
 export interface DetectedAnomaly {
   /** The day's position in the series. */

@@ -29,15 +29,18 @@ export interface RuleContext {
 export const INSIGHT_SEVERITIES = ['Critical', 'High', 'Medium', 'Low'] as const
 export type InsightSeverity = (typeof INSIGHT_SEVERITIES)[number]
 
-export type InsightCategory =
-  | 'OrphanedResource'
-  | 'StoppedVm'
-  | 'OverProvisioned'
-  | 'ScheduleOpportunity'
-  | 'ReservedInstanceOpportunity'
-  | 'UnusedResource'
-  | 'HybridBenefitOpportunity'
-  | 'ExpiredResource'
+/** Every category a rule finds: the one list the schemas and (through the document) the UI use. */
+export const INSIGHT_CATEGORIES = [
+  'OrphanedResource',
+  'StoppedVm',
+  'OverProvisioned',
+  'ScheduleOpportunity',
+  'ReservedInstanceOpportunity',
+  'UnusedResource',
+  'HybridBenefitOpportunity',
+  'ExpiredResource',
+] as const
+export type InsightCategory = (typeof INSIGHT_CATEGORIES)[number]
 
 /** A condition a rule found on a resource, with what fixing it would save a month. */
 export interface Finding {

@@ -2,6 +2,8 @@
  * The values of an anomaly's enumerations, kept apart from the schemas so that services and reports load without
  * them.
  */
-export const AnomalySeverities = ['High', 'Medium', 'Low'] as const
+import { ANOMALY_SEVERITIES } from '../../analysis/anomalies/detect.js'
+
+export const AnomalySeverities = ANOMALY_SEVERITIES
 export const AnomalyStatuses = ['Active', 'Acknowledged', 'Resolved'] as const
 export const AnomalyScopeKinds = ['Tenant', 'Subscription', 'ResourceGroup', 'Resource', 'Service'] as const

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { webOperation } from '../../platform/http/openapi.js'
 import { Nullable, Uuid } from '../../platform/http/schemas.js'
 import { ApiKeyRecord, TenancyGrant } from './schemas.js'
 import type { ApiKeyService } from './service.js'
@@ -23,7 +24,9 @@ export const apiKeySettingsRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeySe
   app.get(
     '/keys',
     {
-      schema: { hide: true, response: { 200: Type.Object({ items: Type.Array(ApiKeyRecord) }) } },
+      schema: webOperation('ListApiKeys', "The organisation's API keys.", {
+        response: { 200: Type.Object({ items: Type.Array(ApiKeyRecord) }) },
+      }),
       config: { requires: 'owner' },
     },
     async (req) => ({ items: await apiKeys.list(req.principal!.organisationId) }),
@@ -32,11 +35,10 @@ export const apiKeySettingsRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeySe
   app.post(
     '/keys',
     {
-      schema: {
-        hide: true,
+      schema: webOperation('CreateApiKey', 'Creates an API key; the answer holds its secret, once.', {
         body: NewKey,
         response: { 201: Type.Object({ key: ApiKeyRecord, apiKey: Type.String() }) },
-      },
+      }),
       config: { requires: 'owner' },
     },
     async (req, reply) => {
@@ -56,7 +58,10 @@ export const apiKeySettingsRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeySe
 
   app.delete(
     '/keys/:keyId',
-    { schema: { hide: true, params: KeyParams }, config: { requires: 'owner' } },
+    {
+      schema: webOperation('RevokeApiKey', 'Revokes an API key.', { params: KeyParams }),
+      config: { requires: 'owner' },
+    },
     async (req, reply) => {
       const who = req.principal!
       await apiKeys.revoke(who.organisationId, req.params.keyId, { actor: who.actor, origin: req.ip })

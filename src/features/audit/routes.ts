@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUDIT_ACTIONS, type AuditStore } from '../../platform/audit.js'
 import { ApiError } from '../../platform/http/errors.js'
+import { webOperation } from '../../platform/http/openapi.js'
 import { pageOf, pagingOf } from '../../platform/http/paging.js'
 import { replyPage } from '../../platform/http/reply.js'
 import { ActorRef, Instant, Nullable, StringEnum } from '../../platform/http/schemas.js'
@@ -37,8 +38,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditStore }> = asy
   app.get(
     '/audit',
     {
-      schema: {
-        hide: true,
+      schema: webOperation('ListAuditEntries', "The organisation's audit log, newest first.", {
         querystring: AuditQuery,
         response: {
           200: Type.Object({
@@ -49,7 +49,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditStore }> = asy
             totalPages: Type.Integer(),
           }),
         },
-      },
+      }),
       config: { requires: 'owner' },
     },
     async (req, reply) => {

@@ -1,11 +1,11 @@
 import type { Finding } from '../../analysis/insights/types.js'
 import type { ActorRef } from '../../platform/http/schemas.js'
 import { DAY_MS } from '../../platform/time.js'
-import type { InsightStatuses } from './schemas.js'
+import type { InsightStatuses, RecommendationActionTypes } from './schemas.js'
 
 export type InsightStatus = (typeof InsightStatuses)[number]
 /** What a person may do to an insight; AutoResolved is the service's alone. */
-export type PersonAction = 'NotRelevant' | 'AcceptedRisk' | 'Implemented' | 'FalsePositive' | 'Snoozed'
+export type PersonAction = Exclude<(typeof RecommendationActionTypes)[number], 'AutoResolved'>
 
 /** The state of an insight row that status decisions depend on. */
 export interface InsightState {

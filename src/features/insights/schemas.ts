@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { INSIGHT_CATEGORIES, INSIGHT_SEVERITIES } from '../../analysis/insights/types.js'
 import {
   ActorRef,
   Currency,
@@ -11,17 +12,8 @@ import {
   Uuid,
 } from '../../platform/http/schemas.js'
 
-export const RecommendationCategories = [
-  'OrphanedResource',
-  'StoppedVm',
-  'OverProvisioned',
-  'ScheduleOpportunity',
-  'ReservedInstanceOpportunity',
-  'UnusedResource',
-  'HybridBenefitOpportunity',
-  'ExpiredResource',
-] as const
-export const RecommendationSeverities = ['Critical', 'High', 'Medium', 'Low'] as const
+export const RecommendationCategories = INSIGHT_CATEGORIES
+export const RecommendationSeverities = INSIGHT_SEVERITIES
 export const RecommendationActionTypes = [
   'NotRelevant',
   'AcceptedRisk',

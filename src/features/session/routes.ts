@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type SignedInUser, sessionCookieName } from '../../platform/auth/plugin.js'
+import { webOperation } from '../../platform/http/openapi.js'
 import { ResetConfirmation, ResetRequest, SessionRecord, SignInRequest } from './schemas.js'
 import { SESSION_LIFETIME_MS, type SessionService } from './service.js'
 
@@ -40,7 +41,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/session',
     {
-      schema: { hide: true, body: SignInRequest, response: { 200: SessionRecord } },
+      schema: webOperation('SignIn', 'Signs in: sets the session cookie.', {
+        body: SignInRequest,
+        response: { 200: SessionRecord },
+      }),
       config: { requires: 'none' },
       onRequest: limited,
     },
@@ -57,13 +61,16 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/session',
-    { schema: { hide: true, response: { 200: SessionRecord } }, config: { requires: 'any' } },
+    {
+      schema: webOperation('GetSession', 'The signed-in session.', { response: { 200: SessionRecord } }),
+      config: { requires: 'any' },
+    },
     async (req) => recordOf(req.session!.user, req.session!.csrfToken),
   )
 
   app.delete(
     '/session',
-    { schema: { hide: true }, config: { requires: 'any' } },
+    { schema: webOperation('SignOut', 'Signs out.', {}), config: { requires: 'any' } },
     async (req: FastifyRequest, reply: FastifyReply) => {
       await sessions.signOut(req.session!.id)
       reply.clearCookie(cookieName, cookie)
@@ -73,7 +80,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
 
   app.post(
     '/password-reset',
-    { schema: { hide: true, body: ResetRequest }, config: { requires: 'none' }, onRequest: limited },
+    {
+      schema: webOperation('RequestPasswordReset', 'Sends a link to set a password.', { body: ResetRequest }),
+      config: { requires: 'none' },
+      onRequest: limited,
+    },
     async (req, reply) => {
       await sessions.requestReset(req.body.email, req.ip)
       return reply
@@ -84,7 +95,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
 
   app.post(
     '/password-reset/confirm',
-    { schema: { hide: true, body: ResetConfirmation }, config: { requires: 'none' }, onRequest: limited },
+    {
+      schema: webOperation('ConfirmPasswordReset', 'Sets a password.', { body: ResetConfirmation }),
+      config: { requires: 'none' },
+      onRequest: limited,
+    },
     async (req, reply) => {
       await sessions.completeReset(req.body.token, req.body.password, req.ip)
       return reply.code(204).send()

@@ -1,4 +1,6 @@
 import { Type } from 'typebox'
+import { TENANCY_ROLES } from '../../platform/auth/principal.js'
+import { StringEnum } from '../../platform/http/schemas.js'
 
 export const SignInRequest = Type.Object(
   {
@@ -26,7 +28,7 @@ export const SessionRecord = Type.Object({
     email: Type.String(),
     displayName: Type.Union([Type.String(), Type.Null()]),
     isOwner: Type.Boolean(),
-    tenancyRoles: Type.Array(Type.Object({ tenancyId: Type.String(), role: Type.String() })),
+    tenancyRoles: Type.Array(Type.Object({ tenancyId: Type.String(), role: StringEnum(TENANCY_ROLES) })),
   }),
   csrfToken: Type.String(),
   expiresAt: Type.String(),

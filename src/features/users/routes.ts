@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { Acting } from '../../platform/audit.js'
-import { bodyProblems, problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
+import { bodyProblems, problemResponses, publicOperation, ref, webOperation } from '../../platform/http/openapi.js'
 import { pagingOf } from '../../platform/http/paging.js'
 import { replyPage } from '../../platform/http/reply.js'
 import { Page, PageQuery } from '../../platform/http/schemas.js'
@@ -193,7 +193,9 @@ export const userSettingsRoutes: FastifyPluginAsyncTypebox<{ users: UserService 
   app.get(
     '/roles',
     {
-      schema: { hide: true, response: { 200: Type.Object({ items: Type.Array(MemberRole) }) } },
+      schema: webOperation('ListMemberRoles', 'Every tenancy role held in the organisation.', {
+        response: { 200: Type.Object({ items: Type.Array(MemberRole) }) },
+      }),
       config: { requires: 'owner' },
     },
     async (req) => ({ items: await users.rolesInOrganisation(req.principal!) }),

@@ -49,6 +49,15 @@ export function publicOperation<P extends OperationParts>(
   return { operationId, summary, tags: [tag], security: [{ apiKey: [] }], ...parts }
 }
 
+/**
+ * The route schema of an operation of the web interface's own API (`/api/app` alone: the session, settings, the
+ * audit log). The public document leaves it out; the web interface's document (see `openApiDocument` of buildApp)
+ * holds it, so that the web interface's types are generated for it too.
+ */
+export function webOperation<P extends Partial<OperationParts>>(operationId: string, summary: string, parts: P) {
+  return { operationId, summary, tags: ['WebInterface'], ...parts }
+}
+
 /** A reference to a registered record schema, so the OpenAPI document names it (`#/components/schemas/Tenant`). */
 export function ref<T extends TSchema>(schema: T) {
   const id = (schema as { $id?: string }).$id

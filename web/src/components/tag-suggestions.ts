@@ -1,9 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import { call } from '../api'
-
-interface TenantTags {
-  keys: { key: string; values: string[] }[]
-}
+import { answer, client } from '../api'
 
 /**
  * The tenant's tags as a tag filter writes them (`key` and `key:value`), most used keys first, from `GET .../tags`:
@@ -14,7 +10,7 @@ export function useTagSuggestions(tenantId: string): string[] {
   const [suggestions, setSuggestions] = useState<string[]>([])
   useEffect(() => {
     let current = true
-    call<TenantTags>('GET', `/tenants/${encodeURIComponent(tenantId)}/tags`).then(
+    answer(client.GET('/tenants/{tenantId}/tags', { params: { path: { tenantId } } })).then(
       (tags) => current && setSuggestions(tags.keys.flatMap((k) => [k.key, ...k.values.map((v) => `${k.key}:${v}`)])),
       () => current && setSuggestions([]),
     )

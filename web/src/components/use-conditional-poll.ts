@@ -1,23 +1,28 @@
 import { useEffect, useRef } from 'preact/hooks'
-import { SIGNED_OUT_EVENT } from '../api'
 
 /** How often an open, visible page asks whether what it shows changed. */
 export const POLL_MS = 3000
 
+/** One conditional GET through the API client: the ETag to send (none at first) and the signal to stop it. */
+export type ConditionalAsk<T> = (
+  ifNoneMatch: string | null,
+  signal: AbortSignal,
+) => Promise<{ data?: T; response: Response }>
+
 /**
- * Asks `url` (under the app's API) every few seconds while the page is visible, with a conditional GET
- * (If-None-Match with the last ETag) that the server answers with a bodiless 304 until something changed, and
- * hands each full answer's body to `onAnswer`: the first one too, since what the page loaded may be older than it.
- * A hidden page stops asking and asks at once when shown again; a null `url` asks nothing. A new `url` starts
- * again without an ETag.
+ * Asks (`ask`, a GET of the API client, which handles a 401 as every call does) every few seconds while the page
+ * is visible, with a conditional GET (If-None-Match with the last ETag) that the server answers with a bodiless
+ * 304 until something changed, and hands each full answer's body to `onAnswer`: the first one too, since what the
+ * page loaded may be older than it. A hidden page stops asking and asks at once when shown again; a null `key`
+ * asks nothing. A new `key` (what is asked for) starts again without an ETag.
  */
-export function useConditionalPoll<T>(url: string | null, onAnswer: (body: T) => void): void {
-  // The latest callback, so that a page's re-render does not restart the polling.
-  const latest = useRef(onAnswer)
-  latest.current = onAnswer
+export function useConditionalPoll<T>(key: string | null, ask: ConditionalAsk<T>, onAnswer: (body: T) => void): void {
+  // The latest callbacks, so that a page's re-render does not restart the polling.
+  const latest = useRef({ ask, onAnswer })
+  latest.current = { ask, onAnswer }
 
   useEffect(() => {
-    if (url === null) return
+    if (key === null) return
     const controller = new AbortController()
     let etag: string | null = null
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -27,16 +32,10 @@ export function useConditionalPoll<T>(url: string | null, onAnswer: (body: T) =>
       timer = undefined
       asking = true
       try {
-        const res = await fetch(`/api/app${url}`, {
-          headers: { Accept: 'application/json', ...(etag ? { 'If-None-Match': etag } : {}) },
-          credentials: 'same-origin',
-          signal: controller.signal,
-        })
-        if (res.status === 401) dispatchEvent(new Event(SIGNED_OUT_EVENT))
-        if (res.status === 200) {
-          const body = (await res.json()) as T
-          etag = res.headers.get('ETag')
-          if (!controller.signal.aborted) latest.current(body)
+        const { data, response } = await latest.current.ask(etag, controller.signal)
+        if (response.status === 200 && data !== undefined) {
+          etag = response.headers.get('ETag')
+          if (!controller.signal.aborted) latest.current.onAnswer(data)
         }
       } catch {
         // Offline, or the page went away (aborted): the next turn asks again, if there is one.
@@ -64,5 +63,5 @@ export function useConditionalPoll<T>(url: string | null, onAnswer: (body: T) =>
       clearTimeout(timer)
       document.removeEventListener('visibilitychange', onVisibility)
     }
-  }, [url])
+  }, [key])
 }

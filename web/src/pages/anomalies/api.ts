@@ -1,49 +1,14 @@
-import { type CostSeries, call, type EventMarker, everyItem, type Page } from '../../api'
+import { answer, client, everyItem, everyOf, type Schemas } from '../../api'
 
-export type AnomalySeverity = 'High' | 'Medium' | 'Low'
-export type AnomalyStatus = 'Active' | 'Acknowledged' | 'Resolved'
-export const ANOMALY_SEVERITIES: AnomalySeverity[] = ['High', 'Medium', 'Low']
-export const ANOMALY_STATUSES: AnomalyStatus[] = ['Active', 'Acknowledged', 'Resolved']
+export type Anomaly = Schemas['Anomaly']
+export type AnomalySeverity = Anomaly['severity']
+export type AnomalyStatus = Anomaly['status']
+export type AnomalyScope = Anomaly['scope']
+export type AnomalyDriver = Anomaly['drivers'][number]
+export type Actor = NonNullable<Anomaly['statusChangedBy']>
+export const ANOMALY_SEVERITIES = everyOf<AnomalySeverity>()(['High', 'Medium', 'Low'])
+export const ANOMALY_STATUSES = everyOf<AnomalyStatus>()(['Active', 'Acknowledged', 'Resolved'])
 
-export interface AnomalyScope {
-  kind: 'Tenant' | 'Subscription' | 'ResourceGroup' | 'Resource' | 'Service'
-  subscriptionId: string | null
-  resourceGroupName: string | null
-  resourceId: string | null
-  serviceName: string | null
-}
-export interface Actor {
-  type: string
-  id: string | null
-  name: string | null
-}
-export interface AnomalyDriver {
-  scope: AnomalyScope
-  label: string
-  expectedCost: number
-  actualCost: number
-  change: number
-  share: number
-}
-export interface Anomaly {
-  id: string
-  tenancyId: string
-  scope: AnomalyScope
-  dateRaised: string
-  severity: AnomalySeverity
-  status: AnomalyStatus
-  expectedCost: number
-  actualCost: number
-  impact: number
-  impactPercent: number
-  currency: string
-  description: string
-  drivers: AnomalyDriver[]
-  relatedEvents: EventMarker[]
-  detectedAt: string
-  statusChangedAt: string | null
-  statusChangedBy: Actor | null
-}
 export interface AnomalyFilter {
   tenancyId: string
   status: string
@@ -55,17 +20,27 @@ export interface AnomalyFilter {
 export const PAGE_SIZE = 25
 
 export function listAnomalies(filter: AnomalyFilter) {
-  const params = new URLSearchParams({ page: String(filter.page), pageSize: String(PAGE_SIZE) })
-  for (const key of ['tenancyId', 'status', 'severity', 'dateRaised'] as const) {
-    if (filter[key]) params.set(key, filter[key])
-  }
-  return call<Page<Anomaly>>('GET', `/anomalies?${params}`)
+  return answer(
+    client.GET('/anomalies', {
+      params: {
+        query: {
+          page: filter.page,
+          pageSize: PAGE_SIZE,
+          ...(filter.tenancyId ? { tenancyId: filter.tenancyId } : {}),
+          ...(filter.status ? { status: filter.status as AnomalyStatus } : {}),
+          ...(filter.severity ? { severity: filter.severity as AnomalySeverity } : {}),
+          ...(filter.dateRaised ? { dateRaised: filter.dateRaised } : {}),
+        },
+      },
+    }),
+  )
 }
 
-export const getAnomaly = (id: string) => call<Anomaly>('GET', `/anomalies/${encodeURIComponent(id)}`)
+export const getAnomaly = (anomalyId: string) =>
+  answer(client.GET('/anomalies/{anomalyId}', { params: { path: { anomalyId } } }))
 
-export const setAnomalyStatus = (id: string, status: 'Acknowledged' | 'Resolved') =>
-  call<Anomaly>('PATCH', `/anomalies/${encodeURIComponent(id)}`, { status })
+export const setAnomalyStatus = (anomalyId: string, status: 'Acknowledged' | 'Resolved') =>
+  answer(client.PATCH('/anomalies/{anomalyId}', { params: { path: { anomalyId } }, body: { status } }))
 
 /**
  * The anomalies drawn on one chart of a tenant (`scope` as the explorer's address names it: its own and those of
@@ -77,9 +52,16 @@ export async function chartAnomalies(
   from: string,
   to: string,
 ): Promise<Anomaly[]> {
-  const params = new URLSearchParams({ tenancyId: tenantId, scope: chart.scope, from, to })
-  if (chart.subscriptionId) params.set('subscriptionId', chart.subscriptionId)
-  return (await everyItem<Anomaly>(`/anomalies?${params}`)).reverse()
+  const query = {
+    tenancyId: tenantId,
+    scope: chart.scope,
+    from,
+    to,
+    ...(chart.subscriptionId ? { subscriptionId: chart.subscriptionId } : {}),
+  }
+  const pageOf = (page: number, pageSize: number) =>
+    answer(client.GET('/anomalies', { params: { query: { ...query, page, pageSize } } }))
+  return (await everyItem(pageOf)).reverse()
 }
 
 /** The chart scope (`costs/daily?scope=`) an anomaly belongs to; a service is drawn on the tenant by service. */
@@ -102,17 +84,13 @@ export function scopedDailyCosts(
   tenantId: string,
   query: { scope: string; subscriptionId?: string; groupBy?: string; from: string; to: string },
 ) {
-  const params = new URLSearchParams({ scope: query.scope, from: query.from, to: query.to })
-  if (query.subscriptionId) params.set('subscriptionId', query.subscriptionId)
-  if (query.groupBy) params.set('groupBy', query.groupBy)
-  return call<CostSeries>('GET', `/tenants/${encodeURIComponent(tenantId)}/costs/daily?${params}`)
+  return answer(client.GET('/tenants/{tenantId}/costs/daily', { params: { path: { tenantId }, query } }))
 }
 
 export const resourceName = (tenantId: string, resourceId: string) =>
-  call<{ name: string }>(
-    'GET',
-    `/tenants/${encodeURIComponent(tenantId)}/resources/${encodeURIComponent(resourceId)}`,
-  ).then((r) => r.name)
+  answer(client.GET('/tenants/{tenantId}/resources/{resourceId}', { params: { path: { tenantId, resourceId } } })).then(
+    (r) => r.name,
+  )
 
 /** How people name an anomaly's scope. */
 export function scopeLabel(scope: AnomalyScope, resource?: string | null): string {

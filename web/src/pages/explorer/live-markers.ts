@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { CostSeries, EventMarker } from '../../api'
+import { type CostSeries, client } from '../../api'
 import { useConditionalPoll } from '../../components/use-conditional-poll'
 
 /**
@@ -16,23 +16,28 @@ export function useLiveMarkers(
   const [live, setLive] = useState<{ base: CostSeries; shown: CostSeries } | null>(null)
   const shown = live && live.base === series ? live.shown : series
 
-  let url: string | null = null
-  if (series) {
-    // The markers of the chart's own scope: a tag-scoped marker belongs on a matching resource's chart only.
-    const params = new URLSearchParams({
-      scope: scope.text,
-      from: `${series.from}T00:00:00.000Z`,
-      to: `${series.to}T23:59:59.999Z`,
-    })
-    if (scope.subscriptionId) params.set('subscriptionId', scope.subscriptionId)
-    url = `/tenants/${encodeURIComponent(tenantId)}/events/visible?${params}`
+  // The markers of the chart's own scope: a tag-scoped marker belongs on a matching resource's chart only.
+  const query = series && {
+    scope: scope.text,
+    from: `${series.from}T00:00:00.000Z`,
+    to: `${series.to}T23:59:59.999Z`,
+    ...(scope.subscriptionId ? { subscriptionId: scope.subscriptionId } : {}),
   }
-  useConditionalPoll<{ items: EventMarker[] }>(url, ({ items }) => {
-    if (!series || !shown) return
-    if (JSON.stringify(items) !== JSON.stringify(shown.markers)) {
-      setLive({ base: series, shown: { ...series, markers: items } })
-    }
-  })
+  useConditionalPoll(
+    query && JSON.stringify([tenantId, query]),
+    (ifNoneMatch, signal) =>
+      client.GET('/tenants/{tenantId}/events/visible', {
+        params: { path: { tenantId }, query: query ?? { scope: scope.text } },
+        headers: ifNoneMatch ? { 'If-None-Match': ifNoneMatch } : {},
+        signal,
+      }),
+    ({ items }) => {
+      if (!series || !shown) return
+      if (JSON.stringify(items) !== JSON.stringify(shown.markers)) {
+        setLive({ base: series, shown: { ...series, markers: items } })
+      }
+    },
+  )
 
   return shown
 }

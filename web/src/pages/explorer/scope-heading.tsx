@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import { call, type Tenant } from '../../api'
+import { answer, client, type Tenant } from '../../api'
 import { type ChartScope, chartHref, SCOPE_LABELS } from '../../components/chart-scope'
 import { readableResourceType } from '../../components/resource-type'
 import { onLinkClick } from '../../router'
@@ -13,27 +13,33 @@ interface ScopeName {
 
 /** The name of what a scoped chart shows, from its single-item route; null while unknown. */
 async function scopeName(tenantId: string, scope: ChartScope): Promise<ScopeName | null> {
-  const tenant = `/tenants/${encodeURIComponent(tenantId)}`
-  const value = encodeURIComponent(scope.value)
   switch (scope.kind) {
     case 'tenant':
       return null
     case 'subscription': {
-      const sub = await call<{ displayName: string; subscriptionId: string }>('GET', `${tenant}/subscriptions/${value}`)
+      const sub = await answer(
+        client.GET('/tenants/{tenantId}/subscriptions/{subscriptionId}', {
+          params: { path: { tenantId, subscriptionId: scope.value } },
+        }),
+      )
       return { name: sub.displayName, detail: sub.subscriptionId }
     }
     case 'resourceGroup': {
-      const query = scope.subscriptionId ? `?subscriptionId=${encodeURIComponent(scope.subscriptionId)}` : ''
-      const group = await call<{ name: string; location: string | null }>(
-        'GET',
-        `${tenant}/resource-groups/${value}${query}`,
+      const group = await answer(
+        client.GET('/tenants/{tenantId}/resource-groups/{resourceGroupName}', {
+          params: {
+            path: { tenantId, resourceGroupName: scope.value },
+            query: scope.subscriptionId ? { subscriptionId: scope.subscriptionId } : {},
+          },
+        }),
       )
       return { name: group.name, detail: group.location }
     }
     case 'resource': {
-      const resource = await call<{ name: string; resourceType: string; resourceGroupName: string }>(
-        'GET',
-        `${tenant}/resources/${value}`,
+      const resource = await answer(
+        client.GET('/tenants/{tenantId}/resources/{resourceId}', {
+          params: { path: { tenantId, resourceId: scope.value } },
+        }),
       )
       return {
         name: resource.name,

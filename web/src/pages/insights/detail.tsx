@@ -138,11 +138,17 @@ function Actions(props: { insight: Insight; canAct: boolean; onChanged(insight: 
 
   const act = async (action: InsightAction, event?: Event) => {
     event?.preventDefault()
+    // The days the field shows when the form is sent, not the last ones an input event reported: a value set
+    // without one (an autofill, an assistive tool) would otherwise send the earlier number.
+    const form = event?.currentTarget instanceof HTMLFormElement ? event.currentTarget : null
+    const shown = form ? new FormData(form).get('snoozeDays') : null
+    const days = typeof shown === 'string' ? shown : snoozeDays
+    if (days !== snoozeDays) setSnoozeDays(days)
     setBusy(true)
     setError(null)
     setDone(null)
     try {
-      const changed = await actOnInsight(insight.id, action, snoozeDays)
+      const changed = await actOnInsight(insight.id, action, days)
       props.onChanged(changed)
       setDone(
         action === 'Snoozed' && changed.snoozedUntil
@@ -205,6 +211,7 @@ function Actions(props: { insight: Insight; canAct: boolean; onChanged(insight: 
               <label for="snooze-days">Snooze for (days, 1 to 365)</label>
               <input
                 id="snooze-days"
+                name="snoozeDays"
                 type="number"
                 inputMode="numeric"
                 min={1}
@@ -214,6 +221,7 @@ function Actions(props: { insight: Insight; canAct: boolean; onChanged(insight: 
                 aria-invalid={snoozeErrors.length > 0}
                 aria-describedby={snoozeErrors.length > 0 ? 'snooze-days-error' : undefined}
                 onInput={(e) => setSnoozeDays(e.currentTarget.value)}
+                onChange={(e) => setSnoozeDays(e.currentTarget.value)}
               />
             </div>
             <button type="submit" class="plain" disabled={busy}>

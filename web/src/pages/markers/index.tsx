@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ApiProblem, api, type EventCategory, hasRole, type SessionUser } from '../../api'
+import { ApiProblem, api, client, type EventCategory, hasRole, type SessionUser } from '../../api'
 import { CATEGORY_COLOURS, markerTag } from '../../components/chart/markers'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { formatInstant, formatMoney } from '../../components/format'
@@ -17,17 +17,25 @@ const FIRST_INSTANT = '0100-01-01T00:00:00.000Z'
 const LAST_INSTANT = '9999-12-31T23:59:59.999Z'
 
 /**
- * The address whose ETag changes when a marker the list may show is created, changed or deleted: the tenant
+ * What to ask so that the ETag changes when a marker the list may show is created, changed or deleted: the tenant
  * chart's markers over the filter's days, asked for with explicit bounds so that the ETag does not move with the
  * clock. The list itself has no ETag; it is loaded again when this answers.
  */
-function changesUrl(tenantId: string, filter: MarkerFilter): string {
-  const params = new URLSearchParams({
+function changesQuery(filter: MarkerFilter) {
+  return {
     scope: 'tenant',
     from: filter.from ? `${filter.from}T00:00:00.000Z` : FIRST_INSTANT,
     to: filter.to ? `${filter.to}T23:59:59.999Z` : LAST_INSTANT,
-  })
-  return `/tenants/${encodeURIComponent(tenantId)}/events/visible?${params}`
+  }
+}
+
+/**
+ * Whether the user may edit and delete `marker`, as the server rules (features/events, `mayChange`): an Editor its
+ * creator, or an Admin of the tenancy (owners are Admin everywhere). The server still decides.
+ */
+function canChange(user: SessionUser, tenantId: string, marker: MarkerRecord): boolean {
+  const isCreator = marker.createdBy.type === 'User' && marker.createdBy.id === user.id
+  return hasRole(user, tenantId, isCreator ? 'Editor' : 'Admin')
 }
 
 /** A tenant's event markers: filtered and paged, each with its cost impact; Editors create, edit and delete them. */
@@ -43,7 +51,17 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
   } = useLoad(() => markersApi.list(tenantId, filter), [tenantId, filter])
   const error = listError ?? tenantError
   // A marker made or changed elsewhere (a CI pipeline, another person) shows within seconds, as on the chart.
-  useConditionalPoll(changesUrl(tenantId, filter), reload)
+  const changes = changesQuery(filter)
+  useConditionalPoll(
+    JSON.stringify([tenantId, changes]),
+    (ifNoneMatch, signal) =>
+      client.GET('/tenants/{tenantId}/events/visible', {
+        params: { path: { tenantId }, query: changes },
+        headers: ifNoneMatch ? { 'If-None-Match': ifNoneMatch } : {},
+        signal,
+      }),
+    reload,
+  )
   /**
    * Markers deleted here: off the list as soon as the server said so, and kept off, whatever answer comes next
    * (a list asked for before the delete may answer after it).
@@ -179,7 +197,7 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
                 key={`${marker.id}:${marker.updatedAt}`}
                 tenantId={tenantId}
                 marker={marker}
-                canEdit={canEdit}
+                canChange={canChange(user, tenantId, marker)}
                 onEdit={() => {
                   setNotice(null)
                   setEditing(marker)
@@ -221,7 +239,7 @@ export function MarkersPage({ tenantId, user }: { tenantId: string; user: Sessio
 function MarkerCard(props: {
   tenantId: string
   marker: MarkerRecord
-  canEdit: boolean
+  canChange: boolean
   onEdit(): void
   onDelete(): void
 }) {
@@ -241,7 +259,7 @@ function MarkerCard(props: {
         {marker.description && <p class="marker-description">{marker.description}</p>}
         <Impact tenantId={props.tenantId} marker={marker} />
       </div>
-      {props.canEdit && (
+      {props.canChange && (
         <div class="marker-card-actions">
           <button type="button" class="plain" onClick={props.onEdit} aria-label={`Edit ${marker.title}`}>
             Edit

@@ -1,16 +1,10 @@
-import { call, type Page } from '../../api'
+import { answer, client, type Page, type Schemas } from '../../api'
 
-/** The report records of the API (see the Report and ReportRun schemas of the OpenAPI document). */
-
-export type ReportKind = 'CostByDimension' | 'TopResources' | 'AnomalySummary' | 'InsightSavings'
-export type Dimension = 'Subscription' | 'ResourceGroup' | 'Service' | 'Resource' | 'Tag'
-export type PeriodName = 'MonthToDate' | 'LastMonth' | 'Last30Days' | 'Last90Days' | 'Custom'
-export type Frequency = 'Daily' | 'Weekly' | 'Monthly'
-export type Weekday = 'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday'
-export type RunStatus = 'Queued' | 'Running' | 'Succeeded' | 'Failed'
-export type Format = 'csv' | 'pdf' | 'xlsx'
-
-export interface ReportParameters {
+/**
+ * A report's parameters. The document leaves them a free-form object (each kind takes its own, checked by the
+ * service and described in words), so they are written here.
+ */
+export type ReportParameters = {
   dimension?: Dimension
   tagKey?: string
   top?: number
@@ -19,46 +13,21 @@ export interface ReportParameters {
   from?: string
   to?: string
 }
+export type Dimension = 'Subscription' | 'ResourceGroup' | 'Service' | 'Resource' | 'Tag'
+export type PeriodName = 'MonthToDate' | 'LastMonth' | 'Last30Days' | 'Last90Days' | 'Custom'
 
-export interface ReportSchedule {
-  frequency: Frequency
-  hourUtc: number
-  dayOfWeek?: Weekday
-  dayOfMonth?: number
-}
+/** The report records of the API (the Report and ReportRun schemas of the OpenAPI document). */
+export type Report = Omit<Schemas['Report'], 'parameters'> & { parameters: ReportParameters }
+export type ReportRun = Schemas['ReportRun']
+export type ReportRunDetail = Schemas['ReportRunDetail']
+export type ReportSchedule = Schemas['ReportSchedule']
+export type ReportKind = Report['kind']
+export type Frequency = ReportSchedule['frequency']
+export type Weekday = NonNullable<ReportSchedule['dayOfWeek']>
+export type RunStatus = ReportRun['status']
+export type Format = 'csv' | 'pdf' | 'xlsx'
 
-export interface ReportRun {
-  id: string
-  reportId: string
-  status: RunStatus
-  requestedAt: string
-  startedAt: string | null
-  completedAt: string | null
-  periodStart: string | null
-  periodEnd: string | null
-  rowCount: number | null
-  error: { code: string; message: string } | null
-}
-
-export interface ReportRunDetail extends ReportRun {
-  columns: string[]
-  rows: (string | number | null)[][]
-  truncated: boolean
-}
-
-export interface Report {
-  id: string
-  name: string
-  description: string | null
-  kind: ReportKind
-  parameters: ReportParameters
-  /** null: the whole organisation. */
-  tenancyIds: string[] | null
-  schedule: ReportSchedule | null
-  createdAt: string
-  lastRun: ReportRun | null
-}
-
+/** What the report form sends: a new report, or a change of one (whose kind cannot change). */
 export interface ReportDraft {
   name: string
   description: string | null
@@ -70,18 +39,23 @@ export interface ReportDraft {
 
 const path = (reportId: string) => `/reports/${encodeURIComponent(reportId)}`
 
+const report = (reportId: string) => ({ params: { path: { reportId } } })
+const run = (reportId: string, runId: string) => ({ params: { path: { reportId, runId } } })
+
 export const reportsApi = {
-  list: (page: number, pageSize: number) => call<Page<Report>>('GET', `/reports?page=${page}&pageSize=${pageSize}`),
-  get: (reportId: string) => call<Report>('GET', path(reportId)),
-  create: (draft: ReportDraft) => call<Report>('POST', '/reports', draft),
+  list: (page: number, pageSize: number): Promise<Page<Report>> =>
+    answer(client.GET('/reports', { params: { query: { page, pageSize } } })),
+  get: (reportId: string): Promise<Report> => answer(client.GET('/reports/{reportId}', report(reportId))),
+  create: (draft: ReportDraft): Promise<Report> => answer(client.POST('/reports', { body: draft })),
   /** The kind cannot change: it is left out. */
-  update: (reportId: string, { kind: _kind, ...draft }: ReportDraft) => call<Report>('PATCH', path(reportId), draft),
-  remove: (reportId: string) => call<void>('DELETE', path(reportId)),
+  update: (reportId: string, { kind: _kind, ...draft }: ReportDraft): Promise<Report> =>
+    answer(client.PATCH('/reports/{reportId}', { ...report(reportId), body: draft })),
+  remove: (reportId: string) => answer(client.DELETE('/reports/{reportId}', report(reportId))),
   runs: (reportId: string, page: number, pageSize: number) =>
-    call<Page<ReportRun>>('GET', `${path(reportId)}/runs?page=${page}&pageSize=${pageSize}`),
+    answer(client.GET('/reports/{reportId}/runs', { params: { path: { reportId }, query: { page, pageSize } } })),
   run: (reportId: string, runId: string) =>
-    call<ReportRunDetail>('GET', `${path(reportId)}/runs/${encodeURIComponent(runId)}`),
-  runNow: (reportId: string) => call<ReportRun>('POST', `${path(reportId)}/runs`),
+    answer(client.GET('/reports/{reportId}/runs/{runId}', run(reportId, runId))),
+  runNow: (reportId: string) => answer(client.POST('/reports/{reportId}/runs', report(reportId))),
 }
 
 /**

@@ -1,86 +1,53 @@
-import { call, everyItem, type Page, type TenancyRole } from '../../api'
+import { type Answer, answer, client, everyItem, type paths, type Schemas, type TenancyRole } from '../../api'
 
 /** Who did something: an API key, a user of the web interface, or the service itself. */
-export interface ActorRef {
-  type: 'ApiKey' | 'User' | 'System'
-  id: string | null
-  name: string | null
-}
+export type ActorRef = Schemas['ApiKey']['createdBy']
 /** Who, in words: the name the actor had then. */
 export const actorName = (actor: ActorRef) => actor.name ?? (actor.type === 'System' ? 'Costwatch' : actor.type)
 
-export interface TenancyGrant {
-  tenancyId: string
-  role: TenancyRole
-}
-export interface ApiKey {
-  id: string
-  name: string
-  prefix: string
-  scope: 'owner' | TenancyGrant[]
-  createdAt: string
-  createdBy: ActorRef
-  /** The address of the user who made the key, as it is now; null for a key made on the command line. */
-  createdByEmail: string | null
-  expiresAt: string | null
-  lastUsedAt: string | null
-  revokedAt: string | null
-}
-export interface NewApiKey {
-  name: string
-  expiresAt: string | null
-  scope: 'owner' | TenancyGrant[]
-}
-export type UserStatus = 'Invited' | 'Active' | 'Disabled'
-export interface User {
-  id: string
-  email: string
-  displayName: string | null
-  isOwner: boolean
-  isDisabled: boolean
-  status: UserStatus
-  invitedAt: string | null
-  createdAt: string
-  lastSeenAt: string | null
-}
-export interface MemberRole {
-  userId: string
-  tenancyId: string
-  role: TenancyRole
-}
-export interface AuditEntry {
-  id: string
-  at: string
-  actor: ActorRef
-  action: string
-  target: { type: string; id: string }
-  detail: Record<string, unknown> | null
-  origin: string
-}
+export type ApiKey = Schemas['ApiKey']
+export type TenancyGrant = Exclude<ApiKey['scope'], 'owner'>[number]
+export type NewApiKey = NonNullable<paths['/keys']['post']['requestBody']>['content']['application/json']
+export type User = Schemas['User']
+export type UserStatus = User['status']
+export type MemberRole = Answer<paths['/roles']['get']>['items'][number]
+/** An action the audit log records, as its filter names it. */
+export type AuditAction = NonNullable<NonNullable<paths['/audit']['get']['parameters']['query']>['action']>
+export type AuditEntry = Answer<paths['/audit']['get']>['items'][number]
 
-const path = (...parts: string[]) => parts.map(encodeURIComponent).join('/')
+const user = (userId: string) => ({ params: { path: { userId } } })
+const grant = (tenancyId: string, userId: string) => ({ params: { path: { tenancyId, userId } } })
 
 export const settingsApi = {
-  keys: () => call<{ items: ApiKey[] }>('GET', '/keys'),
+  keys: () => answer(client.GET('/keys')),
   /** The answer holds the secret: the only time it is ever sent. */
-  createKey: (input: NewApiKey) => call<{ key: ApiKey; apiKey: string }>('POST', '/keys', input),
-  revokeKey: (id: string) => call<void>('DELETE', `/keys/${path(id)}`),
+  createKey: (input: NewApiKey) => answer(client.POST('/keys', { body: input })),
+  revokeKey: (keyId: string) => answer(client.DELETE('/keys/{keyId}', { params: { path: { keyId } } })),
 
-  users: () => everyItem<User>('/users'),
-  invite: (email: string, displayName: string | null) => call<User>('POST', '/users', { email, displayName }),
-  updateUser: (id: string, patch: { isOwner?: boolean; isDisabled?: boolean; displayName?: string }) =>
-    call<User>('PATCH', `/users/${path(id)}`, patch),
-  resendInvitation: (id: string) => call<User>('POST', `/users/${path(id)}/invitation`),
+  users: () => everyItem((page, pageSize) => answer(client.GET('/users', { params: { query: { page, pageSize } } }))),
+  invite: (email: string, displayName: string | null) =>
+    answer(client.POST('/users', { body: { email, displayName } })),
+  updateUser: (userId: string, patch: { isOwner?: boolean; isDisabled?: boolean; displayName?: string }) =>
+    answer(client.PATCH('/users/{userId}', { ...user(userId), body: patch })),
+  resendInvitation: (userId: string) => answer(client.POST('/users/{userId}/invitation', user(userId))),
   /** Every tenancy role held in the organisation (owners hold none: they are Admin of every tenancy). */
-  roles: () => call<{ items: MemberRole[] }>('GET', '/roles').then((answer) => answer.items),
+  roles: () => answer(client.GET('/roles')).then((found) => found.items),
   grantRole: (tenancyId: string, userId: string, role: TenancyRole) =>
-    call<unknown>('PUT', `/tenancies/${path(tenancyId)}/users/${path(userId)}`, { role }),
+    answer(client.PUT('/tenancies/{tenancyId}/users/{userId}', { ...grant(tenancyId, userId), body: { role } })),
   revokeRole: (tenancyId: string, userId: string) =>
-    call<void>('DELETE', `/tenancies/${path(tenancyId)}/users/${path(userId)}`),
+    answer(client.DELETE('/tenancies/{tenancyId}/users/{userId}', grant(tenancyId, userId))),
 
   audit(query: { page: number; pageSize: number; action: string }) {
-    const params = new URLSearchParams({ page: String(query.page), pageSize: String(query.pageSize) })
-    if (query.action) params.set('action', query.action)
-    return call<Page<AuditEntry>>('GET', `/audit?${params}`)
+    return answer(
+      client.GET('/audit', {
+        params: {
+          query: {
+            page: query.page,
+            pageSize: query.pageSize,
+            ...(query.action ? { action: query.action as AuditAction } : {}),
+          },
+        },
+      }),
+    )
   },
 }

@@ -1,0 +1,5484 @@
+// Generated from the app's OpenAPI document by `npm run generate:api` (scripts/generate-api-types.ts): do not edit.
+
+export interface paths {
+    "/anomalies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cost anomalies across the tenancies the key can see.
+         * @description Newest dateRaised first (id last). Filters combine: severity, status, dateRaised (the UTC day raised) and tenancyId (a tenancy the key cannot see gives an empty page). Extensions to the specification: from and to (UTC days raised, both included; from after to is a 400), and scope (with subscriptionId for a group): the anomalies drawn on that cost chart, its own and those of the scopes inside it. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below.
+         */
+        get: operations["PublicListAnomalies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/anomalies/{anomalyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One anomaly, with its drivers and related event markers. */
+        get: operations["PublicGetAnomaly"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Acknowledges or resolves an anomaly. Needs Editor.
+         * @description Any status may move to Acknowledged or Resolved, and the change is recorded in statusChangedAt and statusChangedBy. Repeating the current status is a 200 that changes nothing. Active (or any other value) is a 400: only detection raises an anomaly. Later analysis runs never change a status set here.
+         */
+        patch: operations["PublicUpdateAnomalyStatus"];
+        trace?: never;
+    };
+    "/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cost-reduction insights across the tenancies the key can see, largest saving first (id last).
+         * @description Only Active insights unless `includeDismissed=true` (dismissed: any status but Active; a snooze that has passed is Active again). `tenancyId` narrows to one tenancy; one the key cannot see gives an empty page.
+         */
+        get: operations["PublicListInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{insightId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One insight, with its status as of now. */
+        get: operations["PublicGetInsight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Acts on an insight. Needs Editor or above.
+         * @description The resulting `status` is the action. `Snoozed` needs `snoozeDays` (1 to 365, an integer or a numeric string) and sets `snoozedUntil`; once it passes the insight is Active again. `snoozeDays` with another action, and `AutoResolved` (set only by the service), are 400s. Repeating the current status is a 200 that changes nothing; `Snoozed` again snoozes anew from now. The action is kept as `lastAction`.
+         */
+        patch: operations["PublicUpdateInsightStatus"];
+        trace?: never;
+    };
+    "/organisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation of the API key. */
+        get: operations["PublicGetOrganisation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report definitions the key can see, by name (id last).
+         * @description A report is listed when the key can see every tenancy it covers; organisation-wide reports (tenancyIds null) are listed for owners and owner-scoped keys only.
+         */
+        get: operations["PublicListReports"];
+        put?: never;
+        /**
+         * Creates a report definition. Owners only.
+         * @description The kind decides the parameters (see the Report schema). `tenancyIds` null covers the whole organisation, every tenancy present when a run starts. An optional schedule queues a run each day, week or month.
+         */
+        post: operations["CreateReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{reportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One report definition, with its latest run. */
+        get: operations["PublicGetReport"];
+        put?: never;
+        post?: never;
+        /** Deletes a report definition with its runs and files. Owners only. */
+        delete: operations["DeleteReport"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes a report definition. Owners only.
+         * @description Absent fields are unchanged; the kind cannot change (create another report).
+         */
+        patch: operations["UpdateReport"];
+        trace?: never;
+    };
+    "/reports/{reportId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Runs of a report, newest first (id last).
+         * @description A run covers the tenancies of its report when it was queued (an organisation-wide one: owners only); only the runs whose every tenancy the key sees are listed.
+         */
+        get: operations["PublicListReportRuns"];
+        put?: never;
+        /**
+         * Starts a report run (202 with Location).
+         * @description Needs Editor on every tenancy the report covers (an organisation-wide report: an owner). The run is queued; follow it at the Location, from Queued through Running to Succeeded (its files can then be downloaded) or Failed (with `error`).
+         */
+        post: operations["PublicTriggerReportRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{reportId}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run with its data (up to 10,000 rows).
+         * @description A run and its files are read by a key that sees every tenancy the run covered (those of its report when it was queued) and the report as it is; otherwise 404, exactly like an unknown run.
+         */
+        get: operations["PublicGetReportRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{reportId}/runs/{runId}/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Redirects (302) to a signed CSV URL.
+         * @description The URL needs no API key and lives 5 minutes (COSTWATCH_SIGNED_URL_SECONDS); a changed or expired URL answers 403. Cells that a spreadsheet would take for a formula are escaped. 409 until the run succeeded.
+         */
+        get: operations["PublicDownloadReportRunCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{reportId}/runs/{runId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The run as PDF.
+         * @description 409 until the run succeeded.
+         */
+        get: operations["PublicDownloadReportRunPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{reportId}/runs/{runId}/xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The run as XLSX.
+         * @description 409 until the run succeeded.
+         */
+        get: operations["PublicDownloadReportRunXlsx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenancies/{tenancyId}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users with a role on the tenancy, owners included (Admin), by e-mail address. Needs an owner or the tenancy Admin. */
+        get: operations["PublicListTenancyUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenancies/{tenancyId}/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Gives a user a role on the tenancy, or changes it. Needs an owner or the tenancy's Admin.
+         * @description Repeating the role held is a 200 with no change. A user of another organisation is a 404.
+         */
+        put: operations["GrantTenancyRole"];
+        post?: never;
+        /**
+         * Removes a user's role on the tenancy. Needs an owner or the tenancy's Admin.
+         * @description A user who holds no role there is a 204 all the same (nothing to remove). An owner stays Admin of every tenancy whatever roles are stored.
+         */
+        delete: operations["RevokeTenancyRole"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tenants the key can see, by name. */
+        get: operations["PublicListTenants"];
+        put?: never;
+        /** Connects a cloud tenant. Needs an organisation owner. */
+        post: operations["PublicCreateTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One tenant. */
+        get: operations["PublicGetTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/costs/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Daily amortised cost of a chart scope (every day of the range), optionally grouped, with the event markers visible on that chart. from/to default to the last 30 days; at most 400 days. */
+        get: operations["GetTenantDailyCosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Event markers of the tenant, newest occurredAt first (id last).
+         * @description `from` and `to` are inclusive; `from` after `to` is a 400.
+         */
+        get: operations["PublicGetTenantEvents"];
+        put?: never;
+        /**
+         * Creates an event marker. Needs Editor or above.
+         * @description For CI/CD deploy markers. Send an Idempotency-Key so that a retried request never creates a second marker. A replayed answer carries `Idempotent-Replayed: true`.
+         */
+        post: operations["PublicCreateTenantEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event marker. */
+        get: operations["PublicGetTenantEvent"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes an event marker at once and for good. The creator or a tenancy Admin.
+         * @description An Editor deletes the markers it created; an Admin of the tenancy (or an owner) any marker, as for changes. The audit log records the deletion.
+         */
+        delete: operations["PublicDeleteTenantEvent"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes an event marker. Needs Editor or above.
+         * @description An Editor changes the markers it created; an Admin of the tenancy (or an owner) any marker, as for deletion. An absent or null field is left unchanged; `description: ""` clears the description; `clearTag: true` removes the tag filter (not with tagKey or tagValue). The result must keep tagKey and tagValue together.
+         */
+        patch: operations["PublicUpdateTenantEvent"];
+        trace?: never;
+    };
+    "/tenants/{tenantId}/events/{eventId}/impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cost before and after an event marker, on the marker's own chart scope.
+         * @description Before: the `days` whole UTC days before the day of the marker; after: `days` days from that day on (default 7, 1 to 90). The scope is the marker's chart: the whole tenant for a universal marker, the resources whose own tags match a tagged one (key case-insensitive, value exact). Every charge category counts, in the billing currency. `changePercent` is null when nothing was spent before. The anomalies are those raised on the scope in both windows (every scope of the tenant for a universal marker, the matching resources for a tagged one).
+         */
+        get: operations["GetEventCostImpact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/events/visible": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event markers on one cost chart, oldest first, at most 1,000.
+         * @description Universal markers (no tag) are on every chart; tagged ones on broad charts (tenant, subscription), and on a resource or resource-group chart only when that resource's or group's own tags hold the same key (case-insensitive) with the same value (exact). An unknown subscription, group or resource is a 404; a group name in several subscriptions is a 409 listing them (choose with subscriptionId). `from` and `to` are inclusive and default to the 30 days up to now. Every answer carries an `ETag`; sent back in `If-None-Match`, it gets a 304 without a body while the chart's markers are unchanged, so an open chart can ask every few seconds at the cost of one indexed read (with explicit `from` and `to`: a default `to` moves with the clock, so its ETag does too).
+         */
+        get: operations["GetVisibleTenantEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/resource-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Resource groups of the tenant, by name, then subscription. Extension: `tag` filters by tags. */
+        get: operations["PublicListTenantResourceGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/resource-groups/{resourceGroupName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One resource group by name, case-insensitively. When several subscriptions hold the name: 409 listing them (subscriptionIds), unless subscriptionId chooses. */
+        get: operations["PublicGetTenantResourceGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/resource-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's resource types with how many resources each has, by type (types differing only in case are one): the choices of a type filter.
+         * @description An addition to the specification.
+         */
+        get: operations["ListTenantResourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resources of the tenant, by name.
+         * @description Extensions: `tag` (by tags), `search` (a part of the name) and `sort`. The exact filters combine with them; a bad value of any is a 400 naming it.
+         */
+        get: operations["PublicListTenantResources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/resources/{resourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One resource. */
+        get: operations["PublicGetTenantResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Snapshot runs of the tenant, newest first. */
+        get: operations["PublicListTenantSnapshots"];
+        put?: never;
+        /** Queues a snapshot collection run: 202 with Location and the run. deepHistory=true collects the 30 days before today; otherwise from the last successful run (at least the last 3 days). 409 with activeRunId while one is queued or running. */
+        post: operations["PublicTriggerTenantSnapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/snapshots/{snapshotId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One snapshot run, to follow its progress. */
+        get: operations["GetTenantSnapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Subscriptions of the tenant, by display name. */
+        get: operations["PublicListTenantSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One subscription. */
+        get: operations["PublicGetTenantSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tag keys of the tenant's resources with their distinct values.
+         * @description From the resources as the latest snapshot saw them: up to 200 keys, most used first, each with up to 50 values (most used first); `key` asks for one key (any letter case) with up to 1,000 values. Keys differing only in letter case are one key, as they are for the tag filter of an event marker; values are exact. `valuesTruncated` and `keysTruncated` say when a list was cut.
+         */
+        get: operations["ListTenantTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users of the organisation, by e-mail address (id last). Needs an owner. */
+        get: operations["PublicListUsers"];
+        put?: never;
+        /**
+         * Invites a user by e-mail (202). Needs an owner.
+         * @description Creates the user as Invited and sends an e-mail with a single-use link that works for 7 days (`/invite/{token}` on COSTWATCH_PUBLIC_URL), where the user chooses a name and a password. The e-mail goes through an outbox: an SMTP outage delays it and never fails this request. The address is compared case-insensitively: an address that is already a member is a 409.
+         */
+        post: operations["PublicInviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One user. Needs an owner. */
+        get: operations["PublicGetUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Changes display name, owner status or enabled state. Needs an owner.
+         * @description An absent or null field is left unchanged. The last active owner can be neither demoted nor disabled (409); concurrent requests are serialised, so two of them never remove the last two owners.
+         */
+        patch: operations["PublicUpdateUser"];
+        trace?: never;
+    };
+    "/users/{userId}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends an invited user a new invitation link (202). Needs an owner.
+         * @description The link sent before stops working. A user who already accepted (or is disabled) is a 409.
+         */
+        post: operations["ResendUserInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists.
+         * @example {
+         *       "id": "0193a8f2-7c4e-7a10-9d2b-3f5e6a7b8c9d",
+         *       "tenancyId": "0193a8f0-1111-7222-8333-444455556666",
+         *       "scope": {
+         *         "kind": "ResourceGroup",
+         *         "subscriptionId": "11111111-aaaa-4aaa-8aaa-111111111111",
+         *         "resourceGroupName": "web-prod",
+         *         "resourceId": null,
+         *         "serviceName": null
+         *       },
+         *       "dateRaised": "2026-03-04",
+         *       "severity": "High",
+         *       "status": "Active",
+         *       "expectedCost": 120.5,
+         *       "actualCost": 480.25,
+         *       "impact": 359.75,
+         *       "impactPercent": 298.55,
+         *       "currency": "EUR",
+         *       "description": "Cost of resource group web-prod was 480.25 EUR against 120.50 EUR expected (+298.55%), driven by resource vm-web-3.",
+         *       "drivers": [
+         *         {
+         *           "scope": {
+         *             "kind": "Resource",
+         *             "subscriptionId": "11111111-aaaa-4aaa-8aaa-111111111111",
+         *             "resourceGroupName": "web-prod",
+         *             "resourceId": "0193a8f1-2222-7333-8444-555566667777",
+         *             "serviceName": null
+         *           },
+         *           "label": "vm-web-3",
+         *           "expectedCost": 40,
+         *           "actualCost": 395.1,
+         *           "change": 355.1,
+         *           "share": 0.987
+         *         }
+         *       ],
+         *       "relatedEvents": [],
+         *       "detectedAt": "2026-03-05T02:10:00.000Z",
+         *       "statusChangedAt": null,
+         *       "statusChangedBy": null
+         *     }
+         */
+        Anomaly: {
+            /** @description An amount in the billing currency named by `currency`. */
+            actualCost: number;
+            /** @description ISO 4217 code. */
+            currency: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (UTC day).
+             */
+            dateRaised: string;
+            /** @description One sentence; names the child scope that drove it, when one did. */
+            description: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            detectedAt: string;
+            /** @description The child scopes (subscriptions of a tenant, groups of a subscription, resources of a group) that moved the same way on that day, largest share of the change first, at most 5. Empty for Resource and Service. */
+            drivers: {
+                /** @description An amount in the billing currency named by `currency`. */
+                actualCost: number;
+                /** @description An amount in the billing currency named by `currency`. */
+                change: number;
+                /** @description An amount in the billing currency named by `currency`. */
+                expectedCost: number;
+                /** @description The child scope as people name it (subscription, group or resource name). */
+                label: string;
+                /** @description What the cost belongs to. Subscription: subscriptionId. ResourceGroup: subscriptionId and resourceGroupName. Resource: resourceId (with its subscription and group). Service: serviceName, across the tenant. Tenant: the fields are null. */
+                scope: {
+                    /** @enum {string} */
+                    kind: "Tenant" | "Subscription" | "ResourceGroup" | "Resource" | "Service";
+                    resourceGroupName: string | null;
+                    /** Format: uuid */
+                    resourceId: string | null;
+                    serviceName: string | null;
+                    subscriptionId: string | null;
+                };
+                /** @description The child's change as a share of the anomaly's impact (1 = all of it). */
+                share: number;
+            }[];
+            /** @description An amount in the billing currency named by `currency`. */
+            expectedCost: number;
+            /** Format: uuid */
+            id: string;
+            /** @description actualCost - expectedCost: positive for a spike, negative for a drop. */
+            impact: number;
+            /** @description impact in percent of expectedCost (100 when nothing was expected). */
+            impactPercent: number;
+            /** @description The tenant's event markers from 3 days before dateRaised to the end of that day that are drawn on the scope's cost chart (universal markers everywhere; tagged ones on tenant, subscription and service scopes, and on a resource or group whose own tags match), oldest first. */
+            relatedEvents: components["schemas"]["Event"][];
+            /** @description What the cost belongs to. Subscription: subscriptionId. ResourceGroup: subscriptionId and resourceGroupName. Resource: resourceId (with its subscription and group). Service: serviceName, across the tenant. Tenant: the fields are null. */
+            scope: {
+                /** @enum {string} */
+                kind: "Tenant" | "Subscription" | "ResourceGroup" | "Resource" | "Service";
+                resourceGroupName: string | null;
+                /** Format: uuid */
+                resourceId: string | null;
+                serviceName: string | null;
+                subscriptionId: string | null;
+            };
+            /**
+             * @description High, Medium or Low. See the description of Anomaly.
+             * @enum {string}
+             */
+            severity: "High" | "Medium" | "Low";
+            /** @enum {string} */
+            status: "Active" | "Acknowledged" | "Resolved";
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            statusChangedAt: string | null;
+            /** @description Who did something: an API key, a user of the web interface, or the service itself. */
+            statusChangedBy: {
+                id: string | null;
+                name: string | null;
+                /** @enum {string} */
+                type: "ApiKey" | "User" | "System";
+            } | null;
+            /** Format: uuid */
+            tenancyId: string;
+        };
+        /** @description Daily amortised cost of one chart scope, with the event markers drawn on it. Every charge category counts (usage, purchases, taxes, credits, adjustments and corrections), as on the bill. */
+        CostSeries: {
+            /** @description ISO 4217 code. */
+            currency: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (UTC day).
+             */
+            from: string;
+            groupBy: string | null;
+            /** @description With groupBy: the groups, largest cost first; past 50, the rest are summed into one last group with key "(other)". Costs without the grouping (no resource group, no such tag) are in the group with key "". */
+            groups?: {
+                /** @description An amount in the billing currency named by `currency`. */
+                cost: number;
+                key: string;
+                label: string;
+                points: {
+                    /** @description An amount in the billing currency named by `currency`. */
+                    cost: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD (UTC day).
+                     */
+                    date: string;
+                }[];
+            }[];
+            /** @description The event markers visible on this chart, oldest first. */
+            markers: components["schemas"]["Event"][];
+            /** @description The scope's total per UTC day: every day of the range, 0 where nothing was billed. */
+            points: {
+                /** @description An amount in the billing currency named by `currency`. */
+                cost: number;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                date: string;
+            }[];
+            scope: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (UTC day).
+             */
+            to: string;
+        };
+        /** @description tagKey and tagValue come together or not at all; without them the marker is universal. */
+        CreatePublicEventRequest: {
+            /** @enum {string} */
+            category: "Deployment" | "Launch" | "Campaign" | "Configuration" | "Incident" | "Other";
+            description?: string | null;
+            /**
+             * Format: date-time
+             * @description When it happened; any RFC 3339 offset, stored in UTC.
+             */
+            occurredAt: string;
+            tagKey?: string | null;
+            tagValue?: string | null;
+            /** @description 1 to 200 characters after trimming. */
+            title: string;
+        };
+        CreateReportRequest: {
+            description?: string | null;
+            /**
+             * @description CostByDimension: Cost by subscription, resource group, service, resource or the values of a tag over a period, largest first (by resource: in resource id order, unless `top` asks for the largest). TopResources: The `count` most expensive resources (default 20, at most 1,000) over a period, ranked. AnomalySummary: The anomalies raised in a period, by status (Active, Acknowledged, Resolved) then severity (High, Medium, Low), newest first: tenancy, scope, day raised, expected and actual cost, and impact (actual - expected). InsightSavings: The open insights (Active, or snoozed until the run at the latest) on the day the run was requested, by category, the category with the largest estimated monthly savings first, and within it the largest saving first: resource, group, subscription, tenancy, severity, the recommendation and its monthly saving. No parameters.
+             * @enum {string}
+             */
+            kind: "CostByDimension" | "TopResources" | "AnomalySummary" | "InsightSavings";
+            name: string;
+            /** @description The kind's parameters. CostByDimension: `dimension` (Subscription, ResourceGroup, Service, Resource, Tag), `tagKey` (with Tag), `top` (1..1000, optional), `period` (MonthToDate, LastMonth, Last30Days, Last90Days, Custom with `from` and `to`). TopResources: `count` (1..1000, default 20) and the period. AnomalySummary: the period. InsightSavings: none. */
+            parameters?: {
+                [key: string]: unknown;
+            };
+            schedule?: components["schemas"]["ReportSchedule"] | null;
+            tenancyIds: string[] | null;
+        };
+        CreateTenancyRequest: {
+            /** @description Needed by ServicePrincipalCertificate. */
+            certificateThumbprint?: string | null;
+            /** @description Needed by both service-principal types. */
+            clientId?: string | null;
+            /** @description Needed by ServicePrincipalSecret. Encrypted at rest; never returned, logged or exported. */
+            clientSecret?: string | null;
+            /** @description The directory (tenant) id at the cloud provider: a GUID or a verified domain name. */
+            cloudTenantId: string;
+            /** @enum {string} */
+            credentialType: "ServicePrincipalSecret" | "ServicePrincipalCertificate" | "ManagedIdentity";
+            name: string;
+        };
+        /** @description An event marker drawn on cost charts. */
+        Event: {
+            /** @enum {string} */
+            category: "Deployment" | "Launch" | "Campaign" | "Configuration" | "Incident" | "Other";
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description Who did something: an API key, a user of the web interface, or the service itself. */
+            createdBy: {
+                id: string | null;
+                name: string | null;
+                /** @enum {string} */
+                type: "ApiKey" | "User" | "System";
+            };
+            description: string | null;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            occurredAt: string;
+            tagKey: string | null;
+            tagValue: string | null;
+            /** Format: uuid */
+            tenantId: string;
+            title: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            updatedAt: string;
+        };
+        /** @description Cost on the marker's own chart scope before and after it: the N whole UTC days before the marker's day, and N days from the marker's day on. Every charge category counts. */
+        EventCostImpact: {
+            after: {
+                /** @description An amount in the billing currency named by `currency`. */
+                cost: number;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                from: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                to: string;
+            };
+            /** @description Anomalies on the scope raised from before.from to after.to, newest first, at most 100. */
+            anomalies: components["schemas"]["Anomaly"][];
+            before: {
+                /** @description An amount in the billing currency named by `currency`. */
+                cost: number;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                from: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                to: string;
+            };
+            /** @description after.cost - before.cost. */
+            change: number;
+            /** @description change in percent of before.cost; null when it was 0. */
+            changePercent: number | null;
+            /** @description false while the after window reaches past today (costs still to come). */
+            complete: boolean;
+            /** @description ISO 4217 code. */
+            currency: string;
+            days: number;
+            /** Format: uuid */
+            eventId: string;
+            /** @description `tenant` for a universal marker; `tag:{key}={value}` for the resources a tagged marker is on. */
+            scope: string;
+            /** Format: uuid */
+            tenantId: string;
+        };
+        /**
+         * @example {
+         *       "role": "Editor"
+         *     }
+         */
+        GrantTenancyRoleRequest: {
+            /** @enum {string} */
+            role: "Admin" | "Editor" | "Viewer";
+        };
+        /**
+         * @description A cost-reduction recommendation about one resource, one per resource and category. `status` is Active, the last action a person took, or AutoResolved (the condition is gone). Largest saving first in lists.
+         * @example {
+         *       "id": "019a3f0c-5e21-7c4d-9a1b-2f6e8d0c4b11",
+         *       "tenancyId": "019a3e11-0b7f-7a52-8e3c-6d1f0a9b2c47",
+         *       "resourceId": "019a3e12-44c0-7d1e-b5a2-9c8f7e6d5a30",
+         *       "resourceName": "disk-web-0001",
+         *       "subscriptionId": "4f1c2a7e-3b9d-4e61-a8c5-0d2b7f9e6c13",
+         *       "resourceGroupName": "rg-web-prod",
+         *       "category": "OrphanedResource",
+         *       "severity": "Low",
+         *       "title": "disk-web-0001 is orphaned",
+         *       "description": "disk-web-0001 is a managed disk attached to no virtual machine, and costs about USD 19.50 a month.",
+         *       "recommendation": "Delete it if nothing needs it (snapshot a disk first if its data may matter).",
+         *       "estimatedMonthlySavings": 19.5,
+         *       "currency": "USD",
+         *       "status": "Snoozed",
+         *       "snoozedUntil": "2026-03-15T09:00:00.000Z",
+         *       "lastAction": {
+         *         "action": "Snoozed",
+         *         "at": "2026-03-01T09:00:00.000Z",
+         *         "by": {
+         *           "type": "ApiKey",
+         *           "id": "019a3e10-9f2d-7b3e-8c41-5a6b7c8d9e0f",
+         *           "name": "finops"
+         *         },
+         *         "snoozeDays": 14
+         *       },
+         *       "detectedAt": "2026-02-28T23:10:04.512Z",
+         *       "updatedAt": "2026-03-01T09:00:00.000Z"
+         *     }
+         */
+        Insight: {
+            /** @enum {string} */
+            category: "OrphanedResource" | "StoppedVm" | "OverProvisioned" | "ScheduleOpportunity" | "ReservedInstanceOpportunity" | "UnusedResource" | "HybridBenefitOpportunity" | "ExpiredResource";
+            /** @description ISO 4217 code. */
+            currency: string;
+            description: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            detectedAt: string;
+            /** @description An amount in the billing currency named by `currency`. */
+            estimatedMonthlySavings: number;
+            /** Format: uuid */
+            id: string;
+            lastAction: {
+                /** @enum {string} */
+                action: "NotRelevant" | "AcceptedRisk" | "Implemented" | "FalsePositive" | "Snoozed" | "AutoResolved";
+                /**
+                 * Format: date-time
+                 * @description RFC 3339; returned in UTC with milliseconds.
+                 */
+                at: string;
+                /** @description Who did something: an API key, a user of the web interface, or the service itself. */
+                by: {
+                    id: string | null;
+                    name: string | null;
+                    /** @enum {string} */
+                    type: "ApiKey" | "User" | "System";
+                };
+                snoozeDays: number | null;
+            } | null;
+            recommendation: string;
+            resourceGroupName: string | null;
+            /** Format: uuid */
+            resourceId: string | null;
+            resourceName: string | null;
+            /** @enum {string} */
+            severity: "Critical" | "High" | "Medium" | "Low";
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            snoozedUntil: string | null;
+            /** @enum {string} */
+            status: "Active" | "NotRelevant" | "AcceptedRisk" | "Implemented" | "FalsePositive" | "Snoozed" | "AutoResolved";
+            subscriptionId: string | null;
+            /** Format: uuid */
+            tenancyId: string;
+            title: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "email": "jane.doe@example.com",
+         *       "displayName": "Jane Doe"
+         *     }
+         */
+        InvitePublicUserRequest: {
+            displayName?: string | null;
+            /**
+             * Format: email
+             * @description RFC 5321's limits: at most 254 characters, and at most 64 before the @.
+             */
+            email: string;
+        };
+        Organisation: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            plan: string;
+            /** @description The tenancies the calling key can see. */
+            tenancyCount: number;
+        };
+        /**
+         * @description Any status may move to Acknowledged or Resolved. Repeating the current status is a 200 that changes nothing (statusChangedAt stays). Active is a 400.
+         * @example {
+         *       "status": "Acknowledged"
+         *     }
+         */
+        PatchAnomalyRequest: {
+            /**
+             * @description Acknowledged or Resolved; Active is set only by the service (a 400 from a caller).
+             * @enum {string}
+             */
+            status: "Active" | "Acknowledged" | "Resolved";
+        };
+        /**
+         * @example {
+         *       "action": "Snoozed",
+         *       "snoozeDays": 14
+         *     }
+         * @example {
+         *       "action": "Implemented"
+         *     }
+         */
+        PatchInsightRequest: {
+            /**
+             * @description NotRelevant, AcceptedRisk, Implemented, FalsePositive or Snoozed; AutoResolved is set only by the service.
+             * @enum {string}
+             */
+            action: "NotRelevant" | "AcceptedRisk" | "Implemented" | "FalsePositive" | "Snoozed" | "AutoResolved";
+            snoozeDays?: (number | string) | null;
+        };
+        /** @description An absent or null field is left unchanged. */
+        PatchPublicEventRequest: {
+            category?: ("Deployment" | "Launch" | "Campaign" | "Configuration" | "Incident" | "Other") | null;
+            /**
+             * @description Removes the tag filter; not with tagKey/tagValue.
+             * @default false
+             */
+            clearTag?: boolean;
+            /** @description "" clears the description. */
+            description?: string | null;
+            /**
+             * Format: date-time
+             * @description When it happened; any RFC 3339 offset, stored in UTC.
+             */
+            occurredAt?: string | null;
+            tagKey?: string | null;
+            tagValue?: string | null;
+            /** @description 1 to 200 characters after trimming. */
+            title?: string | null;
+        };
+        /**
+         * @description An absent or null field is left unchanged.
+         * @example {
+         *       "isOwner": true
+         *     }
+         * @example {
+         *       "isDisabled": true
+         *     }
+         * @example {
+         *       "displayName": "Jane Doe"
+         *     }
+         */
+        PatchPublicUserRequest: {
+            displayName?: string | null;
+            isDisabled?: boolean | null;
+            isOwner?: boolean | null;
+        };
+        /** @description Absent fields are unchanged; `description: null` clears it, `schedule: null` removes the schedule. */
+        PatchReportRequest: {
+            description?: string | null;
+            name?: string;
+            /** @description The kind's parameters. CostByDimension: `dimension` (Subscription, ResourceGroup, Service, Resource, Tag), `tagKey` (with Tag), `top` (1..1000, optional), `period` (MonthToDate, LastMonth, Last30Days, Last90Days, Custom with `from` and `to`). TopResources: `count` (1..1000, default 20) and the period. AnomalySummary: the period. InsightSavings: none. */
+            parameters?: {
+                [key: string]: unknown;
+            };
+            schedule?: components["schemas"]["ReportSchedule"] | null;
+            tenancyIds?: string[] | null;
+        };
+        /** @description RFC 9457 problem details. */
+        Problem: {
+            /** @description On a 409 for a snapshot already queued or running. */
+            activeRunId?: string;
+            detail?: string;
+            /** @description Field errors: field name to messages. */
+            errors?: {
+                [key: string]: string[];
+            };
+            instance?: string;
+            status: number;
+            title: string;
+            /** @description Identifies the request in the service logs. */
+            traceId: string;
+            /** @description A URI reference naming the kind of problem, e.g. `/problems/validation`. */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Report: {
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            createdAt: string;
+            description: string | null;
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description CostByDimension: Cost by subscription, resource group, service, resource or the values of a tag over a period, largest first (by resource: in resource id order, unless `top` asks for the largest). TopResources: The `count` most expensive resources (default 20, at most 1,000) over a period, ranked. AnomalySummary: The anomalies raised in a period, by status (Active, Acknowledged, Resolved) then severity (High, Medium, Low), newest first: tenancy, scope, day raised, expected and actual cost, and impact (actual - expected). InsightSavings: The open insights (Active, or snoozed until the run at the latest) on the day the run was requested, by category, the category with the largest estimated monthly savings first, and within it the largest saving first: resource, group, subscription, tenancy, severity, the recommendation and its monthly saving. No parameters.
+             * @enum {string}
+             */
+            kind: "CostByDimension" | "TopResources" | "AnomalySummary" | "InsightSavings";
+            lastRun: components["schemas"]["ReportRun"] | null;
+            name: string;
+            /** @description The kind's parameters. CostByDimension: `dimension` (Subscription, ResourceGroup, Service, Resource, Tag), `tagKey` (with Tag), `top` (1..1000, optional), `period` (MonthToDate, LastMonth, Last30Days, Last90Days, Custom with `from` and `to`). TopResources: `count` (1..1000, default 20) and the period. AnomalySummary: the period. InsightSavings: none. */
+            parameters: {
+                [key: string]: unknown;
+            };
+            schedule: components["schemas"]["ReportSchedule"] | null;
+            tenancyIds: string[] | null;
+        };
+        ReportRun: {
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            completedAt: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            periodEnd: string | null;
+            /** Format: date */
+            periodStart: string | null;
+            /** Format: uuid */
+            reportId: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            requestedAt: string;
+            rowCount: number | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            startedAt: string | null;
+            /** @enum {string} */
+            status: "Queued" | "Running" | "Succeeded" | "Failed";
+        };
+        /** @description A run with its data, up to 10,000 rows (empty until it succeeded). */
+        ReportRunDetail: {
+            columns: string[];
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            completedAt: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            periodEnd: string | null;
+            /** Format: date */
+            periodStart: string | null;
+            /** Format: uuid */
+            reportId: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            requestedAt: string;
+            rowCount: number | null;
+            rows: (string | number | null)[][];
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            startedAt: string | null;
+            /** @enum {string} */
+            status: "Queued" | "Running" | "Succeeded" | "Failed";
+            /** @description True when the run has more than the 10,000 rows shown here. */
+            truncated: boolean;
+        };
+        /** @description Queues one run per day, week or month, at the hour given (UTC), exactly once however many workers. */
+        ReportSchedule: {
+            /** @description Monthly only (default 1); 28 at most, so every month has it. */
+            dayOfMonth?: number;
+            /**
+             * @description Weekly only (default Monday).
+             * @enum {string}
+             */
+            dayOfWeek?: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+            /** @enum {string} */
+            frequency: "Daily" | "Weekly" | "Monthly";
+            /** @description The UTC hour from which the run is queued. */
+            hourUtc: number;
+        };
+        Resource: {
+            armId: string;
+            /** @description Amortised cost (FOCUS EffectiveCost) in the billing currency, by UTC day. */
+            costs: {
+                /** @description ISO 4217 code. */
+                currency: string;
+                /** @description An amount in the billing currency named by `currency`. */
+                last30Days: number;
+                /** @description An amount in the billing currency named by `currency`. */
+                monthToDate: number;
+                /** @description An amount in the billing currency named by `currency`. */
+                previousMonth: number;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            firstSeenAt: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            lastSeenAt: string;
+            location: string | null;
+            name: string;
+            /** Format: uuid */
+            resourceGroupId: string;
+            resourceGroupName: string;
+            resourceType: string;
+            sku: string | null;
+            state: string | null;
+            subscriptionId: string;
+            /** @description Tags as the provider reports them. */
+            tags: {
+                [key: string]: string;
+            };
+        };
+        ResourceGroup: {
+            armId: string;
+            /** @description Amortised cost (FOCUS EffectiveCost) in the billing currency, by UTC day. */
+            costs: {
+                /** @description ISO 4217 code. */
+                currency: string;
+                /** @description An amount in the billing currency named by `currency`. */
+                last30Days: number;
+                /** @description An amount in the billing currency named by `currency`. */
+                monthToDate: number;
+                /** @description An amount in the billing currency named by `currency`. */
+                previousMonth: number;
+            };
+            /** Format: uuid */
+            id: string;
+            location: string | null;
+            name: string;
+            resourceCount: number;
+            subscriptionId: string;
+            /** @description Tags as the provider reports them. */
+            tags: {
+                [key: string]: string;
+            };
+            /** Format: uuid */
+            tenantId: string;
+        };
+        ResourceTypeList: {
+            /** @description By type, ignoring case. */
+            items: {
+                resourceCount: number;
+                /** @description e.g. Microsoft.Compute/virtualMachines. */
+                resourceType: string;
+            }[];
+        };
+        /** @description A cost and inventory collection run. Newest first in lists. */
+        SnapshotRun: {
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            completedAt: string | null;
+            deepHistory: boolean;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            periodEnd: string | null;
+            /** Format: date */
+            periodStart: string | null;
+            /** @description While Running: what the run is doing (e.g. "collecting costs: 5200 rows so far"). An addition to the contract. */
+            progress: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            requestedAt: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            startedAt: string | null;
+            stats: {
+                costRows: number;
+                resourceGroups: number;
+                resources: number;
+                subscriptions: number;
+            };
+            /** @enum {string} */
+            status: "Queued" | "Running" | "Succeeded" | "Failed";
+            /** Format: uuid */
+            tenantId: string;
+            /**
+             * @description What started the run. An addition to the contract.
+             * @enum {string}
+             */
+            trigger: "Manual" | "Scheduled" | "Import";
+        };
+        Subscription: {
+            /** @description Amortised cost (FOCUS EffectiveCost) in the billing currency, by UTC day. */
+            costs: {
+                /** @description ISO 4217 code. */
+                currency: string;
+                /** @description An amount in the billing currency named by `currency`. */
+                last30Days: number;
+                /** @description An amount in the billing currency named by `currency`. */
+                monthToDate: number;
+                /** @description An amount in the billing currency named by `currency`. */
+                previousMonth: number;
+            };
+            /** @description ISO 4217 code. */
+            currency: string;
+            displayName: string;
+            resourceCount: number;
+            resourceGroupCount: number;
+            /** @description Enabled, Disabled, Warned, PastDue or Deleted, as the provider reports it. */
+            state: string;
+            subscriptionId: string;
+            /** Format: uuid */
+            tenantId: string;
+        };
+        /**
+         * @description One tag key of the tenant's resources with its distinct values (exact; keys are case-insensitive).
+         * @example {
+         *       "key": "environment",
+         *       "resourceCount": 212,
+         *       "valueCount": 3,
+         *       "values": [
+         *         "prod",
+         *         "staging",
+         *         "dev"
+         *       ],
+         *       "valuesTruncated": false
+         *     }
+         */
+        TagKey: {
+            /** @description The key in the spelling most resources use; other spellings count as the same key. */
+            key: string;
+            /** @description Resources carrying the key, in any spelling. */
+            resourceCount: number;
+            /** @description Distinct values of the key, all of them. */
+            valueCount: number;
+            /** @description Distinct values, most used first, then by text: up to 50, or up to 1,000 when `key` asks for it. */
+            values: string[];
+            /** @description True when the key has more values than `values` holds. */
+            valuesTruncated: boolean;
+        };
+        /**
+         * @example {
+         *       "userId": "019a8f2e-5c1d-7b3a-9e42-6f1d2c3b4a50",
+         *       "email": "jane.doe@example.com",
+         *       "displayName": "Jane Doe",
+         *       "role": "Editor",
+         *       "isOwner": false
+         *     }
+         */
+        TenancyUser: {
+            displayName: string | null;
+            /** Format: email */
+            email: string;
+            isOwner: boolean;
+            /**
+             * @description The user's role on the tenancy; an owner is Admin of every one.
+             * @enum {string}
+             */
+            role: "Admin" | "Editor" | "Viewer";
+            /** Format: uuid */
+            userId: string;
+        };
+        Tenant: {
+            /** @description SHA-1 (40 hex) or SHA-256 (64 hex) thumbprint of the client certificate. */
+            certificateThumbprint: string | null;
+            /** @description Application (client) id, a GUID. */
+            clientId: string | null;
+            /** @description The directory (tenant) id at the cloud provider: a GUID or a verified domain name. */
+            cloudTenantId: string;
+            /** @enum {string} */
+            connector: "azure" | "simulated";
+            /** @description Amortised cost (FOCUS EffectiveCost) in the billing currency, by UTC day. */
+            costs: {
+                /** @description ISO 4217 code. */
+                currency: string;
+                /** @description An amount in the billing currency named by `currency`. */
+                last30Days: number;
+                /** @description An amount in the billing currency named by `currency`. */
+                monthToDate: number;
+                /** @description An amount in the billing currency named by `currency`. */
+                previousMonth: number;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            credentialType: "ServicePrincipalSecret" | "ServicePrincipalCertificate" | "ManagedIdentity";
+            /** @description Whether a client secret is stored. The secret itself is never returned. */
+            hasClientSecret: boolean;
+            /** Format: uuid */
+            id: string;
+            lastSnapshot: {
+                /**
+                 * Format: date-time
+                 * @description RFC 3339; returned in UTC with milliseconds.
+                 */
+                completedAt: string | null;
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                status: "Queued" | "Running" | "Succeeded" | "Failed";
+            } | null;
+            name: string;
+        };
+        /**
+         * @description The tag keys of the tenant's resources, as the latest snapshot saw them, with their distinct values: what a tag filter of an event marker can name.
+         * @example {
+         *       "tenantId": "0193a8f0-1111-7222-8333-444455556666",
+         *       "keys": [
+         *         {
+         *           "key": "environment",
+         *           "resourceCount": 212,
+         *           "valueCount": 3,
+         *           "values": [
+         *             "prod",
+         *             "staging",
+         *             "dev"
+         *           ],
+         *           "valuesTruncated": false
+         *         },
+         *         {
+         *           "key": "team",
+         *           "resourceCount": 198,
+         *           "valueCount": 2,
+         *           "values": [
+         *             "payments",
+         *             "search"
+         *           ],
+         *           "valuesTruncated": false
+         *         }
+         *       ],
+         *       "keysTruncated": false
+         *     }
+         */
+        TenantTags: {
+            /** @description Most used first (resources carrying the key), then by key; at most 200. */
+            keys: components["schemas"]["TagKey"][];
+            /** @description True when the tenant has more than 200 keys. */
+            keysTruncated: boolean;
+            /** Format: uuid */
+            tenantId: string;
+        };
+        /**
+         * @example {
+         *       "id": "019a8f2e-5c1d-7b3a-9e42-6f1d2c3b4a50",
+         *       "email": "jane.doe@example.com",
+         *       "displayName": null,
+         *       "isOwner": false,
+         *       "isDisabled": false,
+         *       "status": "Invited",
+         *       "invitedAt": "2026-03-01T09:00:00.000Z",
+         *       "createdAt": "2026-03-01T09:00:00.000Z",
+         *       "lastSeenAt": null
+         *     }
+         */
+        User: {
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            createdAt: string;
+            displayName: string | null;
+            /**
+             * Format: email
+             * @description Unique in the organisation, compared case-insensitively.
+             */
+            email: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            invitedAt: string | null;
+            isDisabled: boolean;
+            /** @description An organisation owner: Admin of every tenancy, and manages users and keys. */
+            isOwner: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            lastSeenAt: string | null;
+            /**
+             * @description Invited until the invitation is accepted, then Active; Disabled while isDisabled.
+             * @enum {string}
+             */
+            status: "Invited" | "Active" | "Disabled";
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    PublicListAnomalies: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD (UTC day). */
+                dateRaised?: string;
+                /** @description Extension: first UTC day raised, inclusive (YYYY-MM-DD). */
+                from?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+                /** @description Extension: the anomalies drawn on one cost chart, in the grammar of the costs' `scope`. `tenant`: all of them; `subscription:{subscriptionId}`: the subscription's, its groups' and its resources'; `resourceGroup:{name}` (name case-insensitive): the group's and its resources'; `resource:{resourceId}`: the resource's. Meant with tenancyId. */
+                scope?: string;
+                severity?: "High" | "Medium" | "Low";
+                status?: "Active" | "Acknowledged" | "Resolved";
+                /** @description Extension: with a resourceGroup scope, the subscription the group is in. */
+                subscriptionId?: string;
+                tenancyId?: string;
+                /** @description Extension: last UTC day raised, inclusive; not before `from`. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Anomaly records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Anomaly"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetAnomaly: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                anomalyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Anomaly"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicUpdateAnomalyStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                anomalyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchAnomalyRequest"];
+            };
+        };
+        responses: {
+            /** @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Anomaly"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicListInsights: {
+        parameters: {
+            query?: {
+                category?: "OrphanedResource" | "StoppedVm" | "OverProvisioned" | "ScheduleOpportunity" | "ReservedInstanceOpportunity" | "UnusedResource" | "HybridBenefitOpportunity" | "ExpiredResource";
+                /** @description Whether to include insights whose status is not Active. `true` or `false` (case-insensitive). */
+                includeDismissed?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+                severity?: "Critical" | "High" | "Medium" | "Low";
+                tenancyId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Insight records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Insight"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetInsight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                insightId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cost-reduction recommendation about one resource, one per resource and category. `status` is Active, the last action a person took, or AutoResolved (the condition is gone). Largest saving first in lists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Insight"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicUpdateInsightStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                insightId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchInsightRequest"];
+            };
+        };
+        responses: {
+            /** @description A cost-reduction recommendation about one resource, one per resource and category. `status` is Active, the last action a person took, or AutoResolved (the condition is gone). Largest saving first in lists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Insight"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organisation"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicListReports: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Report records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Report"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    CreateReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReportRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    DeleteReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted with its runs and their files. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UpdateReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchReportRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicListReportRuns: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ReportRun records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ReportRun"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicTriggerReportRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportRun"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetReportRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reportId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A run with its data, up to 10,000 rows (empty until it succeeded). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportRunDetail"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicDownloadReportRunCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reportId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the signed URL in Location. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicDownloadReportRunPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reportId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run as PDF., with Content-Disposition: attachment and a file name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicDownloadReportRunXlsx: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reportId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run as XLSX., with Content-Disposition: attachment and a file name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicListTenancyUsers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                tenancyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of TenancyUser records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["TenancyUser"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    GrantTenancyRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenancyId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantTenancyRoleRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenancyUser"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    RevokeTenancyRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenancyId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The role is removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicListTenants: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Tenant records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Tenant"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicCreateTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTenancyRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    GetTenantDailyCosts: {
+        parameters: {
+            query?: {
+                /** @description First UTC day, inclusive; default 29 days before `to`. */
+                from?: string;
+                /** @description `service`, `resourceGroup`, `resource` or `tag:KEY`. */
+                groupBy?: string;
+                /** @description `tenant`, `subscription:{subscriptionId}`, `resourceGroup:{name}` or `resource:{resourceId}`. */
+                scope?: string;
+                /** @description Chooses among resource groups of one name in several subscriptions. */
+                subscriptionId?: string;
+                /** @description Last UTC day, inclusive; default today. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Daily amortised cost of one chart scope, with the event markers drawn on it. Every charge category counts (usage, purchases, taxes, credits, adjustments and corrections), as on the bill. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostSeries"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetTenantEvents: {
+        parameters: {
+            query?: {
+                category?: "Deployment" | "Launch" | "Campaign" | "Configuration" | "Incident" | "Other";
+                /** @description Inclusive lower bound of occurredAt. */
+                from?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+                /** @description Inclusive upper bound of occurredAt. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Event records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Event"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicCreateTenantEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried create safe (e.g. a CI step whose response was lost): a repeat with the same key and body within 24 hours answers the first response (same event, 201) and creates nothing; the same key with another body is a 422; a repeat while the first is still in flight is a 409 (retry shortly). Keys are kept per API key and tenant. 1 to 255 visible ASCII characters; a random UUID is a good key. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePublicEventRequest"];
+            };
+        };
+        responses: {
+            /** @description An event marker drawn on cost charts. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with an earlier one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetTenantEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event marker drawn on cost charts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicDeleteTenantEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, at once and for good. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicUpdateTenantEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchPublicEventRequest"];
+            };
+        };
+        responses: {
+            /** @description An event marker drawn on cost charts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    GetEventCostImpact: {
+        parameters: {
+            query?: {
+                /** @description Days on each side of the marker, 1 to 90. */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                eventId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cost on the marker's own chart scope before and after it: the N whole UTC days before the marker's day, and N days from the marker's day on. Every charge category counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventCostImpact"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    GetVisibleTenantEvents: {
+        parameters: {
+            query: {
+                /** @description Inclusive lower bound of occurredAt; default `to` - 30 days. */
+                from?: string;
+                /** @description The chart: `tenant`, `subscription:{subscriptionId}`, `resourceGroup:{name}` (case-insensitive) or `resource:{resourceId}` (the resource UUID). */
+                scope: string;
+                /** @description Chooses among resource groups of the same name in several subscriptions. */
+                subscriptionId?: string;
+                /** @description Inclusive upper bound of occurredAt; default now. */
+                to?: string;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer (or a list of them): a 304 without a body while it is current. */
+                "if-none-match"?: string;
+            };
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The markers on one cost chart, oldest first: universal markers everywhere; tagged markers on broad charts (tenant, subscription), and on a resource or resource-group chart only when its own tags hold the same key (case-insensitive) with the same value (exact). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339; returned in UTC with milliseconds.
+                         */
+                        from: string;
+                        items: components["schemas"]["Event"][];
+                        /** @description The scope of the chart, as asked (a resource id in lower case). */
+                        scope: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339; returned in UTC with milliseconds.
+                         */
+                        to: string;
+                        /** @description True when more than 1,000 markers fall in the range; the oldest are kept. */
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicListTenantResourceGroups: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+                subscriptionId?: string;
+                /** @description An addition to the specification. `key:value` (the key ends at the first colon) keeps rows with that tag, `key` alone rows that have the key whatever its value; repeat it (up to 10) and every one must match. The key matches ignoring case (as Azure tag names do), the value exactly. */
+                tag?: string[];
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ResourceGroup records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ResourceGroup"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetTenantResourceGroup: {
+        parameters: {
+            query?: {
+                /** @description Chooses among groups of this name in several subscriptions. */
+                subscriptionId?: string;
+            };
+            header?: never;
+            path: {
+                resourceGroupName: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceGroup"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ListTenantResourceTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceTypeList"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicListTenantResources: {
+        parameters: {
+            query?: {
+                /** @description Resource name, case-insensitive exact. */
+                armResourceName?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+                /** @description The group's id (UUID) or its ARM id. */
+                resourceGroupId?: string;
+                /** @description e.g. Microsoft.Compute/virtualMachines, case-insensitive. */
+                resourceType?: string;
+                /** @description An addition to the specification. A part of the name, ignoring case (`web` finds vm-Web-01); blank is refused. */
+                search?: string;
+                /** @description An addition to the specification. `name` (the default), `-name` (Z to A), `resourceType` (then name), `-firstSeenAt` (newest first) or `-last30Days` (the most expensive over the last 30 days first, in the tenant's billing currency, then by name); ties by id. */
+                sort?: "name" | "-name" | "resourceType" | "-firstSeenAt" | "-last30Days";
+                /** @description Exact subscription id. */
+                subscriptionId?: string;
+                /** @description An addition to the specification. `key:value` (the key ends at the first colon) keeps rows with that tag, `key` alone rows that have the key whatever its value; repeat it (up to 10) and every one must match. The key matches ignoring case (as Azure tag names do), the value exactly. */
+                tag?: string[];
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Resource records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Resource"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetTenantResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                resourceId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resource"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicListTenantSnapshots: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of SnapshotRun records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["SnapshotRun"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicTriggerTenantSnapshot: {
+        parameters: {
+            query?: {
+                /** @description Whether to collect the 30 days before today. `true` or `false` (case-insensitive). */
+                deepHistory?: string;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; poll the Location. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotRun"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    GetTenantSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                snapshotId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cost and inventory collection run. Newest first in lists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotRun"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicListTenantSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Subscription records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Subscription"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetTenantSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriptionId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ListTenantTags: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this key (any letter case), with up to 1,000 of its values.
+                 * @example environment
+                 */
+                key?: string;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag keys of the tenant's resources, as the latest snapshot saw them, with their distinct values: what a tag filter of an event marker can name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantTags"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicListUsers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of User records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["User"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicInviteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitePublicUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Invited; the e-mail is on its way. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicGetUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PublicUpdateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchPublicUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ResendUserInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new e-mail is on its way. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+}
