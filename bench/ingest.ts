@@ -25,7 +25,8 @@ import { sql } from 'kysely'
 import { loadConfig, sqliteFileOf } from '../src/config.js'
 import { createSimulatedConnector } from '../src/connectors/simulated/index.js'
 import type { DailyCostRow, TenantConnection } from '../src/connectors/types.js'
-import { rebuildSeries, resourceKeyOf } from '../src/features/costs/store.js'
+import { resourceKeyOf } from '../src/features/costs/keys.js'
+import { rebuildSeries } from '../src/features/costs/rebuild.js'
 import { systemClock } from '../src/platform/clock.js'
 import { addDays } from '../src/platform/time.js'
 import {
@@ -177,7 +178,7 @@ function cpuSince(start: NodeJS.CpuUsage): number {
 /** Costwatch's cost store, as a snapshot run calls it; checks what landed in daily_costs. */
 async function costwatchIngest(database: BenchDatabase, data: GeneratedRows, days: number): Promise<Timing> {
   return withServices(database, async (services, { db }) => {
-    const costs = services.costStore
+    const costs = services.costIngest
     const tenantId = randomUUID()
     const runId = randomUUID()
     const stagingKey = `${runId}:1`

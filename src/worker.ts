@@ -54,7 +54,7 @@ export function createCollectionWorker(deps: {
     snapshotRunKind({
       runs: services.snapshotStore,
       tenants: services.tenantStore,
-      costs: services.costStore,
+      costs: services.costIngest,
       connectors: deps.connectors ?? defaultConnectors(config),
       secrets: services.secrets,
       hostCredentials: services.hostCredentials,

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { rebuildSeries } from '../../src/features/costs/store.js'
+import { rebuildSeries } from '../../src/features/costs/rebuild.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { ROOT } from '../support/cli.js'

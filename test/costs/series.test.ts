@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { rebuildSeries } from '../../src/features/costs/store.js'
+import { rebuildSeries } from '../../src/features/costs/rebuild.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { addDays } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'

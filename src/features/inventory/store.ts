@@ -1,10 +1,11 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { CpuSample, InventorySnapshot } from '../../connectors/types.js'
+import { chunk } from '../../platform/chunk.js'
 import type { Ids } from '../../platform/clock.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import { addDays } from '../../platform/time.js'
-import { billingCurrencies, resourceKeyOf, runningTotalsOfSummary } from '../costs/store.js'
+import { resourceCostBetween, resourceKeyOf } from '../costs/read/index.js'
 
 export type Tags = Record<string, string>
 
@@ -53,17 +54,11 @@ export const RESOURCE_SORTS = ['name', '-name', 'resourceType', '-firstSeenAt', 
 export type ResourceSort = (typeof RESOURCE_SORTS)[number]
 
 /**
- * A resource's cost in `currency` over the 30 days ending `today`, every charge category, from its summary row and
- * running totals (see runningTotalsOfSummary): one lookup of the summary and usually one seek per resource. 0
- * without cost in the period.
+ * A resource's cost in `currency` over the 30 days ending `today`, every charge category, as the cost read path
+ * computes it (one lookup of its summary and usually one seek). 0 without cost in the period.
  */
 function last30DaysCost(tenantId: string, currency: string, today: string): RawBuilder<number> {
-  const range = runningTotalsOfSummary(addDays(today, -29), today)
-  return sql<number>`coalesce((
-    select coalesce(${range.upTo}, 0) - coalesce(${range.before}, 0)
-    from resource_cost_totals t
-    where t.tenant_id = ${tenantId} and t.currency = ${currency} and t.resource_key = resources.arm_id_lower
-  ), 0)`
+  return resourceCostBetween(tenantId, currency, addDays(today, -29), today, sql<string>`resources.arm_id_lower`)
 }
 
 /** `text` as a LIKE pattern that matches it literally anywhere (`\` escapes). */
@@ -280,8 +275,14 @@ export function createInventoryStore(db: Kysely<Database>, dialect: DialectName)
      * the cost over the 30 days ending `today` in the tenant's billing currency (what the records show), highest
      * first, then by name.
      */
-    async listResources(tenantId: string, filter: ResourceFilter, paging: Paging, sort: ResourceSort, today: string) {
-      const currency = sort === '-last30Days' ? (await billingCurrencies(db, [tenantId])).get(tenantId)! : ''
+    async listResources(
+      tenantId: string,
+      filter: ResourceFilter,
+      paging: Paging,
+      sort: ResourceSort,
+      today: string,
+      currency: string,
+    ) {
       const [rows, total] = await Promise.all([
         resourceRows(tenantId, filter)
           .selectAll()
@@ -382,6 +383,91 @@ const SYNC_BATCH = 200
 
 function groupKey(subscriptionId: string, name: string): string {
   return `/subscriptions/${subscriptionId}/resourcegroups/${name}`.toLowerCase()
+}
+
+/**
+ * The tenant's current resources, by id: those the latest collection saw (seen since it started, when there was
+ * one), what the insight rules judge.
+ */
+export async function currentResources(db: Kysely<Database>, tenantId: string, seenSince: string | null) {
+  return db
+    .selectFrom('resources')
+    .select([
+      'id',
+      'armId',
+      'armIdLower',
+      'name',
+      'resourceType',
+      'state',
+      'sku',
+      'tags',
+      'properties',
+      'subscriptionId',
+      'resourceGroupName',
+    ])
+    .where('tenantId', '=', tenantId)
+    .$if(!!seenSince, (qb) => qb.where('lastSeenAt', '>=', seenSince!))
+    .orderBy('id')
+    .execute()
+}
+
+/** The tenant's daily CPU of virtual machines over [from, to], by resource key then day. */
+export async function cpuDays(db: Kysely<Database>, tenantId: string, from: string, to: string) {
+  return db
+    .selectFrom('cpuMetrics')
+    .select(['resourceKey', 'date', 'averagePercent', 'maxPercent', 'p95Percent'])
+    .where('tenantId', '=', tenantId)
+    .where('date', '>=', from)
+    .where('date', '<=', to)
+    .orderBy('resourceKey')
+    .orderBy('date')
+    .execute()
+}
+
+/** What a report shows of a resource beside its costs. */
+export interface ResourceFacts {
+  name: string
+  resourceType: string
+  resourceGroupName: string
+  tags: Record<string, string>
+}
+
+/**
+ * The facts (name, type, group, tags) of the tenant's resources whose keys (lower-cased ARM ids) fall in
+ * [firstKey, lastKey]: one range of the key, read beside each batch of a report's costs (which come in key order).
+ */
+export async function resourceFactsBetween(
+  db: Kysely<Database>,
+  tenantId: string,
+  firstKey: string,
+  lastKey: string,
+): Promise<Map<string, ResourceFacts>> {
+  const facts = new Map<string, ResourceFacts>()
+  const inventory = await db
+    .selectFrom('resources')
+    .select(['armIdLower', 'name', 'resourceType', 'resourceGroupName', 'tags'])
+    .where('tenantId', '=', tenantId)
+    .where('armIdLower', '>=', firstKey)
+    .where('armIdLower', '<=', lastKey)
+    .execute()
+  for (const r of inventory)
+    facts.set(r.armIdLower, {
+      name: r.name,
+      resourceType: r.resourceType,
+      resourceGroupName: r.resourceGroupName,
+      tags: JSON.parse(r.tags) as Record<string, string>,
+    })
+  return facts
+}
+
+/** The names of resources by id, in one query per 500 ids; unknown ids are left out. */
+export async function resourceNamesById(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>()
+  for (const part of chunk([...new Set(ids)], 500)) {
+    const rows = await db.selectFrom('resources').select(['id', 'name']).where('id', 'in', part).execute()
+    for (const r of rows) names.set(r.id, r.name)
+  }
+  return names
 }
 
 /**

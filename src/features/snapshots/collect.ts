@@ -4,7 +4,7 @@ import { SealedSecretError, type SecretBox } from '../../platform/crypto.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
 import { defineRunKind } from '../../platform/runs/worker.js'
 import { toDay } from '../../platform/time.js'
-import type { CostStore } from '../costs/store.js'
+import type { CostIngest } from '../costs/ingest.js'
 import { saveCpuSamples, syncInventory } from '../inventory/store.js'
 import { type HostCredentialPolicy, hostCredentialsRefusal, usesHostCredentials } from '../tenants/host-credentials.js'
 import { TENANT_CLIENT_SECRET, type TenantStore } from '../tenants/store.js'
@@ -22,7 +22,7 @@ export type AfterSnapshot = (tenantId: string, runId: string) => Promise<void>
 export function snapshotRunKind(deps: {
   runs: SnapshotStore
   tenants: TenantStore
-  costs: CostStore
+  costs: CostIngest
   connectors: Record<string, Connector>
   secrets: SecretBox
   hostCredentials: HostCredentialPolicy

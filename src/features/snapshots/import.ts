@@ -5,7 +5,7 @@ import type { Clock, Ids } from '../../platform/clock.js'
 import { isUniqueViolation } from '../../platform/db/errors.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
-import type { CostStore } from '../costs/store.js'
+import type { CostIngest } from '../costs/ingest.js'
 import { syncInventory } from '../inventory/store.js'
 import type { TenantStore } from '../tenants/store.js'
 import type { SnapshotRun } from './schemas.js'
@@ -75,7 +75,7 @@ const IMPORT_LEASE_MS = 10 * 60_000
 export function createFocusImporter(deps: {
   tenants: TenantStore
   runs: SnapshotStore
-  costs: CostStore
+  costs: CostIngest
   clock: Clock
   ids: Ids
 }) {
