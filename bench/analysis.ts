@@ -9,7 +9,7 @@ import { createAnomalyAnalyser } from '../src/features/anomalies/detection.js'
 import { createAnomalyStore, SCOPE_LEVELS } from '../src/features/anomalies/store.js'
 import { createCostReads } from '../src/features/costs/read/index.js'
 import { rebuildSeries } from '../src/features/costs/rebuild.js'
-import { createInventoryStore } from '../src/features/inventory/store.js'
+import { createInventoryStore, currentResourceTags, inventoryForCosts } from '../src/features/inventory/store.js'
 import { systemClock, uuidV7Ids } from '../src/platform/clock.js'
 import { addDays } from '../src/platform/time.js'
 import { type Benchmark, benchDatabases, benchTenant, insertInBatches, seededRandom, withServices } from './lib.js'
@@ -67,9 +67,9 @@ export const analysisBenchmark: Benchmark = {
           }
         })
         // The rows went straight in: the daily series a merge would keep are written once, not timed.
-        await rebuildSeries(db.kysely, tenant.id, first, LAST_DAY)
+        await rebuildSeries(db.kysely, currentResourceTags, tenant.id, first, LAST_DAY)
         const store = createAnomalyStore(db.kysely)
-        const costs = createCostReads(db.kysely, db.dialect)
+        const costs = createCostReads(db.kysely, inventoryForCosts(db.kysely, db.dialect))
         const from = addDays(LAST_DAY, -29)
         let started = performance.now()
         for (const l of SCOPE_LEVELS) await costs.usageSeries(tenant.id, l, addDays(from, -119), LAST_DAY)

@@ -27,6 +27,7 @@ import { createSimulatedConnector } from '../src/connectors/simulated/index.js'
 import type { DailyCostRow, TenantConnection } from '../src/connectors/types.js'
 import { resourceKeyOf } from '../src/features/costs/keys.js'
 import { rebuildSeries } from '../src/features/costs/rebuild.js'
+import { currentResourceTags } from '../src/features/inventory/store.js'
 import { systemClock } from '../src/platform/clock.js'
 import { addDays } from '../src/platform/time.js'
 import {
@@ -239,7 +240,9 @@ async function costwatchIngest(database: BenchDatabase, data: GeneratedRows, day
     // and starts the running totals from their bases, which a tenant's first costs skip.)
     const seriesStarted = performance.now()
     const seriesCpu = process.cpuUsage()
-    await db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenantId, window.from, window.to))
+    await db.kysely
+      .transaction()
+      .execute((trx) => rebuildSeries(trx, currentResourceTags, tenantId, window.from, window.to))
     note(
       `rewriting the daily series of the window again, alone, as a re-collection would: ` +
         `${secondsSince(seriesStarted).toFixed(1)} s (CPU ${cpuSince(seriesCpu).toFixed(1)} s)`,

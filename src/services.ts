@@ -16,7 +16,7 @@ import { createInsightsAnalyser } from './features/insights/analyser.js'
 import { createInsightService } from './features/insights/service.js'
 import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
-import { createInventoryStore } from './features/inventory/store.js'
+import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
 import { createReportService } from './features/reports/service.js'
@@ -95,7 +95,7 @@ export function createServices(deps: {
     organisationOfTenancy: tenantStore.organisationOf,
     endSessionsOf,
   })
-  const costIngest = createCostIngest(db.kysely, db.dialect)
+  const costIngest = createCostIngest(db.kysely, db.dialect, currentResourceTags)
   const blobs = openBlobStore(config.blobUrl, config.s3)
   const reportStore = createReportStore(
     db.kysely,
@@ -110,7 +110,7 @@ export function createServices(deps: {
     ids,
   })
   const inventoryStore = createInventoryStore(db.kysely, db.dialect)
-  const costReads = createCostReads(db.kysely, db.dialect)
+  const costReads = createCostReads(db.kysely, inventoryForCosts(db.kysely, db.dialect))
   const eventStore = createEventStore(db.kysely, db.dialect)
   const anomalyStore = createAnomalyStore(db.kysely)
   const insightStore = createInsightStore(db.kysely, { ids, costs: costReads })

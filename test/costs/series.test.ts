@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { rebuildSeries } from '../../src/features/costs/rebuild.js'
+import { currentResourceTags } from '../../src/features/inventory/store.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { addDays } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
@@ -250,10 +251,12 @@ for (const dialect of testDialects()) {
       expect(collected.length).toBeGreaterThan(0)
       const lastDays = { from: addDays(span.last, -2), to: span.last }
       await t.db.kysely.transaction().execute(async (trx) => {
-        await rebuildSeries(trx, tenant.id, span.first, span.last)
+        await rebuildSeries(trx, currentResourceTags, tenant.id, span.first, span.last)
       })
       expect(await resourceSeries()).toEqual(collected)
-      await t.db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenant.id, lastDays.from, lastDays.to))
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, lastDays.from, lastDays.to))
       expect(await resourceSeries()).toEqual(collected)
     })
 
@@ -314,7 +317,9 @@ for (const dialect of testDialects()) {
           .execute()
       }
       expect(await tagSets()).toBe(await tagged())
-      await t.db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenant.id, span.first, span.last))
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, span.first, span.last))
       const named = await stored()
       expect(named.some((s) => s.tagKey === 'name')).toBe(true)
       expect(named).toEqual(await expected())

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { DailyCostRow } from '../../src/connectors/types.js'
 import { rebuildSeries } from '../../src/features/costs/rebuild.js'
 import { createTempStaging, SORT_CACHE_KIB } from '../../src/features/costs/staging.js'
+import { currentResourceTags } from '../../src/features/inventory/store.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { costRow, costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
@@ -241,7 +242,9 @@ for (const dialect of testDialects()) {
         expect(merged.resources).toHaveLength(days.length * 4)
         expect(merged.running).toHaveLength(days.length * 3)
         // The same days summed again from daily_costs, as a later run's merge sums them.
-        await t.db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenant.id, window.from, window.to))
+        await t.db.kysely
+          .transaction()
+          .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, window.from, window.to))
         expect(merged).toEqual(await seriesOf(tenant.id))
       }
       expect(await leftStaged()).toBe(0)

@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely, sql } from 'kysely'
 import { type DailyCostRow, type KeyedCostRows, toDailyCostRows } from '../../connectors/types.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { resourceKeyOf } from './keys.js'
-import { rebuildSeries } from './rebuild.js'
+import { type CurrentTags, rebuildSeries } from './rebuild.js'
 import { type CoveredDays, createTempStaging, type Merged, upsertDailyCosts } from './staging.js'
 
 const STAGING_COLUMNS = [
@@ -35,7 +35,12 @@ function stagingInsert(dialect: DialectName, rows: number): string {
 }
 
 /** The write path of cost data: staging a run's rows, merging them into daily_costs and rebuilding the series. */
-export function createCostIngest(db: Kysely<Database>, dialect: DialectName) {
+export function createCostIngest(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  /** The resources' tags now, lent by the inventory (see CurrentTags). */
+  currentTags: CurrentTags,
+) {
   // SQLite stages in the connection's TEMP database (see staging.ts); PostgreSQL in the cost_staging table.
   const tempStaging = dialect === 'sqlite' ? createTempStaging(db) : null
   const perInsert = STAGE_ROWS
@@ -102,7 +107,7 @@ export function createCostIngest(db: Kysely<Database>, dialect: DialectName) {
     }
     for (const range of merged.ranges) {
       const fresh = merged.fresh?.find((f) => f.tenantId === range.tenantId)
-      await rebuildSeries(trx, range.tenantId, range.from, range.to, fresh)
+      await rebuildSeries(trx, currentTags, range.tenantId, range.from, range.to, fresh)
     }
     return merged.rows
   }

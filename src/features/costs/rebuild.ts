@@ -5,6 +5,12 @@ import { keyOfResource } from './keys.js'
 import type { FreshSeries } from './staging.js'
 
 /**
+ * The tags of the tenant's resources now, as (resource_key, tag_key lower-cased, tag_value) rows: a statement the
+ * inventory lends (inventory/store.ts, `currentResourceTags`), since costs imports nothing of the inventory.
+ */
+export type CurrentTags = (trx: Kysely<Database>, tenantId: string) => RawBuilder<unknown>
+
+/**
  * Rewrites every daily series of one tenant over [from, to] from daily_costs: deletes the days, then sums them
  * again, finest first (resources from the cost rows, (group, service) pairs from resources, the rest from those
  * pairs, the tenant from its subscriptions). Run inside the transaction that wrote the cost rows, so a series
@@ -16,6 +22,7 @@ import type { FreshSeries } from './staging.js'
  */
 export async function rebuildSeries(
   trx: Kysely<Database>,
+  currentTags: CurrentTags,
   tenantId: string,
   from: string,
   to: string,
@@ -69,7 +76,7 @@ export async function rebuildSeries(
     from cost_series where level = 'subscription' and ${range}
     group by tenant_id, date, charge_category, currency`.execute(trx)
   await rebuildRunningCosts(trx, tenantId, from, fresh)
-  await rebuildTagSeries(trx, tenantId, from, to)
+  await rebuildTagSeries(trx, currentTags, tenantId, from, to)
 }
 
 /**
@@ -79,13 +86,14 @@ export async function rebuildSeries(
  * chart groups all days by the tags a resource has now. Runs after the inventory is synced, in the same
  * transaction (a snapshot run and an import sync it just before merging their costs).
  */
-async function rebuildTagSeries(trx: Kysely<Database>, tenantId: string, from: string, to: string) {
-  const eachTag =
-    trx.getExecutor().adapter instanceof SqliteAdapter ? sql`json_each(r.tags)` : sql`jsonb_each_text(r.tags::jsonb)`
-  // A resource with a key in two spellings counts under the smaller value, as charts always grouped it.
-  const current = sql`select r.arm_id_lower as resource_key, lower(j.key) as tag_key, min(j.value) as tag_value
-    from resources r cross join ${eachTag} j where r.tenant_id = ${tenantId}
-    group by r.arm_id_lower, lower(j.key)`
+async function rebuildTagSeries(
+  trx: Kysely<Database>,
+  currentTags: CurrentTags,
+  tenantId: string,
+  from: string,
+  to: string,
+) {
+  const current = currentTags(trx, tenantId)
   const stored = sql`select resource_key, tag_key, tag_value from resource_tags where tenant_id = ${tenantId}`
   const changed = (
     await sql<{ tagKey: string }>`

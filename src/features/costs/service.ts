@@ -52,6 +52,8 @@ export interface ChartNames {
   resourcesByKey(tenantId: string): Promise<ReadonlyMap<string, { name: string }>>
   /** Resource groups' names by `{subscriptionId}/{lower-cased name}`. */
   groupNames(tenantId: string): Promise<ReadonlyMap<string, string>>
+  /** The names of a few resources by key (those of the groups a chart shows, not the tenant's all). */
+  resourceNames(tenantId: string, keys: string[]): Promise<ReadonlyMap<string, string>>
 }
 
 /** The cost rows of a chart's scope. */
@@ -69,10 +71,7 @@ function filterOf(scope: ResolvedChartScope): SeriesFilter {
 }
 
 export function createCostService(deps: {
-  series: Pick<
-    CostReads,
-    'daily' | 'resourceTotals' | 'resourceDaily' | 'tagDaily' | 'resourceNames' | 'billingCurrency'
-  >
+  series: Pick<CostReads, 'daily' | 'resourceTotals' | 'resourceDaily' | 'tagDaily' | 'billingCurrency'>
   inventoryStore: ChartNames
   inventory: ChartScopes
   events: Pick<EventService, 'visibleOn'>
@@ -214,7 +213,7 @@ export function createCostService(deps: {
       let labelOf: (key: string) => string = (key) => key
       if (groupBy === 'resource' && filter.kind === 'tenant') {
         const groups = await largestResources(tenantId, currency, from, to, days, totalByDay)
-        const names = await series.resourceNames(
+        const names = await inventoryStore.resourceNames(
           tenantId,
           groups.map((g) => g.key),
         )

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely'
+import { type Kysely, type RawBuilder, SqliteAdapter, sql } from 'kysely'
 import type { CpuSample, InventorySnapshot } from '../../connectors/types.js'
 import { chunk } from '../../platform/chunk.js'
 import type { Ids } from '../../platform/clock.js'
@@ -184,6 +184,18 @@ export function createInventoryStore(db: Kysely<Database>, dialect: DialectName)
         .where('tenantId', '=', tenantId)
         .execute()
       return new Map(rows.map((r) => [`${r.subscriptionId}/${r.name.toLowerCase()}`, r.name]))
+    },
+
+    /** The names of a few resources, by key (those of the groups a chart shows, not the tenant's all). */
+    async resourceNames(tenantId: string, keys: string[]): Promise<Map<string, string>> {
+      if (keys.length === 0) return new Map()
+      const rows = await db
+        .selectFrom('resources')
+        .select(['armIdLower', 'name'])
+        .where('tenantId', '=', tenantId)
+        .where('armIdLower', 'in', keys)
+        .execute()
+      return new Map(rows.map((r) => [r.armIdLower, r.name]))
     },
 
     /** Name and tags of resources by lower-cased ARM id, the key cost rows carry. */
@@ -422,6 +434,74 @@ export async function cpuDays(db: Kysely<Database>, tenantId: string, from: stri
     .orderBy('resourceKey')
     .orderBy('date')
     .execute()
+}
+
+/*
+ * What the cost reads and the series rebuild need of the inventory, lent by its owner: costs imports nothing of the
+ * inventory (which reads costs), and whoever builds the cost paths hands them these.
+ */
+
+/**
+ * The value of tag `tagKey` (compared ignoring case, as Azure does) of each resource of the tenant that has it: a
+ * subquery of (resource_key, tag_value) rows that a chart grouped by tag joins. A resource that has the key in two
+ * spellings counts under the smaller value.
+ */
+export function taggedResources(dialect: DialectName, tenantId: string, tagKey: string): RawBuilder<unknown> {
+  return dialect === 'postgres'
+    ? sql`(select r.arm_id_lower as resource_key, min(j.value) as tag_value
+        from resources r cross join lateral jsonb_each_text(r.tags::jsonb) j
+        where r.tenant_id = ${tenantId} and lower(j.key) = ${tagKey} group by r.arm_id_lower)`
+    : sql`(select r.arm_id_lower as resource_key, min(j.value) as tag_value
+        from resources r, json_each(r.tags) j
+        where r.tenant_id = ${tenantId} and lower(j.key) = ${tagKey} group by r.arm_id_lower)`
+}
+
+/**
+ * Every tag of the tenant's resources as (resource_key, tag_key, tag_value) rows, the key lower-cased (a resource
+ * with a key in two spellings counts under the smaller value): the tags the tag series are summed by, compared by
+ * the rebuild with those it summed last time. A statement's text over `trx`'s dialect.
+ */
+export function currentResourceTags(trx: Kysely<Database>, tenantId: string): RawBuilder<unknown> {
+  const eachTag =
+    trx.getExecutor().adapter instanceof SqliteAdapter ? sql`json_each(r.tags)` : sql`jsonb_each_text(r.tags::jsonb)`
+  return sql`select r.arm_id_lower as resource_key, lower(j.key) as tag_key, min(j.value) as tag_value
+    from resources r cross join ${eachTag} j where r.tenant_id = ${tenantId}
+    group by r.arm_id_lower, lower(j.key)`
+}
+
+/** Tenants per statement: two parameters each. */
+const TENANTS_PER_READ = 200
+
+/**
+ * The currency of one subscription of each tenant that has one (the one seen last, then by id): a tenant's billing
+ * currency before it has any cost. One seek per tenant, in one statement.
+ */
+export async function subscriptionCurrencies(
+  db: Kysely<Database>,
+  tenantIds: readonly string[],
+): Promise<Map<string, string>> {
+  const currencies = new Map<string, string>()
+  for (const part of chunk(tenantIds, TENANTS_PER_READ)) {
+    const seeks = sql.join(
+      part.map(
+        (id) => sql`select ${id} as id, (
+          select s.currency from subscriptions s where s.tenant_id = ${id}
+          order by s.last_seen_at desc, s.subscription_id limit 1) as currency`,
+      ),
+      sql` union all `,
+    )
+    const { rows } = await sql<{ id: string; currency: string | null }>`${seeks}`.execute(db)
+    for (const r of rows) if (r.currency !== null) currencies.set(r.id, r.currency)
+  }
+  return currencies
+}
+
+/** What the cost read path asks of the inventory (see InventoryForCosts in costs/read). */
+export function inventoryForCosts(db: Kysely<Database>, dialect: DialectName) {
+  return {
+    subscriptionCurrencies: (tenantIds: string[]) => subscriptionCurrencies(db, tenantIds),
+    taggedResources: (tenantId: string, tagKey: string) => taggedResources(dialect, tenantId, tagKey),
+  }
 }
 
 /** What a report shows of a resource beside its costs. */

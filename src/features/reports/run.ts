@@ -8,7 +8,7 @@ import type { Database, DialectName } from '../../platform/db/index.js'
 import { defineRunKind, type RunKind } from '../../platform/runs/worker.js'
 import { toDay } from '../../platform/time.js'
 import { createCostReads } from '../costs/read/index.js'
-import { resourceFactsBetween } from '../inventory/store.js'
+import { inventoryForCosts, resourceFactsBetween } from '../inventory/store.js'
 import { REPORT_KINDS } from './kinds/index.js'
 import type { ReportSource } from './kinds/types.js'
 import { FORMATS, type Format } from './render/document.js'
@@ -62,7 +62,7 @@ export class DefinitionError extends Error {}
  * anomalies and insights through their stores.
  */
 export function reportSource(db: Kysely<Database>, dialect: DialectName): ReportSource {
-  const costs = createCostReads(db, dialect)
+  const costs = createCostReads(db, inventoryForCosts(db, dialect))
   return {
     async *resourceCosts(tenancyId, period) {
       for await (const batch of costs.resourceCostBatches(tenancyId, period.from, period.to)) {

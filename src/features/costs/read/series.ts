@@ -1,7 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
-import type { Database, DialectName } from '../../../platform/db/index.js'
+import type { Database } from '../../../platform/db/index.js'
 import { keyOfResource } from '../keys.js'
-import { billingCurrencies, DEFAULT_CURRENCY } from './currency.js'
 import { COST_ROWS_WITH_KEYS } from './rows.js'
 import { runningTotalsOfSummary } from './totals.js'
 import type { SeriesLevel } from './usage.js'
@@ -30,7 +29,11 @@ export interface SeriesRow {
  * subscription or group split by service or group from group_cost_series; a split by resource or tag from
  * resource_cost_series; one resource from its own cost rows (one range of daily_costs' primary key).
  */
-export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) {
+export function createSeriesQueries(
+  db: Kysely<Database>,
+  /** Each resource's value of a tag, a subquery lent by the inventory (see InventoryForCosts). */
+  taggedResources: (tenantId: string, tagKey: string) => RawBuilder<unknown>,
+) {
   const between = (from: string, to: string) => sql`date >= ${from} and date <= ${to}`
 
   /**
@@ -47,21 +50,6 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
   async function seriesRows(query: RawBuilder<SeriesRow>): Promise<SeriesRow[]> {
     const result = await query.execute(db)
     return result.rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
-  }
-
-  /**
-   * The value of tag `tagKey` (compared ignoring case, as Azure does) of each resource that has it, from the
-   * inventory: a subquery of (resource_key, tag_value) rows. A resource that has the key in two spellings counts
-   * under the smaller value.
-   */
-  function taggedResources(tenantId: string, tagKey: string) {
-    return dialect === 'postgres'
-      ? sql`(select r.arm_id_lower as resource_key, min(j.value) as tag_value
-          from resources r cross join lateral jsonb_each_text(r.tags::jsonb) j
-          where r.tenant_id = ${tenantId} and lower(j.key) = ${tagKey} group by r.arm_id_lower)`
-      : sql`(select r.arm_id_lower as resource_key, min(j.value) as tag_value
-          from resources r, json_each(r.tags) j
-          where r.tenant_id = ${tenantId} and lower(j.key) = ${tagKey} group by r.arm_id_lower)`
   }
 
   return {
@@ -178,23 +166,6 @@ export function createSeriesQueries(db: Kysely<Database>, dialect: DialectName) 
         sql<string>`tag_value`,
         sql`tenant_id = ${tenantId} and tag_key = ${tagKey} and ${between(from, to)}`,
       )
-    },
-
-    /** The inventory names of a few resources, by key (those of the groups a chart shows, not the tenant's all). */
-    async resourceNames(tenantId: string, keys: string[]): Promise<Map<string, string>> {
-      if (keys.length === 0) return new Map()
-      const rows = await db
-        .selectFrom('resources')
-        .select(['armIdLower', 'name'])
-        .where('tenantId', '=', tenantId)
-        .where('armIdLower', 'in', keys)
-        .execute()
-      return new Map(rows.map((r) => [r.armIdLower, r.name]))
-    },
-
-    /** The tenant's billing currency (see billingCurrencies): what a chart with no cost row is shown in. */
-    async billingCurrency(tenantId: string): Promise<string> {
-      return (await billingCurrencies(db, [tenantId])).get(tenantId) ?? DEFAULT_CURRENCY
     },
   }
 }
