@@ -7,8 +7,9 @@
  */
 import { createAnomalyAnalyser } from '../src/features/anomalies/detection.js'
 import { createAnomalyStore, SCOPE_LEVELS } from '../src/features/anomalies/store.js'
-import { createCostStore, rebuildSeries } from '../src/features/costs/store.js'
-import { createInventoryStore } from '../src/features/inventory/store.js'
+import { createCostReads } from '../src/features/costs/read/index.js'
+import { rebuildSeries } from '../src/features/costs/rebuild.js'
+import { createInventoryStore, currentResourceTags, inventoryForCosts } from '../src/features/inventory/store.js'
 import { systemClock, uuidV7Ids } from '../src/platform/clock.js'
 import { addDays } from '../src/platform/time.js'
 import { type Benchmark, benchDatabases, benchTenant, insertInBatches, seededRandom, withServices } from './lib.js'
@@ -66,14 +67,16 @@ export const analysisBenchmark: Benchmark = {
           }
         })
         // The rows went straight in: the daily series a merge would keep are written once, not timed.
-        await rebuildSeries(db.kysely, tenant.id, first, LAST_DAY)
-        const store = createAnomalyStore(db.kysely, createCostStore(db.kysely, db.dialect))
+        await rebuildSeries(db.kysely, currentResourceTags, tenant.id, first, LAST_DAY)
+        const store = createAnomalyStore(db.kysely)
+        const costs = createCostReads(db.kysely, inventoryForCosts(db.kysely, db.dialect))
         const from = addDays(LAST_DAY, -29)
         let started = performance.now()
-        for (const l of SCOPE_LEVELS) await store.usageSeries(tenant.id, l, addDays(from, -119), LAST_DAY)
+        for (const l of SCOPE_LEVELS) await costs.usageSeries(tenant.id, l, addDays(from, -119), LAST_DAY)
         const reads = secondsSince(started)
         const analyser = createAnomalyAnalyser({
           store,
+          costs,
           inventory: createInventoryStore(db.kysely, db.dialect),
           organisationOf: async () => organisationId,
           options: config.anomalyDetection,

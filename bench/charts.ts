@@ -15,8 +15,9 @@ import SqliteDatabase from 'better-sqlite3'
 import { sqliteFileOf } from '../src/config.js'
 import { createSimulatedConnector } from '../src/connectors/simulated/index.js'
 import type { TenantConnection } from '../src/connectors/types.js'
-import { rebuildSeries, resourceKeyOf } from '../src/features/costs/store.js'
-import { syncInventory } from '../src/features/inventory/store.js'
+import { resourceKeyOf } from '../src/features/costs/keys.js'
+import { rebuildSeries } from '../src/features/costs/rebuild.js'
+import { currentResourceTags, syncInventory } from '../src/features/inventory/store.js'
 import { systemClock, uuidV7Ids } from '../src/platform/clock.js'
 import { addDays } from '../src/platform/time.js'
 import {
@@ -121,7 +122,7 @@ async function seed(database: BenchDatabase): Promise<{ apiKey: string; tenantId
     raw.close()
   }
   await withServices(database, (_services, { db }) =>
-    db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenantId, FIRST_DAY, LAST_DAY)),
+    db.kysely.transaction().execute((trx) => rebuildSeries(trx, currentResourceTags, tenantId, FIRST_DAY, LAST_DAY)),
   )
   return { apiKey, tenantId, rows }
 }

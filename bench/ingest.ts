@@ -25,7 +25,9 @@ import { sql } from 'kysely'
 import { loadConfig, sqliteFileOf } from '../src/config.js'
 import { createSimulatedConnector } from '../src/connectors/simulated/index.js'
 import type { DailyCostRow, TenantConnection } from '../src/connectors/types.js'
-import { rebuildSeries, resourceKeyOf } from '../src/features/costs/store.js'
+import { resourceKeyOf } from '../src/features/costs/keys.js'
+import { rebuildSeries } from '../src/features/costs/rebuild.js'
+import { currentResourceTags } from '../src/features/inventory/store.js'
 import { systemClock } from '../src/platform/clock.js'
 import { addDays } from '../src/platform/time.js'
 import {
@@ -177,7 +179,7 @@ function cpuSince(start: NodeJS.CpuUsage): number {
 /** Costwatch's cost store, as a snapshot run calls it; checks what landed in daily_costs. */
 async function costwatchIngest(database: BenchDatabase, data: GeneratedRows, days: number): Promise<Timing> {
   return withServices(database, async (services, { db }) => {
-    const costs = services.costStore
+    const costs = services.costIngest
     const tenantId = randomUUID()
     const runId = randomUUID()
     const stagingKey = `${runId}:1`
@@ -238,7 +240,9 @@ async function costwatchIngest(database: BenchDatabase, data: GeneratedRows, day
     // and starts the running totals from their bases, which a tenant's first costs skip.)
     const seriesStarted = performance.now()
     const seriesCpu = process.cpuUsage()
-    await db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenantId, window.from, window.to))
+    await db.kysely
+      .transaction()
+      .execute((trx) => rebuildSeries(trx, currentResourceTags, tenantId, window.from, window.to))
     note(
       `rewriting the daily series of the window again, alone, as a re-collection would: ` +
         `${secondsSince(seriesStarted).toFixed(1)} s (CPU ${cpuSince(seriesCpu).toFixed(1)} s)`,

@@ -46,7 +46,7 @@ export const insightsBenchmark: Benchmark = {
         const window = { from: addDays('2026-03-01', -30), to: '2026-03-01' }
         const inventory = await connector.inventory(conn, context)
         for await (const batch of connector.dailyCosts(conn, window, context)) {
-          await services.costStore.stage('bench', tenant.id, batch)
+          await services.costIngest.stage('bench', tenant.id, batch)
         }
         const vms = inventory.resources.filter((r) => r.resourceType === 'Microsoft.Compute/virtualMachines')
         const cpu = await connector.cpuMetrics(
@@ -57,7 +57,7 @@ export const insightsBenchmark: Benchmark = {
         )
         await db.kysely.transaction().execute(async (trx) => {
           await syncInventory(trx, tenant.id, inventory, NOW.toISOString(), uuidV7Ids)
-          await services.costStore.mergeStaged(trx, 'bench')
+          await services.costIngest.mergeStaged(trx, 'bench')
           await saveCpuSamples(trx, tenant.id, cpu)
         })
 

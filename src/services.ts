@@ -5,14 +5,17 @@ import { createAnomalyService } from './features/anomalies/service.js'
 import { createAnomalyStore } from './features/anomalies/store.js'
 import { createApiKeyService } from './features/apikeys/service.js'
 import { createApiKeyStore } from './features/apikeys/store.js'
+
+import { createCostIngest } from './features/costs/ingest.js'
+import { createCostReads } from './features/costs/read/index.js'
+
 import { createCostService } from './features/costs/service.js'
-import { createCostStore, createSeriesQueries } from './features/costs/store.js'
 import { createEventService } from './features/events/service.js'
 import { createEventStore } from './features/events/store.js'
 import { createInsightService } from './features/insights/service.js'
 import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
-import { createInventoryStore } from './features/inventory/store.js'
+import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
 import { createReportService } from './features/reports/service.js'
@@ -91,7 +94,7 @@ export function createServices(deps: {
     organisationOfTenancy: tenantStore.organisationOf,
     endSessionsOf,
   })
-  const costStore = createCostStore(db.kysely, db.dialect)
+  const costIngest = createCostIngest(db.kysely, db.dialect, currentResourceTags)
   const blobs = openBlobStore(config.blobUrl, config.s3)
   const reportStore = createReportStore(
     db.kysely,
@@ -106,12 +109,14 @@ export function createServices(deps: {
     ids,
   })
   const inventoryStore = createInventoryStore(db.kysely, db.dialect)
+  const costReads = createCostReads(db.kysely, inventoryForCosts(db.kysely, db.dialect))
   const eventStore = createEventStore(db.kysely, db.dialect)
-  const anomalyStore = createAnomalyStore(db.kysely, costStore)
-  const insightStore = createInsightStore(db.kysely, { ids })
+  const anomalyStore = createAnomalyStore(db.kysely)
+  const insightStore = createInsightStore(db.kysely, { ids, costs: costReads })
   const analysers = createAnalysers({
     anomalies: {
       store: anomalyStore,
+      costs: costReads,
       inventory: inventoryStore,
       organisationOf: (tenantId) => tenantStore.organisationOf(tenantId),
       options: config.anomalyDetection,
@@ -132,7 +137,7 @@ export function createServices(deps: {
     const tenantIds = records.map((r) => r.id)
     const [latest, totals] = await Promise.all([
       snapshotStore.latestOf(tenantIds),
-      costStore.tenantTotals(tenantIds, today),
+      costReads.tenantTotals(tenantIds, today),
     ])
     return records.map((r) => ({ ...r, lastSnapshot: latest.get(r.id) ?? null, costs: totals.get(r.id) ?? r.costs }))
   }
@@ -152,7 +157,7 @@ export function createServices(deps: {
     clock,
     ids,
   })
-  const inventory = createInventoryService({ store: inventoryStore, costs: costStore, clock })
+  const inventory = createInventoryService({ store: inventoryStore, costs: costReads, clock })
   /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */
   const authFailures = createAuthFailureLimiter(config.authFailureLimitPerMinute)
   const sessions = createSessionService({
@@ -203,7 +208,8 @@ export function createServices(deps: {
       decorate: decorateTenants,
     }),
     snapshotStore,
-    costStore,
+    costIngest,
+    costReads,
     blobs,
     reportStore,
     reports,
@@ -213,15 +219,21 @@ export function createServices(deps: {
     importFocus: createFocusImporter({
       tenants: tenantStore,
       runs: snapshotStore,
-      costs: costStore,
+      costs: costIngest,
       clock,
       ids,
     }),
-    anomalies: createAnomalyService({ store: anomalyStore, events: eventStore, inventory: inventoryStore, clock }),
+    anomalies: createAnomalyService({
+      store: anomalyStore,
+      costs: costReads,
+      events: eventStore,
+      inventory: inventoryStore,
+      clock,
+    }),
     insightStore,
     insights: createInsightService({ store: insightStore, clock }),
     costs: createCostService({
-      series: createSeriesQueries(db.kysely, db.dialect),
+      series: costReads,
       inventoryStore,
       inventory,
       events,

@@ -43,7 +43,7 @@ export type WorkerServices = Pick<
   | 'tenantStore'
   | 'hostCredentials'
   | 'snapshotStore'
-  | 'costStore'
+  | 'costIngest'
   | 'snapshots'
   | 'analysisStore'
   | 'analysers'
@@ -75,7 +75,7 @@ export function createCollectionWorker(deps: {
     snapshotRunKind({
       runs: services.snapshotStore,
       tenants: services.tenantStore,
-      costs: services.costStore,
+      costs: services.costIngest,
       connectors: deps.connectors ?? defaultConnectors(config),
       secrets: services.secrets,
       hostCredentials: services.hostCredentials,

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { parse } from 'csv-parse/sync'
 import ExcelJS from 'exceljs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { rebuildSeries } from '../../src/features/costs/store.js'
+import { rebuildSeries } from '../../src/features/costs/rebuild.js'
+import { currentResourceTags } from '../../src/features/inventory/store.js'
 import type { ReportRecord, ReportRunRecord } from '../../src/features/reports/schemas.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { seedCosts } from '../reports/seed.js'
@@ -155,7 +156,7 @@ for (const dialect of testDialects()) {
         ],
         { last: '2026-03-01', days: 40 },
       )
-      await rebuildSeries(t.db.kysely, t1.id, '2026-01-21', '2026-03-01') // the PDF's chart reads the daily series
+      await rebuildSeries(t.db.kysely, currentResourceTags, t1.id, '2026-01-21', '2026-03-01') // the PDF's chart reads the daily series
       const vmWeb = await t.db.kysely
         .selectFrom('resources')
         .select(['id', 'armIdLower'])

@@ -107,9 +107,9 @@ for (const dialect of testDialects()) {
         ])
       }
       // Detection reads usage alone: the correction is usage, the purchase and the tax are not.
-      const usage = await t.services.costStore.usageSeries(tenant.id, 'subscription', '2025-10-15', '2025-10-16')
+      const usage = await t.services.costReads.usageSeries(tenant.id, 'subscription', '2025-10-15', '2025-10-16')
       expect(usage.map((s) => [s.scopeKey, s.currency, [...s.costs]])).toEqual([[SUB, 'EUR', [8.5, 0]]])
-      const byResource = await t.services.costStore.usageSeries(tenant.id, 'resource', '2025-10-15', '2025-10-15')
+      const byResource = await t.services.costReads.usageSeries(tenant.id, 'resource', '2025-10-15', '2025-10-15')
       expect(byResource.map((s) => [s.scopeKey, [...s.costs]])).toEqual([[VM, [8.5]]])
     })
 
@@ -149,7 +149,7 @@ for (const dialect of testDialects()) {
 
     it('keeps every series equal to its rows after re-collections of overlapping windows', async () => {
       const tenant = await t.given.tenant(org)
-      const store = t.services.costStore
+      const store = t.services.costIngest
       const other = `/subscriptions/${SUB}/resourcegroups/data/providers/microsoft.storage/storageaccounts/st1`
       let run = 0
       const collect = async (from: number, to: number, factor: number) => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { rebuildSeries } from '../../src/features/costs/store.js'
+import { rebuildSeries } from '../../src/features/costs/rebuild.js'
+import { currentResourceTags } from '../../src/features/inventory/store.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { ROOT } from '../support/cli.js'
@@ -82,7 +83,7 @@ for (const dialect of testDialects()) {
         { ...row, resourceKey: '/r/b', date: '2026-03-01', cost: 2, currency: 'USD', meterName: null },
       ])
       // Rows written past the cost store: their series are summed as mergeStaged would.
-      await rebuildSeries(t.db.kysely, mixed.id, '2026-02-27', '2026-03-01')
+      await rebuildSeries(t.db.kysely, currentResourceTags, mixed.id, '2026-02-27', '2026-03-01')
       const res = await t.request('GET', `${API}/tenants/${mixed.id}`, org.ownerKey)
       expect(res.json().costs).toEqual({ currency: 'USD', monthToDate: 2, previousMonth: 1, last30Days: 3 })
       const chart = (

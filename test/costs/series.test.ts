@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { rebuildSeries } from '../../src/features/costs/store.js'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { rebuildSeries } from '../../src/features/costs/rebuild.js'
+import { currentResourceTags } from '../../src/features/inventory/store.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { addDays } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
@@ -176,6 +177,37 @@ for (const dialect of testDialects()) {
       expect(await ids('?from=2026-02-21&to=2026-02-21')).toEqual([prodOnly.id])
     })
 
+    it('finds a chart scope in the inventory once for its costs and its markers', async () => {
+      const vm = (await t.request('GET', `${API}/tenants/${tenant.id}/resources?pageSize=1`, org.ownerKey)).json()
+        .items[0] as { id: string; subscriptionId: string; resourceGroupName: string }
+      const resolve = vi.spyOn(t.services.inventory, 'resolveChartScope')
+      // The markers' own lookup of a scope, which a cost chart must not make a second time.
+      const selfResolving = vi.spyOn(t.services.events, 'visible')
+      try {
+        for (const scope of [
+          'tenant',
+          `subscription:${vm.subscriptionId}`,
+          `resourceGroup:${vm.resourceGroupName}&subscriptionId=${vm.subscriptionId}`,
+          `resource:${vm.id}`,
+        ]) {
+          for (const groupBy of ['', '&groupBy=resourceGroup']) {
+            resolve.mockClear()
+            const res = await chart(`?scope=${scope}${groupBy}`)
+            expect(res.statusCode, res.body).toBe(200)
+            expect(resolve, scope).toHaveBeenCalledTimes(1)
+          }
+        }
+        expect(selfResolving).not.toHaveBeenCalled()
+        // An unknown scope is still a 404, found by that one lookup.
+        resolve.mockClear()
+        expect((await chart(`?scope=resourceGroup:nope`)).statusCode).toBe(404)
+        expect(resolve).toHaveBeenCalledTimes(1)
+      } finally {
+        resolve.mockRestore()
+        selfResolving.mockRestore()
+      }
+    })
+
     it('draws a chart that ends on the last day the API accepts', async () => {
       const res = await chart('?from=9999-12-30&to=9999-12-31')
       expect(res.statusCode, res.body).toBe(200)
@@ -219,10 +251,12 @@ for (const dialect of testDialects()) {
       expect(collected.length).toBeGreaterThan(0)
       const lastDays = { from: addDays(span.last, -2), to: span.last }
       await t.db.kysely.transaction().execute(async (trx) => {
-        await rebuildSeries(trx, tenant.id, span.first, span.last)
+        await rebuildSeries(trx, currentResourceTags, tenant.id, span.first, span.last)
       })
       expect(await resourceSeries()).toEqual(collected)
-      await t.db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenant.id, lastDays.from, lastDays.to))
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, lastDays.from, lastDays.to))
       expect(await resourceSeries()).toEqual(collected)
     })
 
@@ -283,7 +317,9 @@ for (const dialect of testDialects()) {
           .execute()
       }
       expect(await tagSets()).toBe(await tagged())
-      await t.db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenant.id, span.first, span.last))
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, span.first, span.last))
       const named = await stored()
       expect(named.some((s) => s.tagKey === 'name')).toBe(true)
       expect(named).toEqual(await expected())

@@ -2,8 +2,9 @@ import SqliteDatabase from 'better-sqlite3'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { DailyCostRow } from '../../src/connectors/types.js'
+import { rebuildSeries } from '../../src/features/costs/rebuild.js'
 import { createTempStaging, SORT_CACHE_KIB } from '../../src/features/costs/staging.js'
-import { rebuildSeries } from '../../src/features/costs/store.js'
+import { currentResourceTags } from '../../src/features/inventory/store.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { costRow, costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
@@ -43,7 +44,7 @@ for (const dialect of testDialects()) {
 
     it('sums rows of one key across batches, keeps the greater description, and merges in one transaction', async () => {
       const tenant = await t.given.tenant(org)
-      const store = t.services.costStore
+      const store = t.services.costIngest
       await store.stage('merge-1:1', tenant.id, [
         row({ cost: 2 }),
         row({ meterId: 'meter-disk', resourceArmId: DISK, serviceName: 'Storage', meterName: null, cost: 0.5 }),
@@ -112,7 +113,7 @@ for (const dialect of testDialects()) {
 
     it('keeps each day’s own currency and names when they change during the staged days', async () => {
       const tenant = await t.given.tenant(org)
-      const store = t.services.costStore
+      const store = t.services.costIngest
       await store.stage('changed:1', tenant.id, [
         row({ date: '2026-02-01', cost: 2 }),
         row({ date: '2026-02-02', cost: 3, currency: 'USD', meterName: 'D2s v3 (renamed)' }),
@@ -217,7 +218,7 @@ for (const dialect of testDialects()) {
     }
 
     it('sums the series of a first merge from the staged rows as from the stored rows, a moved resource too', async () => {
-      const store = t.services.costStore
+      const store = t.services.costIngest
       const days = ['2026-02-01', '2026-02-02', '2026-02-03', '2026-02-04']
       const rowsOf = (moved: boolean) =>
         days.flatMap((date, i) => [
@@ -241,7 +242,9 @@ for (const dialect of testDialects()) {
         expect(merged.resources).toHaveLength(days.length * 4)
         expect(merged.running).toHaveLength(days.length * 3)
         // The same days summed again from daily_costs, as a later run's merge sums them.
-        await t.db.kysely.transaction().execute((trx) => rebuildSeries(trx, tenant.id, window.from, window.to))
+        await t.db.kysely
+          .transaction()
+          .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, window.from, window.to))
         expect(merged).toEqual(await seriesOf(tenant.id))
       }
       expect(await leftStaged()).toBe(0)
@@ -250,7 +253,7 @@ for (const dialect of testDialects()) {
     it('merges each tenant of one staging key over its own days', async () => {
       const first = await t.given.tenant(org)
       const second = await t.given.tenant(org)
-      const store = t.services.costStore
+      const store = t.services.costIngest
       await store.stage('two-tenants:1', first.id, [row({ date: '2026-01-05', cost: 4 })])
       await store.stage('two-tenants:1', second.id, [
         row({ date: '2026-01-20', cost: 8 }),
@@ -277,7 +280,7 @@ for (const dialect of testDialects()) {
 
     it('leaves nothing staged nor stored when the final transaction rolls back and the run is cleared', async () => {
       const tenant = await t.given.tenant(org)
-      const store = t.services.costStore
+      const store = t.services.costIngest
       await store.stage('rolled-back:1', tenant.id, [row({ cost: 9 })])
       await expect(
         t.db.kysely.transaction().execute(async (trx) => {
@@ -298,7 +301,7 @@ for (const dialect of testDialects()) {
         try {
           other.pragma('busy_timeout = 0')
           await t.db.kysely.transaction().execute(async (trx) => {
-            await t.services.costStore.stage('no-lock:1', tenant.id, [row({ cost: 1 }), row({ cost: 2 })], trx)
+            await t.services.costIngest.stage('no-lock:1', tenant.id, [row({ cost: 1 }), row({ cost: 2 })], trx)
             // Mid-staging, another process can still write.
             other.exec('begin immediate')
             other.prepare('update tenants set name = name where id = ?').run(tenant.id)
@@ -307,7 +310,7 @@ for (const dialect of testDialects()) {
         } finally {
           other.close()
         }
-        await t.services.costStore.clearStaged('no-lock')
+        await t.services.costIngest.clearStaged('no-lock')
         expect(await leftStaged()).toBe(0)
       })
     }

@@ -10,9 +10,36 @@ import type { Clock, Ids } from '../../platform/clock.js'
 import { roundMoney } from '../../platform/money.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
 import { addDays, dayDiff } from '../../platform/time.js'
+
+import type { CostReads } from '../costs/read/index.js'
 import type { InventoryStore } from '../inventory/public.js'
+
 import type { AnomalyDriver, AnomalyScope } from './schemas.js'
-import { type AnomalyStore, type DetectedRow, SCOPE_LEVELS, type ScopeLevel, type UsageSeries } from './store.js'
+import { type AnomalyStore, type DetectedRow, SCOPE_LEVELS, type ScopeLevel } from './store.js'
+
+/**
+ * One scope's daily usage cost. `key` by level: tenant `''`; subscription its id; resourceGroup
+ * `{subscriptionId}/{lower-cased group name}`; service its name; resource its lower-cased ARM id. `parent` is the key
+ * of the scope one level up in tenant > subscription > resourceGroup > resource (null for tenant and service).
+ * `values[i]` is the cost of day `from + i`, 0 for a day without cost.
+ */
+interface ScopeSeries {
+  key: string
+  parent: string | null
+  values: Float64Array
+}
+
+/**
+ * The usage series of one level as detection judges them: those in the tenant's billing currency (rows in another
+ * currency are left out), without the scopes that have no key at that level (a subscription's own charges, at the
+ * group or resource level).
+ */
+function judgedSeries(found: Awaited<ReturnType<CostReads['usageSeries']>>, level: ScopeLevel, currency: string) {
+  const keyless = level === 'resourceGroup' || level === 'resource'
+  return found
+    .filter((s) => s.currency === currency && !(keyless && (s.scopeKey === '' || s.scopeKey.endsWith('/'))))
+    .map((s): ScopeSeries => ({ key: s.scopeKey, parent: s.parent, values: s.costs }))
+}
 
 /** The level whose scopes break down a scope of this level (drivers); tenant > subscription > group > resource. */
 const CHILD_LEVEL: Partial<Record<ScopeLevel, ScopeLevel>> = {
@@ -31,7 +58,7 @@ export function historyDays(options: DetectionOptions): number {
 }
 
 interface Judged {
-  series: UsageSeries
+  series: ScopeSeries
   judgement: SeriesJudgement
 }
 
@@ -41,7 +68,7 @@ interface Names {
   resources: Map<string, { id: string; name: string }>
 }
 
-function scopeOf(level: ScopeLevel, s: UsageSeries, names: Names): { scope: AnomalyScope; label: string } {
+function scopeOf(level: ScopeLevel, s: ScopeSeries, names: Names): { scope: AnomalyScope; label: string } {
   const none = { subscriptionId: null, resourceGroupName: null, resourceId: null, serviceName: null }
   const groupName = (key: string) => names.groups.get(key) ?? key.slice(key.indexOf('/') + 1)
   switch (level) {
@@ -89,6 +116,8 @@ function signedPercent(p: number): string {
  */
 export function createAnomalyAnalyser(deps: {
   store: AnomalyStore
+  /** The cost read path: the tenant's billing currency once per run, each level's usage series once. */
+  costs: Pick<CostReads, 'usageSeries' | 'billingCurrencies'>
   inventory: Pick<InventoryStore, 'groupNames' | 'resourcesByKey'>
   organisationOf(tenantId: string): Promise<string | null>
   options: DetectionOptions
@@ -103,13 +132,14 @@ export function createAnomalyAnalyser(deps: {
       if (!organisationId) return // the tenant is gone
       const readFrom = addDays(from, -historyDays(options))
       const judged = new Map<ScopeLevel, Map<string, Judged>>()
-      let currency = ''
+      const currency = (await deps.costs.billingCurrencies([tenantId])).get(tenantId)!
       let start = -1
       for (const level of SCOPE_LEVELS) {
         if (signal.aborted) throw new LeaseLostError()
         progress(`judging ${level} costs`)
-        const read = await deps.store.usageSeries(tenantId, level, readFrom, to)
-        currency = read.currency
+        const read = {
+          series: judgedSeries(await deps.costs.usageSeries(tenantId, level, readFrom, to), level, currency),
+        }
         // Days before the tenant's first cost are not zero cost but no data: every series starts with the tenant's.
         if (start < 0) {
           const tenantValues = read.series[0]?.values
@@ -182,7 +212,7 @@ export function createAnomalyAnalyser(deps: {
           }
         }
       }
-      function rowOf(level: ScopeLevel, series: UsageSeries, a: DetectedAnomaly): DetectedRow {
+      function rowOf(level: ScopeLevel, series: ScopeSeries, a: DetectedAnomaly): DetectedRow {
         const { scope, label } = scopeOf(level, series, names)
         const { childLevel, drivers } = driversAt(level, series.key, a.index, a.impact)
         const driverRecords: AnomalyDriver[] = drivers.map((d) => {

@@ -4,9 +4,12 @@ import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf } from '../../platform/http/paging.js'
 import { roundMoney } from '../../platform/money.js'
 import { addDays, dayBounds, toDay } from '../../platform/time.js'
+
+import type { CostReads } from '../costs/read/index.js'
 import type { EventRecord, EventStore } from '../events/public.js'
 import { type ChartTarget, isUniversal, isVisibleOn } from '../events/public.js'
 import type { InventoryStore } from '../inventory/public.js'
+
 import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
 import type {
   AnomalyDriver,
@@ -62,6 +65,7 @@ export function toAnomalyRecord(row: AnomalyRow, relatedEvents: EventRecord[]): 
 
 export function createAnomalyService(deps: {
   store: AnomalyStore
+  costs: Pick<CostReads, 'costBetween'>
   events: Pick<EventStore, 'range' | 'get'>
   inventory: Pick<InventoryStore, 'resourceTags' | 'resourceGroupsNamed' | 'resourcesByKey'>
   clock: Clock
@@ -204,8 +208,8 @@ export function createAnomalyService(deps: {
           .map(([key]) => key)
       }
       const [costBefore, costAfter, anomalies] = await Promise.all([
-        store.costBetween(tenantId, resourceKeys, before.from, before.to),
-        store.costBetween(tenantId, resourceKeys, after.from, after.to),
+        deps.costs.costBetween(tenantId, resourceKeys, before.from, before.to),
+        deps.costs.costBetween(tenantId, resourceKeys, after.from, after.to),
         store.raisedBetween(
           tenantId,
           before.from,

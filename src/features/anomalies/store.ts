@@ -1,11 +1,11 @@
-import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely'
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely'
 import type { Visibility } from '../../platform/auth/principal.js'
 import { chunk } from '../../platform/chunk.js'
 import { type Database, NO_ROW } from '../../platform/db/index.js'
 import type { AnomaliesTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { ActorRef } from '../../platform/http/schemas.js'
-import { billingCurrencies, COST_ROWS_WITH_KEYS, type CostStore } from '../costs/public.js'
+
 import type { ChartScope } from '../shared/chart-scope.js'
 import type { AnomalyDriver, AnomalyScopeKind, AnomalySeverity, AnomalyStatus } from './schemas.js'
 
@@ -14,18 +14,6 @@ export type AnomalyRow = Selectable<AnomaliesTable>
 /** The scope levels detection judges, broadest first. */
 export const SCOPE_LEVELS = ['tenant', 'subscription', 'resourceGroup', 'service', 'resource'] as const
 export type ScopeLevel = (typeof SCOPE_LEVELS)[number]
-
-/**
- * One scope's daily usage cost. `key` by level: tenant `''`; subscription its id; resourceGroup
- * `{subscriptionId}/{lower-cased group name}`; service its name; resource its lower-cased ARM id. `parent` is the key
- * of the scope one level up in tenant > subscription > resourceGroup > resource (null for tenant and service).
- * `values[i]` is the cost of day `from + i`, 0 for a day without cost.
- */
-export interface UsageSeries {
-  key: string
-  parent: string | null
-  values: Float64Array
-}
 
 /** What detection writes; status and its change are a person's and are never part of an upsert. */
 export interface DetectedRow {
@@ -66,31 +54,8 @@ export interface AnomalyFilter {
 /** Rows per upsert statement: 22 parameters a row stays well under SQLite's 32,766. */
 const UPSERT_ROWS = 200
 
-export function createAnomalyStore(db: Kysely<Database>, costs: Pick<CostStore, 'usageSeries'>) {
+export function createAnomalyStore(db: Kysely<Database>) {
   return {
-    /**
-     * THE ONE READ OF COST SERIES for anomaly detection: the tenant's daily usage cost per scope of `level`, from
-     * `from` to `to` (UTC days, both included), in its billing currency (rows in another currency are left out),
-     * with the currency. Scopes without a key at that level (subscription charges at the group or resource level)
-     * are left out. Read from the costs' daily series (CostStore.usageSeries: Usage charges only), never from the
-     * raw cost rows.
-     */
-    async usageSeries(
-      tenantId: string,
-      level: ScopeLevel,
-      from: string,
-      to: string,
-    ): Promise<{ currency: string; series: UsageSeries[] }> {
-      const currency = (await billingCurrencies(db, [tenantId])).get(tenantId)!
-      const found = await costs.usageSeries(tenantId, level, from, to)
-      // A scope without a key at its level (a subscription's own charges, at the group or resource level) is none.
-      const keyless = level === 'resourceGroup' || level === 'resource'
-      const series = found
-        .filter((s) => s.currency === currency && !(keyless && (s.scopeKey === '' || s.scopeKey.endsWith('/'))))
-        .map((s) => ({ key: s.scopeKey, parent: s.parent, values: s.costs }))
-      return { currency, series }
-    },
-
     /** Writes detected anomalies; a row already there for (tenant, scope, day) gets the new numbers only. */
     async upsert(rows: readonly DetectedRow[], updatedAt: string): Promise<void> {
       for (const part of chunk(rows, UPSERT_ROWS)) {
@@ -216,30 +181,6 @@ export function createAnomalyStore(db: Kysely<Database>, costs: Pick<CostStore, 
         .orderBy('id', 'desc')
         .limit(limit)
         .execute()
-    },
-
-    /**
-     * The tenant's cost from `from` to `to` (every charge category) in its billing currency, of every row, or of
-     * the rows of these resources (lower-cased ARM ids) only.
-     */
-    async costBetween(tenantId: string, resourceKeys: readonly string[] | null, from: string, to: string) {
-      const currency = (await billingCurrencies(db, [tenantId])).get(tenantId)!
-      if (resourceKeys !== null && resourceKeys.length === 0) return { currency, cost: 0 }
-      let cost = 0
-      // In chunks, so a tag on thousands of resources stays within the parameter limits.
-      const chunks = resourceKeys === null ? [null] : chunk(resourceKeys, 500)
-      // The whole tenant from its daily series; resources from their own cost rows (a range of the key each).
-      for (const keys of chunks) {
-        const [table, ofScope] =
-          keys === null
-            ? [sql`cost_series`, sql`level = 'tenant'`]
-            : [COST_ROWS_WITH_KEYS, sql`resource_key in (${sql.join(keys)})`]
-        const { rows } = await sql<{ cost: number | null }>`
-          select sum(cost) as cost from ${table} where ${ofScope} and tenant_id = ${tenantId}
-            and currency = ${currency} and date >= ${from} and date <= ${to}`.execute(db)
-        cost += Number(rows[0]?.cost ?? 0)
-      }
-      return { currency, cost }
     },
   }
 }

@@ -2,11 +2,13 @@ import type { Clock } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
 import { addDays, dayBounds, dayCount, daysBetween, toDay } from '../../platform/time.js'
+
 import type { EventService } from '../events/public.js'
-import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
+import { CHART_SCOPE_ERROR, type ChartScope, parseChartScope, type ResolvedChartScope } from '../shared/chart-scope.js'
+
 import { MAX_GROUPS, MAX_SERIES_DAYS } from './constants.js'
+import { type CostReads, currencyOfLatest, type SeriesFilter } from './read/index.js'
 import type { CostSeries } from './schemas.js'
-import { type createSeriesQueries, currencyOfLatest, type SeriesFilter } from './store.js'
 
 const OTHER = '(other)'
 
@@ -40,56 +42,52 @@ export function groupSeries(
 }
 
 /**
- * What a chart needs of the inventory: its scope found (unknown, a 404) and the names its groups are shown by.
- * Declared here and satisfied by the inventory's service and store, so that costs imports nothing of the inventory,
- * which reads costs.
+ * What a chart needs of the inventory: its scope found (unknown, a 404), once for its costs and its markers, and the
+ * names its groups are shown by. Declared here and satisfied by the inventory's service and store, so that costs
+ * imports nothing of the inventory, which reads costs.
  */
 export interface ChartScopes {
-  getSubscription(tenantId: string, subscriptionId: string): Promise<{ subscriptionId: string }>
-  getResourceGroup(
-    tenantId: string,
-    name: string,
-    subscriptionId?: string,
-  ): Promise<{ subscriptionId: string; name: string }>
-  getResource(tenantId: string, id: string): Promise<{ armId: string }>
+  resolveChartScope(tenantId: string, scope: ChartScope, subscriptionId?: string): Promise<ResolvedChartScope>
 }
 export interface ChartNames {
   /** Resources' names by their lower-cased ARM id, the key cost rows carry. */
   resourcesByKey(tenantId: string): Promise<ReadonlyMap<string, { name: string }>>
   /** Resource groups' names by `{subscriptionId}/{lower-cased name}`. */
   groupNames(tenantId: string): Promise<ReadonlyMap<string, string>>
+  /** The names of a few resources by key (those of the groups a chart shows, not the tenant's all). */
+  resourceNames(tenantId: string, keys: string[]): Promise<ReadonlyMap<string, string>>
+}
+
+/** The cost rows of a chart's scope. */
+function filterOf(scope: ResolvedChartScope): SeriesFilter {
+  switch (scope.kind) {
+    case 'tenant':
+      return { kind: 'tenant' }
+    case 'subscription':
+      return { kind: 'subscription', subscriptionId: scope.subscriptionId }
+    case 'resourceGroup':
+      return { kind: 'resourceGroup', subscriptionId: scope.subscriptionId, groupKey: scope.name.toLowerCase() }
+    case 'resource':
+      return { kind: 'resource', resourceKey: scope.armId.toLowerCase() }
+  }
 }
 
 export function createCostService(deps: {
-  series: ReturnType<typeof createSeriesQueries>
+  series: Pick<CostReads, 'daily' | 'resourceTotals' | 'resourceDaily' | 'tagDaily' | 'billingCurrency'>
   inventoryStore: ChartNames
   inventory: ChartScopes
-  events: EventService
+  events: Pick<EventService, 'visibleOn'>
   clock: Clock
 }) {
   const { series, inventoryStore, inventory } = deps
 
-  async function filterOf(tenantId: string, scopeText: string, subscriptionId?: string): Promise<SeriesFilter> {
+  /** The chart's scope parsed (malformed, a 400) and found in the inventory: once per request. */
+  async function scopeOf(scopeText: string, tenantId: string, subscriptionId?: string) {
     const scope = parseChartScope(scopeText)
     if (!scope) {
       throw ApiError.invalid({ scope: [CHART_SCOPE_ERROR] })
     }
-    switch (scope.kind) {
-      case 'tenant':
-        return { kind: 'tenant' }
-      case 'subscription': {
-        const sub = await inventory.getSubscription(tenantId, scope.subscriptionId)
-        return { kind: 'subscription', subscriptionId: sub.subscriptionId }
-      }
-      case 'resourceGroup': {
-        const group = await inventory.getResourceGroup(tenantId, scope.name, subscriptionId)
-        return { kind: 'resourceGroup', subscriptionId: group.subscriptionId, groupKey: group.name.toLowerCase() }
-      }
-      case 'resource': {
-        const resource = await inventory.getResource(tenantId, scope.resourceId)
-        return { kind: 'resource', resourceKey: resource.armId.toLowerCase() }
-      }
-    }
+    return inventory.resolveChartScope(tenantId, scope, subscriptionId)
   }
 
   /** A resource's name by its key; '' is the subscriptions' own charges. */
@@ -178,7 +176,8 @@ export function createCostService(deps: {
         errors.from = [`the range may span at most ${MAX_SERIES_DAYS} days`]
       if (Object.keys(errors).length) throw ApiError.invalid(errors)
       const scopeText = query.scope ?? 'tenant'
-      const filter = await filterOf(tenantId, scopeText, query.subscriptionId)
+      const resolved = await scopeOf(scopeText, tenantId, query.subscriptionId)
+      const filter = filterOf(resolved)
       const days = daysBetween(from, to)
       const groupBy = query.groupBy ?? null
       const tagKey = groupBy?.startsWith('tag:') ? groupBy.slice(4).toLowerCase() : null
@@ -203,7 +202,7 @@ export function createCostService(deps: {
         groupBy,
         points: total?.points ?? days.map((date) => ({ date, cost: 0 })),
         markers: (
-          await deps.events.visible(tenantId, {
+          await deps.events.visibleOn(tenantId, resolved, {
             scope: scopeText,
             subscriptionId: query.subscriptionId,
             from: dayBounds(from).start,
@@ -216,7 +215,7 @@ export function createCostService(deps: {
       let labelOf: (key: string) => string = (key) => key
       if (groupBy === 'resource' && filter.kind === 'tenant') {
         const groups = await largestResources(tenantId, currency, from, to, days, totalByDay)
-        const names = await series.resourceNames(
+        const names = await inventoryStore.resourceNames(
           tenantId,
           groups.map((g) => g.key),
         )

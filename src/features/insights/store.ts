@@ -5,9 +5,13 @@ import type { Ids } from '../../platform/clock.js'
 import { type Database, NO_ROW } from '../../platform/db/index.js'
 import type { InsightsTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
-import { addDays, dayDiff, dayStart } from '../../platform/time.js'
-import { billingCurrencies } from '../costs/public.js'
-import { parseTags } from '../inventory/public.js'
+
+import { dayDiff, dayStart } from '../../platform/time.js'
+import type { CostReads } from '../costs/read/index.js'
+import { cpuDays, currentResources, parseTags } from '../inventory/public.js'
+import { latestCollectionStart } from '../snapshots/public.js'
+import { organisationTenantIds } from '../tenants/public.js'
+
 import { afterAnalysis, findingFields, type InsightStatus, type LastAction } from './lifecycle.js'
 import type { InsightRecord } from './schemas.js'
 
@@ -79,94 +83,36 @@ export function recordOf(row: InsightRow): InsightRecord {
 }
 
 /** Insights: the facts the rules read (inventory, costs, CPU), and the insights the analyses write and people act on. */
-export function createInsightStore(db: Kysely<Database>, deps: { ids: Ids }) {
-  /** The last complete cost days of the tenant: up to 30, ending at its latest day before `today`. */
-  async function observedWindow(tenantId: string, today: string): Promise<{ from: string; to: string } | null> {
-    const span = await db
-      .selectFrom('costSeries')
-      .select((eb) => [eb.fn.min('date').as('first'), eb.fn.max('date').as('last')])
-      .where('tenantId', '=', tenantId)
-      .where('level', '=', 'tenant')
-      .where('date', '<', today)
-      .executeTakeFirst()
-    if (!span?.last || !span.first) return null
-    const earliest = addDays(span.last, -(OBSERVED_DAYS - 1))
-    return { from: span.first > earliest ? span.first : earliest, to: span.last }
-  }
-
+export function createInsightStore(
+  db: Kysely<Database>,
+  deps: {
+    ids: Ids
+    /** The cost read path: the observed window, each resource's days in it, the billing currency. */
+    costs: Pick<CostReads, 'observedWindow' | 'resourceDailyCosts' | 'billingCurrencies'>
+  },
+) {
   return {
     /**
      * The facts of every current resource of the tenant as of `today`: its inventory record, its own daily cost over the
      * observed window (every day of it, 0 where nothing was billed) and its daily CPU in that window.
      */
     async facts(tenantId: string, today: string): Promise<ResourceFacts[]> {
-      const window = await observedWindow(tenantId, today)
+      const window = await deps.costs.observedWindow(tenantId, today, OBSERVED_DAYS)
       // A resource the latest collection did not see was deleted: it has no condition left to find. (Imports
       // name only the resources of their rows, so they tell nothing of deletions.)
-      const latestCollection = await db
-        .selectFrom('snapshotRuns')
-        .select('startedAt')
-        .where('tenantId', '=', tenantId)
-        .where('status', '=', 'Succeeded')
-        .where('trigger', '!=', 'Import')
-        .orderBy('completedAt', 'desc')
-        .limit(1)
-        .executeTakeFirst()
-      const resources = await db
-        .selectFrom('resources')
-        .select([
-          'id',
-          'armId',
-          'armIdLower',
-          'name',
-          'resourceType',
-          'state',
-          'sku',
-          'tags',
-          'properties',
-          'subscriptionId',
-          'resourceGroupName',
-        ])
-        .where('tenantId', '=', tenantId)
-        .$if(!!latestCollection?.startedAt, (qb) => qb.where('lastSeenAt', '>=', latestCollection!.startedAt!))
-        .orderBy('id')
-        .execute()
-      const currency = (await billingCurrencies(db, [tenantId])).get(tenantId) ?? 'USD'
+      const latestCollection = await latestCollectionStart(db, tenantId)
+      const resources = await currentResources(db, tenantId, latestCollection)
+      const currency = (await deps.costs.billingCurrencies([tenantId])).get(tenantId) ?? 'USD'
       const days = window ? dayDiff(window.from, window.to) + 1 : 0
       const costs = new Map<string, number[]>()
       const cpu = new Map<string, ResourceFacts['cpu']>()
       if (window) {
-        // Each resource's days from its running totals (which keep each day's cost too): one range of their key
-        // per resource and currency with cost in the window, where the tenant's cost rows have no index by day.
-        const costRows = await db
-          .selectFrom('resourceCostTotals as t')
-          .innerJoin('resourceRunningCosts as r', (join) =>
-            join.onRef('r.resourceId', '=', 't.resourceId').onRef('r.currency', '=', 't.currency'),
-          )
-          .select((eb) => ['t.resourceKey', 'r.date', eb.fn.sum<number>('r.cost').as('cost')])
-          .where('t.tenantId', '=', tenantId)
-          .where('t.resourceKey', '!=', '')
-          .where('t.lastDate', '>=', window.from)
-          .where('t.firstDate', '<=', window.to)
-          .where('r.date', '>=', window.from)
-          .where('r.date', '<=', window.to)
-          .groupBy(['t.resourceKey', 'r.date'])
-          .execute()
-        for (const row of costRows) {
+        for (const row of await deps.costs.resourceDailyCosts(tenantId, window.from, window.to)) {
           const series = costs.get(row.resourceKey) ?? Array<number>(days).fill(0)
           costs.set(row.resourceKey, series)
-          series[dayDiff(window.from, row.date)]! += Number(row.cost)
+          series[dayDiff(window.from, row.date)]! += row.cost
         }
-        const cpuRows = await db
-          .selectFrom('cpuMetrics')
-          .select(['resourceKey', 'date', 'averagePercent', 'maxPercent', 'p95Percent'])
-          .where('tenantId', '=', tenantId)
-          .where('date', '>=', window.from)
-          .where('date', '<=', window.to)
-          .orderBy('resourceKey')
-          .orderBy('date')
-          .execute()
-        for (const row of cpuRows) {
+        for (const row of await cpuDays(db, tenantId, window.from, window.to)) {
           const series = cpu.get(row.resourceKey) ?? []
           series.push({
             date: row.date,
@@ -289,8 +235,7 @@ export function createInsightStore(db: Kysely<Database>, deps: { ids: Ids }) {
     async list(organisationId: string, visible: Visibility, filter: InsightFilter, paging: Paging, now: string) {
       const base = db
         .selectFrom('insights as i')
-        .innerJoin('tenants as t', 't.id', 'i.tenantId')
-        .where('t.organisationId', '=', organisationId)
+        .where('i.tenantId', 'in', organisationTenantIds(db, organisationId))
         .$if(visible !== 'all', (qb) =>
           visible.length ? qb.where('i.tenantId', 'in', visible as string[]) : qb.where(NO_ROW),
         )
@@ -340,6 +285,36 @@ export function createInsightStore(db: Kysely<Database>, deps: { ids: Ids }) {
   }
 }
 export type InsightStore = ReturnType<typeof createInsightStore>
+
+/**
+ * The insights of the tenancies open at `asOf` (Active, or snoozed until then at the latest, as the insight list
+ * counts them): what a report's savings summary lists. A function over the caller's connection, so that only this
+ * store names the table.
+ */
+export async function openInsightsOf(db: Kysely<Database>, tenancyIds: readonly string[], asOf: string) {
+  if (tenancyIds.length === 0) return []
+  return db
+    .selectFrom('insights as i')
+    .select([
+      'i.tenantId',
+      'i.category',
+      'i.severity',
+      'i.title',
+      'i.resourceName',
+      'i.resourceGroupName',
+      'i.subscriptionId',
+      'i.estimatedMonthlySavings',
+      'i.currency',
+    ])
+    .where('i.tenantId', 'in', [...tenancyIds])
+    .where((eb) =>
+      eb.or([
+        eb('i.status', '=', 'Active'),
+        eb.and([eb('i.status', '=', 'Snoozed'), eb('i.snoozedUntil', '<=', asOf)]),
+      ]),
+    )
+    .execute()
+}
 
 /** Writes an analysis' changes to a row unless a person acted on it since it was read. */
 async function updateUnlessActedOn(trx: Kysely<Database>, row: InsightRow, changes: Partial<InsightRow>) {

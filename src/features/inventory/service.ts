@@ -2,7 +2,10 @@ import type { Clock } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { type Paging, pageOf } from '../../platform/http/paging.js'
 import { toDay } from '../../platform/time.js'
-import type { CostStore } from '../costs/public.js'
+
+import type { CostReads } from '../costs/read/index.js'
+import type { ChartScope, ResolvedChartScope } from '../shared/chart-scope.js'
+
 import type { ResourceGroupRecord, ResourceRecord, SubscriptionRecord, TenantTags } from './schemas.js'
 import {
   type InventoryStore,
@@ -51,7 +54,11 @@ type SubscriptionRow = Awaited<ReturnType<InventoryStore['listSubscriptions']>>[
 type GroupRow = Awaited<ReturnType<InventoryStore['resourceGroupsByName']>>[number]
 type ResourceRow = NonNullable<Awaited<ReturnType<InventoryStore['getResource']>>>
 
-export function createInventoryService(deps: { store: InventoryStore; costs: CostStore; clock: Clock }) {
+export function createInventoryService(deps: {
+  store: InventoryStore
+  costs: Pick<CostReads, 'totalsBy' | 'billingCurrencies'>
+  clock: Clock
+}) {
   const { store, costs } = deps
   const today = () => toDay(deps.clock.now())
 
@@ -115,6 +122,20 @@ export function createInventoryService(deps: { store: InventoryStore; costs: Cos
     }))
   }
 
+  /** The one group of that name (in that subscription, when given): a 404 without one, a 409 naming several. */
+  async function oneGroup(tenantId: string, name: string, subscriptionId?: string): Promise<GroupRow> {
+    const rows = await store.resourceGroupsByName(tenantId, name, subscriptionId)
+    if (rows.length === 0) throw ApiError.notFound(`Resource group ${name}`)
+    if (rows.length > 1) {
+      const subscriptionIds = rows.map((r) => r.subscriptionId)
+      throw ApiError.conflict(
+        `Resource group ${name} exists in ${rows.length} subscriptions (${subscriptionIds.join(', ')}); choose one with ?subscriptionId=.`,
+        { subscriptionIds },
+      )
+    }
+    return rows[0]!
+  }
+
   return {
     async listSubscriptions(tenantId: string, paging: Paging) {
       const { rows, totalCount } = await store.listSubscriptions(tenantId, paging)
@@ -134,20 +155,51 @@ export function createInventoryService(deps: { store: InventoryStore; costs: Cos
 
     /** By name, case-insensitively; a name in several subscriptions is a 409 naming them unless one is chosen. */
     async getResourceGroup(tenantId: string, name: string, subscriptionId?: string): Promise<ResourceGroupRecord> {
-      const rows = await store.resourceGroupsByName(tenantId, name, subscriptionId)
-      if (rows.length === 0) throw ApiError.notFound(`Resource group ${name}`)
-      if (rows.length > 1) {
-        const subscriptionIds = rows.map((r) => r.subscriptionId)
-        throw ApiError.conflict(
-          `Resource group ${name} exists in ${rows.length} subscriptions (${subscriptionIds.join(', ')}); choose one with ?subscriptionId=.`,
-          { subscriptionIds },
-        )
+      return (await groups(tenantId, [await oneGroup(tenantId, name, subscriptionId)]))[0]!
+    },
+
+    /**
+     * A chart's scope found in the inventory, with the same answers as the records' reads (a 404 when it is not
+     * there, a 409 for a group name in several subscriptions): read once for all a chart request draws, its costs
+     * and its markers.
+     */
+    async resolveChartScope(tenantId: string, scope: ChartScope, subscriptionId?: string): Promise<ResolvedChartScope> {
+      switch (scope.kind) {
+        case 'tenant':
+          return { kind: 'tenant' }
+        case 'subscription': {
+          const row = await store.getSubscription(tenantId, scope.subscriptionId)
+          if (!row) throw ApiError.notFound(`Subscription ${scope.subscriptionId}`)
+          return { kind: 'subscription', subscriptionId: row.subscriptionId }
+        }
+        case 'resourceGroup': {
+          const group = await oneGroup(tenantId, scope.name, subscriptionId)
+          return {
+            kind: 'resourceGroup',
+            subscriptionId: group.subscriptionId,
+            name: group.name,
+            tags: parseTags(group.tags),
+          }
+        }
+        case 'resource': {
+          const row = await store.getResource(tenantId, scope.resourceId)
+          if (!row) throw ApiError.notFound(`Resource ${scope.resourceId}`)
+          return { kind: 'resource', armId: row.armId, tags: parseTags(row.tags) }
+        }
       }
-      return (await groups(tenantId, rows))[0]!
     },
 
     async listResources(tenantId: string, filter: ResourceFilter, paging: Paging, sort?: ResourceSort) {
-      const { rows, totalCount } = await store.listResources(tenantId, filter, paging, sort ?? 'name', today())
+      // A sort by cost ranks in the billing currency, the one the records show.
+      const currency = sort === '-last30Days' ? (await costs.billingCurrencies([tenantId])).get(tenantId)! : ''
+      const { rows, totalCount } = await store.listResources(
+        tenantId,
+        filter,
+        paging,
+        sort ?? 'name',
+        today(),
+        currency,
+      )
       return pageOf(await resources(tenantId, rows), totalCount, paging)
     },
 

@@ -4,7 +4,20 @@ import type { Ids } from '../../platform/clock.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import { addDays } from '../../platform/time.js'
-import { billingCurrencies, resourceKeyOf, runningTotalsOfSummary } from '../costs/public.js'
+
+import { resourceCostBetween, resourceKeyOf } from '../costs/read/index.js'
+
+export {
+  cpuDays,
+  currentResources,
+  currentResourceTags,
+  inventoryForCosts,
+  type ResourceFacts,
+  resourceFactsBetween,
+  resourceNamesById,
+  subscriptionCurrencies,
+  taggedResources,
+} from './lent.js'
 
 export type Tags = Record<string, string>
 
@@ -53,17 +66,11 @@ export const RESOURCE_SORTS = ['name', '-name', 'resourceType', '-firstSeenAt', 
 export type ResourceSort = (typeof RESOURCE_SORTS)[number]
 
 /**
- * A resource's cost in `currency` over the 30 days ending `today`, every charge category, from its summary row and
- * running totals (see runningTotalsOfSummary): one lookup of the summary and usually one seek per resource. 0
- * without cost in the period.
+ * A resource's cost in `currency` over the 30 days ending `today`, every charge category, as the cost read path
+ * computes it (one lookup of its summary and usually one seek). 0 without cost in the period.
  */
 function last30DaysCost(tenantId: string, currency: string, today: string): RawBuilder<number> {
-  const range = runningTotalsOfSummary(addDays(today, -29), today)
-  return sql<number>`coalesce((
-    select coalesce(${range.upTo}, 0) - coalesce(${range.before}, 0)
-    from resource_cost_totals t
-    where t.tenant_id = ${tenantId} and t.currency = ${currency} and t.resource_key = resources.arm_id_lower
-  ), 0)`
+  return resourceCostBetween(tenantId, currency, addDays(today, -29), today, sql<string>`resources.arm_id_lower`)
 }
 
 /** `text` as a LIKE pattern that matches it literally anywhere (`\` escapes). */
@@ -191,6 +198,18 @@ export function createInventoryStore(db: Kysely<Database>, dialect: DialectName)
       return new Map(rows.map((r) => [`${r.subscriptionId}/${r.name.toLowerCase()}`, r.name]))
     },
 
+    /** The names of a few resources, by key (those of the groups a chart shows, not the tenant's all). */
+    async resourceNames(tenantId: string, keys: string[]): Promise<Map<string, string>> {
+      if (keys.length === 0) return new Map()
+      const rows = await db
+        .selectFrom('resources')
+        .select(['armIdLower', 'name'])
+        .where('tenantId', '=', tenantId)
+        .where('armIdLower', 'in', keys)
+        .execute()
+      return new Map(rows.map((r) => [r.armIdLower, r.name]))
+    },
+
     /** Name and tags of resources by lower-cased ARM id, the key cost rows carry. */
     async resourcesByKey(tenantId: string): Promise<Map<string, { id: string; name: string; tags: Tags }>> {
       const rows = await db
@@ -280,8 +299,14 @@ export function createInventoryStore(db: Kysely<Database>, dialect: DialectName)
      * the cost over the 30 days ending `today` in the tenant's billing currency (what the records show), highest
      * first, then by name.
      */
-    async listResources(tenantId: string, filter: ResourceFilter, paging: Paging, sort: ResourceSort, today: string) {
-      const currency = sort === '-last30Days' ? (await billingCurrencies(db, [tenantId])).get(tenantId)! : ''
+    async listResources(
+      tenantId: string,
+      filter: ResourceFilter,
+      paging: Paging,
+      sort: ResourceSort,
+      today: string,
+      currency: string,
+    ) {
       const [rows, total] = await Promise.all([
         resourceRows(tenantId, filter)
           .selectAll()

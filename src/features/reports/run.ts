@@ -7,7 +7,10 @@ import type { Clock } from '../../platform/clock.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import { defineRunKind, type RunKind } from '../../platform/runs/worker.js'
 import { toDay } from '../../platform/time.js'
-import { createSeriesQueries, resourceCostBatches } from '../costs/public.js'
+
+import { createCostReads } from '../costs/read/index.js'
+import { inventoryForCosts, resourceFactsBetween } from '../inventory/public.js'
+
 import { REPORT_KINDS } from './kinds/index.js'
 import type { ReportSource } from './kinds/types.js'
 import { FORMATS, type Format } from './render/document.js'
@@ -56,14 +59,22 @@ export class StoreError extends Error {
 /** The definition cannot be run as it is stored (a kind since removed): no attempt can go better. */
 export class DefinitionError extends Error {}
 
-/** The costs a report reads, through the costs store's queries. */
+/**
+ * What a report reads: costs through the cost read path, each batch's resource facts through the inventory's store,
+ * anomalies and insights through their stores.
+ */
 export function reportSource(db: Kysely<Database>, dialect: DialectName): ReportSource {
-  const series = createSeriesQueries(db, dialect)
+  const costs = createCostReads(db, inventoryForCosts(db, dialect))
   return {
-    resourceCosts: (tenancyId, period) => resourceCostBatches(db, tenancyId, period.from, period.to),
+    async *resourceCosts(tenancyId, period) {
+      for await (const batch of costs.resourceCostBatches(tenancyId, period.from, period.to)) {
+        const facts = await resourceFactsBetween(db, tenancyId, batch[0]!.resourceKey, batch.at(-1)!.resourceKey)
+        yield { costs: batch, facts }
+      }
+    },
     async dailyTotals(tenancyIds, period) {
       const all = await Promise.all(
-        tenancyIds.map((id) => series.daily(id, { kind: 'tenant' }, period.from, period.to, null)),
+        tenancyIds.map((id) => costs.daily(id, { kind: 'tenant' }, period.from, period.to, null)),
       )
       return all.flat().map((p) => ({ date: p.date, currency: p.currency, cost: p.cost }))
     },

@@ -5,7 +5,12 @@ import type { Database } from '../../platform/db/index.js'
 import type { ReportRunsTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { RunColumns, RunStore, RunTable } from '../../platform/runs/store.js'
+
+import { anomaliesRaisedIn } from '../anomalies/public.js'
+import { openInsightsOf } from '../insights/public.js'
+import { resourceNamesById } from '../inventory/public.js'
 import { notInOrganisation, organisationTenancies, tenancyNames } from '../tenants/public.js'
+
 import type { AnomalyLine, InsightLine } from './kinds/types.js'
 import type { Format } from './render/document.js'
 import type { ReportRecord, ReportRunRecord, ReportSchedule, RunStatus } from './schemas.js'
@@ -471,7 +476,8 @@ function lastSegment(key: string): string {
 
 /**
  * The anomalies of the tenancies raised from `from` to `to` (both included), with the tenancy's name and the
- * resource's name from the inventory, for the anomaly summary. Read as they stand, statuses included.
+ * resource's name from the inventory, for the anomaly summary. Read as they stand, statuses included: through the
+ * anomalies' store, then the names of their resources through the inventory's, by id in one batch.
  */
 export async function anomaliesRaised(
   db: Kysely<Database>,
@@ -481,31 +487,14 @@ export async function anomaliesRaised(
 ): Promise<AnomalyLine[]> {
   if (tenancyIds.length === 0) return []
   const names = await namesById(db, tenancyIds)
-  const rows = await db
-    .selectFrom('anomalies as a')
-    .leftJoin('resources as r', 'r.id', 'a.resourceId')
-    .select([
-      'a.tenantId',
-      'a.status',
-      'a.severity',
-      'a.dateRaised',
-      'a.scopeKind',
-      'a.scopeKey',
-      'a.subscriptionId',
-      'a.resourceGroupName',
-      'a.serviceName',
-      'r.name as resourceName',
-      'a.expectedCost',
-      'a.actualCost',
-      'a.impact',
-      'a.currency',
-    ])
-    .where('a.tenantId', 'in', [...tenancyIds])
-    .where('a.dateRaised', '>=', from)
-    .where('a.dateRaised', '<=', to)
-    .execute()
+  const rows = await anomaliesRaisedIn(db, tenancyIds, from, to)
+  const resourceNames = await resourceNamesById(
+    db,
+    rows.flatMap((a) => (a.resourceId === null ? [] : [a.resourceId])),
+  )
   return rows.flatMap((a) => {
     const tenancyName = names.get(a.tenantId)
+    const resourceName = a.resourceId === null ? undefined : resourceNames.get(a.resourceId)
     return tenancyName === undefined
       ? []
       : [
@@ -521,7 +510,7 @@ export async function anomaliesRaised(
                 : a.scopeKind === 'ResourceGroup'
                   ? (a.resourceGroupName ?? '')
                   : a.scopeKind === 'Resource'
-                    ? (a.resourceName ?? lastSegment(a.scopeKey))
+                    ? (resourceName ?? lastSegment(a.scopeKey))
                     : a.scopeKind === 'Service'
                       ? (a.serviceName ?? '')
                       : '(whole tenancy)',
@@ -537,7 +526,7 @@ export async function anomaliesRaised(
 
 /**
  * The insights of the tenancies open at `asOf` (Active, or snoozed until then at the latest, as the insight list
- * counts them), for the savings summary.
+ * counts them), for the savings summary: through the insights' store.
  */
 export async function openInsights(
   db: Kysely<Database>,
@@ -546,27 +535,7 @@ export async function openInsights(
 ): Promise<InsightLine[]> {
   if (tenancyIds.length === 0) return []
   const names = await namesById(db, tenancyIds)
-  const rows = await db
-    .selectFrom('insights as i')
-    .select([
-      'i.tenantId',
-      'i.category',
-      'i.severity',
-      'i.title',
-      'i.resourceName',
-      'i.resourceGroupName',
-      'i.subscriptionId',
-      'i.estimatedMonthlySavings',
-      'i.currency',
-    ])
-    .where('i.tenantId', 'in', [...tenancyIds])
-    .where((eb) =>
-      eb.or([
-        eb('i.status', '=', 'Active'),
-        eb.and([eb('i.status', '=', 'Snoozed'), eb('i.snoozedUntil', '<=', asOf)]),
-      ]),
-    )
-    .execute()
+  const rows = await openInsightsOf(db, tenancyIds, asOf)
   return rows.flatMap(({ tenantId, ...i }) => {
     const tenancyName = names.get(tenantId)
     return tenancyName === undefined

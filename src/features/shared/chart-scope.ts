@@ -11,6 +11,16 @@ export type ChartScope =
   | { kind: 'resourceGroup'; name: string }
   | { kind: 'resource'; resourceId: string }
 
+/**
+ * A chart's scope found in the inventory, once per request: what both a chart's costs (the rows it sums) and its
+ * markers (the tags a tagged marker must match) need of it.
+ */
+export type ResolvedChartScope =
+  | { kind: 'tenant' }
+  | { kind: 'subscription'; subscriptionId: string }
+  | { kind: 'resourceGroup'; subscriptionId: string; name: string; tags: Readonly<Record<string, string>> }
+  | { kind: 'resource'; armId: string; tags: Readonly<Record<string, string>> }
+
 /** The field error of a malformed scope. */
 export const CHART_SCOPE_ERROR =
   'must be tenant, subscription:{subscriptionId}, resourceGroup:{name} or resource:{resourceId}'

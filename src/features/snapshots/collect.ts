@@ -4,7 +4,8 @@ import { SealedSecretError, type SecretBox } from '../../platform/crypto.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
 import { defineRunKind } from '../../platform/runs/worker.js'
 import { toDay } from '../../platform/time.js'
-import type { CostStore } from '../costs/public.js'
+
+import type { CostIngest } from '../costs/public.js'
 import { saveCpuSamples, syncInventory } from '../inventory/public.js'
 import {
   type HostCredentialPolicy,
@@ -13,6 +14,7 @@ import {
   type TenantStore,
   usesHostCredentials,
 } from '../tenants/public.js'
+
 import { SNAPSHOT_RUNS, type SnapshotRunColumns, type SnapshotStore } from './store.js'
 import { collectionWindow } from './window.js'
 
@@ -27,7 +29,7 @@ export type AfterSnapshot = (tenantId: string, runId: string) => Promise<void>
 export function snapshotRunKind(deps: {
   runs: SnapshotStore
   tenants: TenantStore
-  costs: CostStore
+  costs: CostIngest
   connectors: Record<string, Connector>
   secrets: SecretBox
   hostCredentials: HostCredentialPolicy

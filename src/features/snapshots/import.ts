@@ -5,9 +5,11 @@ import type { Clock, Ids } from '../../platform/clock.js'
 import { isUniqueViolation } from '../../platform/db/errors.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
-import type { CostStore } from '../costs/public.js'
+
+import type { CostIngest } from '../costs/public.js'
 import { syncInventory } from '../inventory/public.js'
 import type { TenantStore } from '../tenants/public.js'
+
 import type { SnapshotRun } from './schemas.js'
 import type { SnapshotStore } from './store.js'
 
@@ -75,7 +77,7 @@ const IMPORT_LEASE_MS = 10 * 60_000
 export function createFocusImporter(deps: {
   tenants: TenantStore
   runs: SnapshotStore
-  costs: CostStore
+  costs: CostIngest
   clock: Clock
   ids: Ids
 }) {

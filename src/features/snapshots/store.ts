@@ -177,3 +177,20 @@ export function createSnapshotStore(db: Kysely<Database>, runs: RunStore<Snapsho
   }
 }
 export type SnapshotStore = ReturnType<typeof createSnapshotStore>
+
+/**
+ * When the tenant's latest successful collection (not an import) started, or null: the inventory it saw is the
+ * tenant's current one. A function over the caller's connection, so that only this store names the table.
+ */
+export async function latestCollectionStart(db: Kysely<Database>, tenantId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('snapshotRuns')
+    .select('startedAt')
+    .where('tenantId', '=', tenantId)
+    .where('status', '=', 'Succeeded')
+    .where('trigger', '!=', 'Import')
+    .orderBy('completedAt', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return row?.startedAt ?? null
+}

@@ -4,6 +4,7 @@ export { type HostCredentialPolicy, hostCredentialsRefusal, usesHostCredentials 
 export {
   notInOrganisation,
   organisationTenancies,
+  organisationTenantIds,
   TENANT_CLIENT_SECRET,
   type TenantStore,
   tenancyNames,

@@ -189,6 +189,14 @@ export type TenantStore = ReturnType<typeof createTenantStore>
  * caller's connection, so that only this store names the table.
  */
 
+/**
+ * The ids of an organisation's tenancies as a subquery, for another feature's list that keeps only the rows of one
+ * organisation (`where tenant_id in (...)`): one query, without the caller naming the table.
+ */
+export function organisationTenantIds(db: Kysely<Database>, organisationId: string) {
+  return db.selectFrom('tenants').select('id').where('organisationId', '=', organisationId)
+}
+
 /** The tenancies of an organisation, by name (id last). */
 export async function organisationTenancies(
   db: Kysely<Database>,

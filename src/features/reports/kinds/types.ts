@@ -1,5 +1,7 @@
 import type { FieldErrors } from '../../../platform/http/errors.js'
-import type { ResourceFacts, ResourceServiceCost } from '../../costs/public.js'
+
+import type { ResourceServiceCost } from '../../costs/read/index.js'
+import type { ResourceFacts } from '../../inventory/public.js'
 
 /** How a column's cells are typed in every format: money right-aligned with its currency, dates as dates. */
 export type CellType = 'text' | 'money' | 'date' | 'integer'

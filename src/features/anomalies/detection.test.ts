@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_DETECTION } from '../../config.js'
+import { dayCount } from '../../platform/time.js'
+import type { CostReads } from '../costs/read/index.js'
+import { createAnomalyAnalyser } from './detection.js'
+import type { AnomalyStore, DetectedRow } from './store.js'
+
+describe('anomaly detection', () => {
+  it('reads each level of costs once and the currency once per run, through the cost read path', async () => {
+    const usageReads: string[] = []
+    let currencyReads = 0
+    const costs: Pick<CostReads, 'usageSeries' | 'billingCurrencies'> = {
+      async usageSeries(_tenantId, level, from, to) {
+        usageReads.push(level)
+        const values = new Float64Array(dayCount(from, to)).fill(10)
+        values[values.length - 1] = 500 // a spike on the run's last day, at every level
+        const parent = level === 'subscription' ? '' : level === 'resourceGroup' ? 'sub-1' : 'sub-1/rg'
+        const key =
+          level === 'tenant'
+            ? ''
+            : level === 'subscription'
+              ? 'sub-1'
+              : level === 'resourceGroup'
+                ? 'sub-1/rg'
+                : level === 'service'
+                  ? 'Compute'
+                  : 'sub-1/rg/vm'
+        return [
+          {
+            scopeKey: key,
+            parent: level === 'tenant' || level === 'service' ? null : parent,
+            currency: 'EUR',
+            costs: values,
+          },
+          // In another currency: left out, never judged.
+          { scopeKey: key, parent: null, currency: 'USD', costs: new Float64Array(values.length) },
+        ]
+      },
+      async billingCurrencies(tenantIds) {
+        currencyReads++
+        return new Map(tenantIds.map((id) => [id, 'EUR']))
+      },
+    }
+    const written: DetectedRow[] = []
+    const store = {
+      async upsert(rows: readonly DetectedRow[]) {
+        written.push(...rows)
+      },
+      async removeUnconfirmed() {},
+    } as unknown as AnomalyStore
+    const analyser = createAnomalyAnalyser({
+      store,
+      costs,
+      inventory: { groupNames: async () => new Map(), resourcesByKey: async () => new Map() },
+      organisationOf: async () => 'org-1',
+      options: DEFAULT_DETECTION,
+      clock: { now: () => new Date('2026-03-02T00:00:00Z') },
+      ids: { uuid: () => crypto.randomUUID() },
+    })
+    await analyser.analyse({
+      tenantId: 'tenant-1',
+      from: '2026-03-01',
+      to: '2026-03-01',
+      now: new Date('2026-03-02T00:00:00Z'),
+      signal: new AbortController().signal,
+      progress: () => {},
+    })
+    expect(usageReads).toEqual(['tenant', 'subscription', 'resourceGroup', 'service', 'resource'])
+    expect(currencyReads).toBe(1)
+    // The reads were used: the spike was found at every level, in the billing currency.
+    expect(new Set(written.map((r) => r.scopeKind))).toEqual(
+      new Set(['Tenant', 'Subscription', 'ResourceGroup', 'Service', 'Resource']),
+    )
+    expect(written.every((r) => r.currency === 'EUR')).toBe(true)
+  })
+})

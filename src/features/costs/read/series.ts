@@ -1,0 +1,171 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { Database } from '../../../platform/db/index.js'
+import { keyOfResource } from '../keys.js'
+import { COST_ROWS_WITH_KEYS } from './rows.js'
+import { runningTotalsOfSummary } from './totals.js'
+import type { SeriesLevel } from './usage.js'
+
+/** Which cost rows a chart covers. */
+export type SeriesFilter =
+  | { kind: 'tenant' }
+  | { kind: 'subscription'; subscriptionId: string }
+  | { kind: 'resourceGroup'; subscriptionId: string; groupKey: string }
+  | { kind: 'resource'; resourceKey: string }
+
+export type SeriesGrouping = 'service' | 'resourceGroup' | 'resource' | null
+
+/** A chart's rows: the day, its group's key ('' ungrouped), currency and cost. */
+export interface SeriesRow {
+  date: string
+  key: string
+  cost: number
+  currency: string
+}
+
+/**
+ * Daily sums of a chart scope, optionally split by service, group, resource or the value of one tag, read from the
+ * daily series (every charge category counts), never from the raw cost rows of a tenant. Which series serves which
+ * chart: a tenant, subscription or resource group alone, or a tenant by service or group, come from cost_series; a
+ * subscription or group split by service or group from group_cost_series; a split by resource or tag from
+ * resource_cost_series; one resource from its own cost rows (one range of daily_costs' primary key).
+ */
+export function createSeriesQueries(
+  db: Kysely<Database>,
+  /** Each resource's value of a tag, a subquery lent by the inventory (see InventoryForCosts). */
+  taggedResources: (tenantId: string, tagKey: string) => RawBuilder<unknown>,
+) {
+  const between = (from: string, to: string) => sql`date >= ${from} and date <= ${to}`
+
+  /**
+   * `select date, key, currency, sum(cost)` of one series table, grouped by date, key and currency; key '' when
+   * null (PostgreSQL refuses a constant in GROUP BY). Never summed across currencies: each is a row of its own.
+   */
+  async function sums(table: RawBuilder<unknown>, key: RawBuilder<string> | null, where: RawBuilder<unknown>) {
+    return seriesRows(sql<SeriesRow>`
+      select date, ${key ?? sql`''`} as key, currency, sum(cost) as cost from ${table} where ${where}
+      group by date, ${key === null ? sql`` : sql`${key}, `}currency`)
+  }
+
+  /** The (date, key, currency, cost) rows of `query`, each cost a number. */
+  async function seriesRows(query: RawBuilder<SeriesRow>): Promise<SeriesRow[]> {
+    const result = await query.execute(db)
+    return result.rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
+  }
+
+  return {
+    async daily(
+      tenantId: string,
+      filter: SeriesFilter,
+      from: string,
+      to: string,
+      grouping: SeriesGrouping | { tagKey: string },
+    ): Promise<SeriesRow[]> {
+      const tenantRange = sql`tenant_id = ${tenantId} and ${between(from, to)}`
+      const narrowed =
+        filter.kind === 'subscription'
+          ? sql`subscription_id = ${filter.subscriptionId}`
+          : filter.kind === 'resourceGroup'
+            ? sql`subscription_id = ${filter.subscriptionId} and resource_group_key = ${filter.groupKey}`
+            : filter.kind === 'resource'
+              ? sql`c.resource_key = ${filter.resourceKey}`
+              : sql`1 = 1`
+      // One resource: its own rows (COST_ROWS_WITH_KEYS), a seek on cost_resources' key (tenant, resource) and a
+      // range of daily_costs' (resource, date); the resource series are keyed by date first, for the tenant-wide
+      // charts. Both name a resource by its number, whose key is in cost_resources (`c`).
+      const ofResource = filter.kind === 'resource'
+      if (grouping !== null && typeof grouping === 'object') {
+        const rows = ofResource
+          ? COST_ROWS_WITH_KEYS
+          : sql`resource_cost_series s join cost_resources c on c.id = s.resource_id`
+        return seriesRows(sql<SeriesRow>`
+          select date, coalesce(t.tag_value, '') as key, currency, sum(cost) as cost
+          from ${rows} left join ${taggedResources(tenantId, grouping.tagKey)} t on t.resource_key = c.resource_key
+          where ${ofResource ? sql`c.tenant_id` : sql`s.tenant_id`} = ${tenantId}
+            and date >= ${from} and date <= ${to} and ${narrowed}
+          group by date, coalesce(t.tag_value, ''), currency`)
+      }
+      if (ofResource) {
+        const key =
+          grouping === 'service'
+            ? sql<string>`service_name`
+            : grouping === 'resourceGroup'
+              ? sql<string>`subscription_id || '/' || resource_group_key`
+              : grouping === 'resource'
+                ? sql<string>`resource_key`
+                : null
+        return sums(COST_ROWS_WITH_KEYS, key, sql`${tenantRange} and ${narrowed}`)
+      }
+      if (grouping === 'resource') {
+        // Summed by the resources' numbers, then named by their keys.
+        return seriesRows(sql<SeriesRow>`
+          select g.date, ${keyOfResource('g')} as key, g.currency, g.cost from (
+            select date, resource_id, currency, sum(cost) as cost from resource_cost_series
+            where ${tenantRange} and ${narrowed} group by date, resource_id, currency
+          ) g`)
+      }
+      if (filter.kind === 'tenant' || grouping === null) {
+        const level: SeriesLevel =
+          grouping === 'service' || grouping === 'resourceGroup'
+            ? grouping
+            : filter.kind === 'tenant'
+              ? 'tenant'
+              : filter.kind
+        const scopeKey =
+          filter.kind === 'subscription'
+            ? filter.subscriptionId
+            : filter.kind === 'resourceGroup'
+              ? `${filter.subscriptionId}/${filter.groupKey}`
+              : null
+        const where =
+          grouping === null && scopeKey !== null
+            ? sql`${tenantRange} and level = ${level} and scope_key = ${scopeKey}`
+            : sql`${tenantRange} and level = ${level}`
+        return sums(sql`cost_series`, grouping === null ? null : sql<string>`scope_key`, where)
+      }
+      const key =
+        grouping === 'service' ? sql<string>`service_name` : sql<string>`subscription_id || '/' || resource_group_key`
+      return sums(sql`group_cost_series`, key, sql`${tenantRange} and ${narrowed}`)
+    },
+
+    /**
+     * Each resource's cost in `currency` over [from, to] (every category; '' for charges of a subscription itself),
+     * for the resources with cost in the range: from each resource's summary row (its first and last day with cost
+     * and its running total on the last), with a seek into its running totals only where the range ends before its
+     * last day (the running total at the range's end) or starts after its first (the running total before it).
+     */
+    async resourceTotals(tenantId: string, currency: string, from: string, to: string) {
+      const range = runningTotalsOfSummary(from, to)
+      const result = await sql<{ key: string; upTo: number | null; lastDate: string | null; before: number | null }>`
+        select t.resource_key as key, ${range.upTo} as "upTo", ${range.lastDate} as "lastDate",
+          ${range.before} as "before"
+        from resource_cost_totals t
+        where t.tenant_id = ${tenantId} and t.currency = ${currency} and t.first_date <= ${to}
+          and t.last_date >= ${from}`.execute(db)
+      return result.rows
+        .filter((r) => r.lastDate !== null && r.lastDate >= from)
+        .map((r) => ({ key: r.key, cost: Number(r.upTo) - Number(r.before ?? 0) }))
+    },
+
+    /** The daily cost of a few resources in `currency`: one range of the running totals' key per resource. */
+    async resourceDaily(tenantId: string, keys: string[], currency: string, from: string, to: string) {
+      if (keys.length === 0) return []
+      return seriesRows(sql<SeriesRow>`
+        select r.date, c.resource_key as key, r.currency, r.cost
+        from cost_resources c join resource_running_costs r on r.resource_id = c.id
+        where c.tenant_id = ${tenantId} and c.resource_key in (${sql.join(keys)}) and r.currency = ${currency}
+          and r.date >= ${from} and r.date <= ${to}`)
+    },
+
+    /**
+     * The tenant's daily cost per value of tag `tagKey` (lower-cased), of the resources that have it, every
+     * category: one range of the tag series' key.
+     */
+    async tagDaily(tenantId: string, tagKey: string, from: string, to: string) {
+      return sums(
+        sql`tag_cost_series`,
+        sql<string>`tag_value`,
+        sql`tenant_id = ${tenantId} and tag_key = ${tagKey} and ${between(from, to)}`,
+      )
+    },
+  }
+}
