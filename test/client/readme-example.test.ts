@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX } from '../../src/app.js'
 import type { OrgContext } from '../support/app.js'
 import { useTestApp } from '../support/app.js'
-import { ROOT } from '../support/cli.js'
+import { ROOT, runNode } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'
 
 /** The fenced TypeScript block of the README's "## TypeScript client" section, as a user copies it. */
@@ -17,23 +16,6 @@ function readmeExample(): string {
   const code = section?.match(/```ts\n([\s\S]*?)```/)?.[1]
   if (!code) throw new Error('README.md has no ```ts block under "## TypeScript client"')
   return code
-}
-
-/** Runs a TypeScript file (through tsx) with `env` on top of ours: its exit code and output. */
-function run(file: string, env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: { ...process.env, ...env } })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk
-    })
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
 }
 
 for (const dialect of testDialects()) {
@@ -62,7 +44,7 @@ for (const dialect of testDialects()) {
           .replace("from 'costwatch/client'", `from ${JSON.stringify(source)}`)
           .replace("'http://127.0.0.1:8080'", JSON.stringify(base)),
       )
-      const { code, stdout, stderr } = await run(file, { KEY: org.ownerKey })
+      const { code, stdout, stderr } = await runNode(['--import', 'tsx', file], { ...process.env, KEY: org.ownerKey })
       expect(stderr).toBe('')
       expect(code).toBe(0)
 

@@ -4,8 +4,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
-import { type FocusParseResult, parseFocusFiles } from '../../src/connectors/focus/parse.js'
+import { parseFocusFiles } from '../../src/connectors/focus/parse.js'
 import { type FocusReadProgress, readFocusFiles } from '../../src/connectors/focus/read.js'
+import type { FocusParseResult } from '../../src/connectors/focus/types.js'
 import { type DailyCostRow, toDailyCostRows } from '../../src/connectors/types.js'
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/focus/${name}`, import.meta.url))

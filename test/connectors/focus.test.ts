@@ -21,10 +21,10 @@ import {
 import {
   createCostKeys,
   createFocusAggregator,
-  type FocusParseResult,
   parseFocusFile,
   parseFocusFiles,
 } from '../../src/connectors/focus/parse.js'
+import type { FocusParseResult } from '../../src/connectors/focus/types.js'
 import { type DailyCostRow, toDailyCostRows } from '../../src/connectors/types.js'
 import { toDay } from '../../src/platform/time.js'
 

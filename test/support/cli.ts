@@ -33,12 +33,13 @@ export function runCli(
   const inherited = options.isolated
     ? Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('COSTWATCH_')))
     : { ...process.env, COSTWATCH_LOG_LEVEL: 'warn' }
+  return runNode([...commandLine(options.imports), ...args], { ...inherited, ...env }, options.input)
+}
+
+/** Runs node with `argv` in the project's folder and exactly `env`, `input` on its standard input: its exit and output. */
+export function runNode(argv: string[], env: NodeJS.ProcessEnv, input = ''): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...commandLine(options.imports), ...args], {
-      cwd: ROOT,
-      env: { ...inherited, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
+    const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => {
@@ -49,7 +50,7 @@ export function runCli(
     })
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(options.input ?? '')
+    child.stdin.end(input)
   })
 }
 

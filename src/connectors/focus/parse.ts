@@ -33,17 +33,6 @@ import type {
   ResourceEntry,
 } from './types.js'
 
-export type {
-  CostKeys,
-  FocusFilePart,
-  FocusInput,
-  FocusIssue,
-  FocusParseOptions,
-  FocusParseResult,
-  MeterCosts,
-  ResourceEntry,
-} from './types.js'
-
 /**
  * Reads FOCUS 1.0/1.1 cost exports (CSV, plain or gzip) as Azure Cost Management and the FinOps Foundation write
  * them, and sums them while streaming, a chunk at a time. Held alone, memory grows with the distinct (resource,

@@ -3,7 +3,8 @@ import type { Worker } from 'node:worker_threads'
 import { startThread } from '../../platform/threads.js'
 import type { KeyedCostRows } from '../types.js'
 import { type CostBatch, createCostBatchReader } from './cost-batch.js'
-import { createFocusAggregator, type FocusFilePart, type FocusParseResult } from './parse.js'
+import { createFocusAggregator } from './parse.js'
+import type { FocusFilePart, FocusParseResult } from './types.js'
 
 /**
  * Reader threads at most. Reading is most of an import's work besides its final transaction (gunzip, 96 columns

@@ -1,5 +1,5 @@
-import type { FocusIssue, FocusParseResult } from '../../connectors/focus/parse.js'
 import { type FocusReadProgress, readFocusFiles } from '../../connectors/focus/read.js'
+import type { FocusIssue, FocusParseResult } from '../../connectors/focus/types.js'
 import type { KeyedCostRows } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { isUniqueViolation } from '../../platform/db/errors.js'
