@@ -86,7 +86,11 @@ for (const dialect of testDialects()) {
       expect(spike.impact).toBeCloseTo(spike.actualCost - spike.expectedCost, 1)
       const drop = items.find((a) => a.scope.kind === 'Resource' && a.dateRaised === DROP_DAY)!
       expect(drop.impact).toBeLessThan(0)
-      expect(drop.severity).toBe('Medium') // about -180: over 3 times the minimum, under 10 times
+      // About -180 a day for two days: one episode, whose total impact (over 10 times the minimum, over 50%) is High.
+      expect(drop.severity).toBe('High')
+      expect(drop.episode).toMatchObject({ start: DROP_DAY, days: 2, ongoing: false })
+      expect(drop.episode.totalImpact).toBeLessThan(drop.impact * 1.8)
+      expect(drop.episode.maxImpact).toBeLessThanOrEqual(drop.impact)
       expect(items.some((a) => a.description.includes('st-logs'))).toBe(false)
     })
 
@@ -128,10 +132,13 @@ for (const dialect of testDialects()) {
     })
 
     it('filters by severity, status, dateRaised and tenancyId, alone and together', async () => {
-      expect((await list('?severity=High&pageSize=200')).items.map((a) => a.dateRaised)).toEqual(
-        Array(10).fill(SPIKE_DAY),
-      )
-      expect((await list('?severity=Medium')).totalCount).toBe(10)
+      // The spikes are High everywhere; the two-day outage is High where it halves the scope, Medium elsewhere.
+      const high = (await list('?severity=High&pageSize=200')).items.map((a) => a.dateRaised)
+      expect(high.filter((d) => d === SPIKE_DAY)).toHaveLength(10)
+      expect(high.filter((d) => d === DROP_DAY).length).toBeGreaterThanOrEqual(2)
+      const medium = (await list('?severity=Medium&pageSize=200')).items
+      expect(medium.every((a) => a.dateRaised === DROP_DAY && a.episode.totalImpactPercent > -50)).toBe(true)
+      expect(high.length + medium.length).toBe(20)
       expect((await list('?severity=Low')).totalCount).toBe(0)
       expect((await list(`?dateRaised=${DROP_DAY}&pageSize=200`)).items.every((a) => a.dateRaised === DROP_DAY)).toBe(
         true,

@@ -171,7 +171,7 @@ describe('the OpenAPI document', () => {
       'tagValue',
       'title',
     ])
-    expect(fields('PatchAnomalyRequest')).toEqual(['status'])
+    expect(fields('PatchAnomalyRequest')).toEqual(['feedback', 'status']) // feedback: an extension
     expect(fields('PatchInsightRequest')).toEqual(['action', 'snoozeDays'])
     expect(schemas.PatchInsightRequest!.properties!.action!.enum).toEqual([
       'NotRelevant',

@@ -155,3 +155,32 @@ describe('severity from impact', () => {
     expect(severityOf(impact, percent, 25)).toBe(severity)
   })
 })
+
+describe('episodes and what a caller knows', () => {
+  it('reports an episode with its end, its totals and whether it goes on', () => {
+    const values = seasonal(120, { seed: 3 })
+    for (const day of [60, 61]) values[day] = values[day]! * 0.1
+    const [outage] = judgeSeries(values).anomalies
+    expect(outage).toMatchObject({ index: 60, end: 61, ongoing: false, adopted: false })
+    expect(outage!.totalImpact).toBeCloseTo(values[60]! + values[61]! - outage!.totalExpected, 6)
+    expect(outage!.totalActual).toBeCloseTo(values[60]! + values[61]!, 6)
+    expect(Math.abs(outage!.maxImpact)).toBeGreaterThanOrEqual(Math.abs(outage!.impact))
+    const tail = seasonal(120, { seed: 3 })
+    for (const day of [118, 119]) tail[day] = tail[day]! * 3
+    expect(judgeSeries(tail).anomalies).toMatchObject([{ index: 118, end: 119, ongoing: true }])
+  })
+
+  it('judges nothing after judgeThrough', () => {
+    const values = seasonal(120, { seed: 4 })
+    values[119] = 0
+    expect(judgeSeries(values).anomalies.map((a) => a.index)).toEqual([119])
+    expect(judgeSeries(values, { judgeThrough: 118 }).anomalies).toEqual([])
+  })
+
+  it('adopts a change expected on its day at once: one day raised, then the new level', () => {
+    const values = seasonal(160, { seed: 5 })
+    for (let d = 100; d < 160; d++) values[d] = values[d]! * 2
+    const adopted = judgeSeries(values, { adoptAt: new Set([100]) }).anomalies
+    expect(adopted).toMatchObject([{ index: 100, end: 100, adopted: true }])
+  })
+})

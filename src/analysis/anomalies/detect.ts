@@ -27,17 +27,48 @@ export { DEFAULT_DETECTION, type DetectionOptions }
 export const ANOMALY_SEVERITIES = ['High', 'Medium', 'Low'] as const
 export type AnomalySeverity = (typeof ANOMALY_SEVERITIES)[number]
 
+/**
+ * One anomaly episode: consecutive anomalous days departing one way, raised once on its first day. `expected`,
+ * `actual`, `impact` and `impactPercent` are the first day's; the totals are over the episode's days.
+ */
 export interface DetectedAnomaly {
-  /** The day's position in the series. */
+  /** The first day's position in the series. */
   index: number
+  /** The last anomalous day's position (the episode's last day so far when ongoing). */
+  end: number
+  /** The episode reaches the last judged day: it may go on. */
+  ongoing: boolean
+  /** The episode became the series' new level (a lasting change, or a change adopted through `adoptAt`). */
+  adopted: boolean
   expected: number
   actual: number
   /** actual - expected: positive for a spike, negative for a drop. */
   impact: number
   /** impact in percent of expected (100 when nothing was expected). */
   impactPercent: number
+  /** Sums over the episode's days. */
+  totalExpected: number
+  totalActual: number
+  totalImpact: number
+  /** The day's impact of largest size in the episode (signed). */
+  maxImpact: number
   score: number
+  /** From the episode's total impact. */
   severity: AnomalySeverity
+}
+
+/** What a caller knows about a series beyond its values. */
+export interface JudgeOptions extends Partial<DetectionOptions> {
+  /**
+   * The last position that may be judged: later days are unsettled (a source's newest days, still restated) or not
+   * covered, and are neither judged nor learnt from. Defaults to the last day.
+   */
+  judgeThrough?: number
+  /**
+   * Positions where a change is known to be expected (a person said so, or the resource was removed): an episode
+   * starting on such a day, or the day after, becomes the new level at once.
+   */
+  adoptAt?: ReadonlySet<number>
 }
 
 export interface SeriesJudgement {
@@ -81,6 +112,8 @@ function medianOf(buf: Float64Array, n: number): number {
 }
 
 interface Episode {
+  /** The anomaly this episode raised, its totals kept up to date day by day. */
+  raised: DetectedAnomaly
   direction: 1 | -1
   start: number
   /** The scales at the episode's start, those of the level before it. */
@@ -196,12 +229,14 @@ function relativeScaleOf(cleaned: Float64Array, t: number, buf: Float64Array): n
 }
 
 /** Judges every day of `values` (one per consecutive UTC day); see the module comment for the method. */
-export function judgeSeries(values: ArrayLike<number>, options: Partial<DetectionOptions> = {}): SeriesJudgement {
+export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {}): SeriesJudgement {
   const o = { ...DEFAULT_DETECTION, ...options }
-  const n = values.length
+  const n = Math.max(0, Math.min(series.length, (options.judgeThrough ?? series.length - 1) + 1))
+  // Unsettled days are neither judged nor learnt from: the history ends with the last settled day.
+  const values = n === series.length ? series : Float64Array.from({ length: n }, (_, i) => series[i]!)
   const cleaned = Float64Array.from(values as ArrayLike<number>)
   cleanHead(values, cleaned, o)
-  const expected = new Float64Array(n).fill(Number.NaN)
+  const expected = new Float64Array(series.length).fill(Number.NaN)
   const anomalies: DetectedAnomaly[] = []
   const seasonBuf = new Float64Array(o.seasonWeeks)
   const diffBuf = new Float64Array(SCALE_WEEKS * 7)
@@ -209,6 +244,8 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
   let lastShift: ConfirmedShift | null = null
   let scales: Scales = { money: 0, relative: 0 }
   let scaleAt = -1
+  const adoptAt = options.adoptAt
+  const isAdopted = (t: number) => adoptAt !== undefined && (adoptAt.has(t) || adoptAt.has(t - 1))
 
   for (let t = Math.max(o.minHistoryDays, 7); t < n; t++) {
     let samples = 0
@@ -261,30 +298,56 @@ export function judgeSeries(values: ArrayLike<number>, options: Partial<Detectio
     }
 
     if (episode === null || episode.direction !== direction) {
-      episode = { direction, start: t, scales, days: 0, actuals: [], expecteds: [], shift: null }
-      anomalies.push({
+      const raised: DetectedAnomaly = {
         index: t,
+        end: t,
+        ongoing: false,
+        adopted: false,
         expected: base,
         actual,
         impact: deviation,
         impactPercent: percent,
+        totalExpected: 0,
+        totalActual: 0,
+        totalImpact: 0,
+        maxImpact: 0,
         score,
-        severity: severityOf(deviation, percent, o.minImpact),
-      })
+        severity: 'Low',
+      }
+      anomalies.push(raised)
+      episode = { raised, direction, start: t, scales, days: 0, actuals: [], expecteds: [], shift: null }
     }
     episode.days++
     episode.actuals.push(actual)
     episode.expecteds.push(base)
+    const raised = episode.raised
+    raised.end = t
+    raised.totalExpected += base
+    raised.totalActual += actual
+    raised.totalImpact += deviation
+    if (Math.abs(deviation) > Math.abs(raised.maxImpact)) raised.maxImpact = deviation
+    if (Math.abs(score) > Math.abs(raised.score)) raised.score = score
+    raised.severity = severityOf(
+      raised.totalImpact,
+      raised.totalExpected !== 0 ? (100 * raised.totalImpact) / Math.abs(raised.totalExpected) : 100,
+      o.minImpact,
+    )
     if (episode.shift !== null) continue // a confirmed new level: keep the actual value
     cleaned[t] = base
-    if (episode.days >= o.shiftConfirmDays) {
+    const adopted = isAdopted(episode.start)
+    if (adopted || episode.days >= o.shiftConfirmDays) {
+      raised.adopted = true
       const shift = shiftOf(episode, o.minImpact)
       lastShift = { start: episode.start, history: cleaned.slice(0, episode.start), scales: episode.scales }
       for (let i = 0; i < episode.start; i++) cleaned[i] = applyShift(shift, cleaned[i]!)
       for (let i = episode.start; i <= t; i++) cleaned[i] = values[i]!
       episode.shift = shift
       scaleAt = -1
+      // A change someone expected is not a long spike to undo when it ends.
+      if (adopted) lastShift = null
     }
   }
+  const last = anomalies.at(-1)
+  if (last && episode?.raised === last && last.end === n - 1) last.ongoing = true
   return { expected, anomalies }
 }

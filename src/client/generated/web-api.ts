@@ -801,7 +801,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists.
+         * @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start.
          * @example {
          *       "id": "0193a8f2-7c4e-7a10-9d2b-3f5e6a7b8c9d",
          *       "tenancyId": "0193a8f0-1111-7222-8333-444455556666",
@@ -840,7 +840,24 @@ export interface components {
          *       "relatedEvents": [],
          *       "detectedAt": "2026-03-05T02:10:00.000Z",
          *       "statusChangedAt": null,
-         *       "statusChangedBy": null
+         *       "statusChangedBy": null,
+         *       "episode": {
+         *         "start": "2026-03-04",
+         *         "end": "2026-03-05",
+         *         "ongoing": false,
+         *         "lastDay": "2026-03-05",
+         *         "days": 2,
+         *         "expectedCost": 241,
+         *         "actualCost": 830.5,
+         *         "totalImpact": 589.5,
+         *         "totalImpactPercent": 244.61,
+         *         "maxImpact": 359.75
+         *       },
+         *       "incidentId": "0193a8f2-7c4e-7a10-9d2b-3f5e6a7b8c9d",
+         *       "feedback": null,
+         *       "feedbackAt": null,
+         *       "feedbackBy": null,
+         *       "likelyCause": null
          *     }
          */
         Anomaly: {
@@ -883,14 +900,65 @@ export interface components {
                 /** @description The child's change as a share of the anomaly's impact (1 = all of it). */
                 share: number;
             }[];
+            /** @description Extension: the run of anomalous days the anomaly stands for, like the Impact of AWS Cost Anomaly Detection. Severity follows totalImpact. */
+            episode: {
+                /** @description An amount in the billing currency named by `currency`. */
+                actualCost: number;
+                /** @description Days from start to lastDay, both included. */
+                days: number;
+                /**
+                 * Format: date
+                 * @description The last anomalous day; null while the episode goes on.
+                 */
+                end: string | null;
+                /** @description An amount in the billing currency named by `currency`. */
+                expectedCost: number;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                lastDay: string;
+                /** @description The impact of the episode's largest day (signed). */
+                maxImpact: number;
+                /** @description The episode reaches the newest settled day: it may go on. */
+                ongoing: boolean;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                start: string;
+                /** @description actualCost - expectedCost over the episode. */
+                totalImpact: number;
+                /** @description totalImpact in percent of expectedCost (100 when 0). */
+                totalImpactPercent: number;
+            };
             /** @description An amount in the billing currency named by `currency`. */
             expectedCost: number;
+            feedback: ("Expected" | "NotAnAnomaly" | "Confirmed") | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            feedbackAt: string | null;
+            /** @description Who did something: an API key, a user of the web interface, or the service itself. */
+            feedbackBy: {
+                id: string | null;
+                name: string | null;
+                /** @enum {string} */
+                type: "ApiKey" | "User" | "System";
+            } | null;
             /** Format: uuid */
             id: string;
             /** @description actualCost - expectedCost: positive for a spike, negative for a drop. */
             impact: number;
             /** @description impact in percent of expectedCost (100 when nothing was expected). */
             impactPercent: number;
+            /**
+             * Format: uuid
+             * @description Extension: the anomalies one root cause explains share an incident, headed by the broadest scope that says it best; incidentId is the id of that head anomaly (its own id when it heads the incident).
+             */
+            incidentId: string;
+            likelyCause: components["schemas"]["Event"] | null;
             /** @description The tenant's event markers from 3 days before dateRaised to the end of that day that are drawn on the scope's cost chart (universal markers everywhere; tagged ones on tenant, subscription and service scopes, and on a resource or group whose own tags match), oldest first. */
             relatedEvents: components["schemas"]["Event"][];
             /** @description What the cost belongs to. Subscription: subscriptionId. ResourceGroup: subscriptionId and resourceGroupName. Resource: resourceId (with its subscription and group). Service: serviceName, across the tenant. Tenant: the fields are null. */
@@ -1258,17 +1326,21 @@ export interface components {
             tenancyCount: number;
         };
         /**
-         * @description Any status may move to Acknowledged or Resolved. Repeating the current status is a 200 that changes nothing (statusChangedAt stays). Active is a 400.
+         * @description Any status may move to Acknowledged or Resolved. Repeating the current status is a 200 that changes nothing (statusChangedAt stays). Active is a 400. Extension: feedback, alone or beside status.
          * @example {
          *       "status": "Acknowledged"
          *     }
+         * @example {
+         *       "feedback": "Expected"
+         *     }
          */
         PatchAnomalyRequest: {
+            feedback?: ("Expected" | "NotAnAnomaly" | "Confirmed") | null;
             /**
              * @description Acknowledged or Resolved; Active is set only by the service (a 400 from a caller).
              * @enum {string}
              */
-            status: "Active" | "Acknowledged" | "Resolved";
+            status?: "Active" | "Acknowledged" | "Resolved";
         };
         /**
          * @example {
@@ -1878,7 +1950,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. */
+            /** @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1949,7 +2021,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. */
+            /** @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -7,3 +7,5 @@ import { ANOMALY_SEVERITIES } from '../../analysis/anomalies/detect.js'
 export const AnomalySeverities = ANOMALY_SEVERITIES
 export const AnomalyStatuses = ['Active', 'Acknowledged', 'Resolved'] as const
 export const AnomalyScopeKinds = ['Tenant', 'Subscription', 'ResourceGroup', 'Resource', 'Service'] as const
+/** A person's judgement of an anomaly, beside its status (an extension). */
+export const AnomalyFeedbacks = ['Expected', 'NotAnAnomaly', 'Confirmed'] as const

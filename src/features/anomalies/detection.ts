@@ -250,6 +250,12 @@ export function createAnomalyAnalyser(deps: {
           description: sentence,
           drivers: driverRecords,
           detectedAt,
+          episodeEnd: dayOf(a.end),
+          ongoing: a.ongoing ? 1 : 0,
+          episodeExpectedCost: roundMoney(a.totalExpected),
+          episodeActualCost: roundMoney(a.totalActual),
+          totalImpact: roundMoney(a.totalImpact),
+          maxImpact: roundMoney(a.maxImpact),
         }
       }
       if (signal.aborted) throw new LeaseLostError()

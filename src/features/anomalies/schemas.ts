@@ -12,11 +12,12 @@ import {
   Uuid,
 } from '../../platform/http/schemas.js'
 import { EventRecord } from '../events/schemas.js'
-import { AnomalyScopeKinds, AnomalySeverities, AnomalyStatuses } from './constants.js'
+import { AnomalyFeedbacks, AnomalyScopeKinds, AnomalySeverities, AnomalyStatuses } from './constants.js'
 
 export type AnomalySeverity = (typeof AnomalySeverities)[number]
 export type AnomalyStatus = (typeof AnomalyStatuses)[number]
 export type AnomalyScopeKind = (typeof AnomalyScopeKinds)[number]
+export type AnomalyFeedback = (typeof AnomalyFeedbacks)[number]
 
 /** The rule written in the README and the OpenAPI document; `severityOf` in analysis/anomalies/detect.ts. */
 export const SEVERITY_RULE =
@@ -54,6 +55,29 @@ export const AnomalyDriver = Type.Object(
 )
 export type AnomalyDriver = Static<typeof AnomalyDriver>
 
+export const AnomalyEpisode = Type.Object(
+  {
+    start: DateOnly,
+    end: Nullable(
+      Type.String({ format: 'date', description: 'The last anomalous day; null while the episode goes on.' }),
+    ),
+    ongoing: Type.Boolean({ description: 'The episode reaches the newest settled day: it may go on.' }),
+    lastDay: DateOnly,
+    days: Type.Integer({ minimum: 1, description: 'Days from start to lastDay, both included.' }),
+    expectedCost: Money,
+    actualCost: Money,
+    totalImpact: Type.Number({ description: 'actualCost - expectedCost over the episode.' }),
+    totalImpactPercent: Type.Number({ description: 'totalImpact in percent of expectedCost (100 when 0).' }),
+    maxImpact: Type.Number({ description: "The impact of the episode's largest day (signed)." }),
+  },
+  {
+    description:
+      'Extension: the run of anomalous days the anomaly stands for, like the Impact of AWS Cost Anomaly ' +
+      'Detection. Severity follows totalImpact.',
+  },
+)
+export type AnomalyEpisode = Static<typeof AnomalyEpisode>
+
 export const AnomalyRecord = Type.Object(
   {
     id: Uuid,
@@ -82,6 +106,24 @@ export const AnomalyRecord = Type.Object(
     detectedAt: Instant,
     statusChangedAt: Nullable(Instant),
     statusChangedBy: Nullable(ActorRef),
+    episode: AnomalyEpisode,
+    incidentId: Type.String({
+      format: 'uuid',
+      description:
+        'Extension: the anomalies one root cause explains share an incident, headed by the broadest scope that ' +
+        'says it best; incidentId is the id of that head anomaly (its own id when it heads the incident).',
+    }),
+    feedback: Nullable(
+      StringEnum(AnomalyFeedbacks, {
+        description:
+          "Extension: a person's judgement. Expected: a planned change, adopted at once as the scope's new level. " +
+          'NotAnAnomaly: a false alarm (counted per tenancy). Confirmed: a real anomaly.',
+      }),
+    ),
+    feedbackAt: Nullable(Instant),
+    feedbackBy: Nullable(ActorRef),
+    // Extension: the newest Deployment marker among relatedEvents, on or before the episode's start.
+    likelyCause: Nullable(ref(EventRecord)),
   },
   {
     $id: 'Anomaly',
@@ -90,7 +132,9 @@ export const AnomalyRecord = Type.Object(
       'same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is ' +
       'at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the ' +
       'expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its ' +
-      `first day. ${SEVERITY_RULE} Newest dateRaised first in lists.`,
+      `first day. ${SEVERITY_RULE} Newest dateRaised first in lists. Extensions: episode, incidentId, feedback ` +
+      '(with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or ' +
+      "before the episode's start.",
     examples: [
       {
         id: '0193a8f2-7c4e-7a10-9d2b-3f5e6a7b8c9d',
@@ -132,6 +176,23 @@ export const AnomalyRecord = Type.Object(
         detectedAt: '2026-03-05T02:10:00.000Z',
         statusChangedAt: null,
         statusChangedBy: null,
+        episode: {
+          start: '2026-03-04',
+          end: '2026-03-05',
+          ongoing: false,
+          lastDay: '2026-03-05',
+          days: 2,
+          expectedCost: 241,
+          actualCost: 830.5,
+          totalImpact: 589.5,
+          totalImpactPercent: 244.61,
+          maxImpact: 359.75,
+        },
+        incidentId: '0193a8f2-7c4e-7a10-9d2b-3f5e6a7b8c9d',
+        feedback: null,
+        feedbackAt: null,
+        feedbackBy: null,
+        likelyCause: null,
       },
     ],
   },
@@ -140,17 +201,27 @@ export type AnomalyRecord = Static<typeof AnomalyRecord>
 
 export const PatchAnomalyRequest = Type.Object(
   {
-    status: StringEnum(AnomalyStatuses, {
-      description: 'Acknowledged or Resolved; Active is set only by the service (a 400 from a caller).',
-    }),
+    status: Type.Optional(
+      StringEnum(AnomalyStatuses, {
+        description: 'Acknowledged or Resolved; Active is set only by the service (a 400 from a caller).',
+      }),
+    ),
+    feedback: Type.Optional(
+      Nullable(
+        StringEnum(AnomalyFeedbacks, {
+          description: 'Extension: Expected, NotAnAnomaly or Confirmed; null clears it.',
+        }),
+      ),
+    ),
   },
   {
     $id: 'PatchAnomalyRequest',
     additionalProperties: false,
+    minProperties: 1,
     description:
       'Any status may move to Acknowledged or Resolved. Repeating the current status is a 200 that changes ' +
-      'nothing (statusChangedAt stays). Active is a 400.',
-    examples: [{ status: 'Acknowledged' }],
+      'nothing (statusChangedAt stays). Active is a 400. Extension: feedback, alone or beside status.',
+    examples: [{ status: 'Acknowledged' }, { feedback: 'Expected' }],
   },
 )
 export type PatchAnomalyRequest = Static<typeof PatchAnomalyRequest>

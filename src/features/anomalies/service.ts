@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf } from '../../platform/http/paging.js'
 import { roundMoney } from '../../platform/money.js'
-import { addDays, dayBounds, toDay } from '../../platform/time.js'
+import { addDays, dayBounds, dayDiff, toDay } from '../../platform/time.js'
 
 import type { CostReads } from '../costs/read/index.js'
 import type { EventRecord, EventStore } from '../events/public.js'
@@ -28,7 +28,37 @@ const SETTABLE: readonly AnomalyStatus[] = ['Acknowledged', 'Resolved']
 const MAX_IMPACT_ANOMALIES = 100
 const EVENT_BATCH = 1000
 
+function actorOf(type: string | null, id: string | null, name: string | null): AnomalyRecord['statusChangedBy'] {
+  return type === null ? null : { type: type as 'ApiKey' | 'User' | 'System', id, name }
+}
+
+/** The episode of a row; rows from before episodes were recorded are one-day episodes. */
+function episodeOf(row: AnomalyRow): AnomalyRecord['episode'] {
+  const lastDay = row.episodeEnd ?? row.dateRaised
+  const expectedCost = row.episodeExpectedCost ?? row.expectedCost
+  const totalImpact = row.totalImpact ?? row.impact
+  return {
+    start: row.dateRaised,
+    end: row.ongoing ? null : lastDay,
+    ongoing: row.ongoing === 1,
+    lastDay,
+    days: dayDiff(row.dateRaised, lastDay) + 1,
+    expectedCost,
+    actualCost: row.episodeActualCost ?? row.actualCost,
+    totalImpact,
+    totalImpactPercent:
+      expectedCost === 0
+        ? 100 * Math.sign(totalImpact)
+        : Math.round((10000 * totalImpact) / Math.abs(expectedCost)) / 100,
+    maxImpact: row.maxImpact ?? row.impact,
+  }
+}
+
 export function toAnomalyRecord(row: AnomalyRow, relatedEvents: EventRecord[]): AnomalyRecord {
+  const episode = episodeOf(row)
+  const likelyCause =
+    relatedEvents.filter((e) => e.category === 'Deployment' && e.occurredAt.slice(0, 10) <= episode.start).at(-1) ??
+    null
   return {
     id: row.id,
     tenancyId: row.tenantId,
@@ -52,14 +82,13 @@ export function toAnomalyRecord(row: AnomalyRow, relatedEvents: EventRecord[]): 
     relatedEvents,
     detectedAt: row.detectedAt,
     statusChangedAt: row.statusChangedAt,
-    statusChangedBy:
-      row.statusChangedByType === null
-        ? null
-        : {
-            type: row.statusChangedByType as 'ApiKey' | 'User' | 'System',
-            id: row.statusChangedById,
-            name: row.statusChangedByName,
-          },
+    statusChangedBy: actorOf(row.statusChangedByType, row.statusChangedById, row.statusChangedByName),
+    episode,
+    incidentId: row.incidentId ?? row.id,
+    feedback: row.feedback as AnomalyRecord['feedback'],
+    feedbackAt: row.feedbackAt,
+    feedbackBy: actorOf(row.feedbackByType, row.feedbackById, row.feedbackByName),
+    likelyCause,
   }
 }
 
@@ -182,10 +211,12 @@ export function createAnomalyService(deps: {
      * (or anything else) is a 400: only detection raises an anomaly.
      */
     async setStatus(who: Principal, id: string, patch: PatchAnomalyRequest): Promise<AnomalyRecord> {
-      if (!SETTABLE.includes(patch.status)) {
+      if (patch.status !== undefined && !SETTABLE.includes(patch.status)) {
         throw ApiError.invalid({ status: ['must be Acknowledged or Resolved; Active is set only by the service'] })
       }
-      await store.setStatus(id, patch.status, who.actor, deps.clock.now().toISOString())
+      const at = deps.clock.now().toISOString()
+      if (patch.status !== undefined) await store.setStatus(id, patch.status, who.actor, at)
+      if (patch.feedback !== undefined) await store.setFeedback(id, patch.feedback, who.actor, at)
       const [record] = await recordsOf([await getRow(id)])
       return record!
     },

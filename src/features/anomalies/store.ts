@@ -7,7 +7,7 @@ import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { ActorRef } from '../../platform/http/schemas.js'
 
 import type { ChartScope } from '../shared/chart-scope.js'
-import type { AnomalyDriver, AnomalyScopeKind, AnomalySeverity, AnomalyStatus } from './schemas.js'
+import type { AnomalyDriver, AnomalyFeedback, AnomalyScopeKind, AnomalySeverity, AnomalyStatus } from './schemas.js'
 
 export type AnomalyRow = Selectable<AnomaliesTable>
 
@@ -36,6 +36,13 @@ export interface DetectedRow {
   description: string
   drivers: AnomalyDriver[]
   detectedAt: string
+  /** The episode: its last anomalous day, whether it goes on, and its sums over its days. */
+  episodeEnd: string
+  ongoing: number
+  episodeExpectedCost: number
+  episodeActualCost: number
+  totalImpact: number
+  maxImpact: number
 }
 
 export interface AnomalyFilter {
@@ -51,7 +58,7 @@ export interface AnomalyFilter {
   subscriptionId?: string
 }
 
-/** Rows per upsert statement: 22 parameters a row stays well under SQLite's 32,766. */
+/** Rows per upsert statement: 28 parameters a row stays well under SQLite's 32,766. */
 const UPSERT_ROWS = 200
 
 export function createAnomalyStore(db: Kysely<Database>) {
@@ -81,6 +88,12 @@ export function createAnomalyStore(db: Kysely<Database>) {
               drivers: eb.ref('excluded.drivers'),
               resourceId: eb.ref('excluded.resourceId'),
               updatedAt: eb.ref('excluded.updatedAt'),
+              episodeEnd: eb.ref('excluded.episodeEnd'),
+              ongoing: eb.ref('excluded.ongoing'),
+              episodeExpectedCost: eb.ref('excluded.episodeExpectedCost'),
+              episodeActualCost: eb.ref('excluded.episodeActualCost'),
+              totalImpact: eb.ref('excluded.totalImpact'),
+              maxImpact: eb.ref('excluded.maxImpact'),
             })),
           )
           .execute()
@@ -158,6 +171,24 @@ export function createAnomalyStore(db: Kysely<Database>) {
         })
         .where('id', '=', id)
         .where('status', '<>', status)
+        .execute()
+    },
+
+    /** Sets (or, with null, clears) a person's feedback, unless it already is that feedback. */
+    async setFeedback(id: string, feedback: AnomalyFeedback | null, by: ActorRef, at: string): Promise<void> {
+      await db
+        .updateTable('anomalies')
+        .set(
+          feedback === null
+            ? { feedback, feedbackAt: null, feedbackByType: null, feedbackById: null, feedbackByName: null }
+            : { feedback, feedbackAt: at, feedbackByType: by.type, feedbackById: by.id, feedbackByName: by.name },
+        )
+        .where('id', '=', id)
+        .where((eb) =>
+          feedback === null
+            ? eb('feedback', 'is not', null)
+            : eb.or([eb('feedback', 'is', null), eb('feedback', '<>', feedback)]),
+        )
         .execute()
     },
 

@@ -413,6 +413,22 @@ export interface AnomaliesTable {
   statusChangedByType: string | null
   statusChangedById: string | null
   statusChangedByName: string | null
+  /** The episode's last anomalous day so far (it may go on while `ongoing` is 1). */
+  episodeEnd: string | null
+  ongoing: Generated<number>
+  /** Expected and actual spend, and the impact, summed over the episode's days; its largest day's impact. */
+  episodeExpectedCost: number | null
+  episodeActualCost: number | null
+  totalImpact: number | null
+  maxImpact: number | null
+  /** The id of the anomaly heading this one's incident (its own id when it heads it). */
+  incidentId: string | null
+  /** A person's judgement: Expected, NotAnAnomaly or Confirmed. */
+  feedback: string | null
+  feedbackAt: string | null
+  feedbackByType: string | null
+  feedbackById: string | null
+  feedbackByName: string | null
 }
 
 /**
