@@ -47,11 +47,22 @@ describe('anomaly detection', () => {
         written.push(...rows)
       },
       async removeUnconfirmed() {},
+      async expectedStarts() {
+        return []
+      },
+      async idsBetween() {
+        return new Map()
+      },
+      async setIncidents() {},
     } as unknown as AnomalyStore
     const analyser = createAnomalyAnalyser({
       store,
       costs,
-      inventory: { groupNames: async () => new Map(), resourcesByKey: async () => new Map() },
+      inventory: {
+        groupNames: async () => new Map(),
+        resourcesByKey: async () => new Map(),
+        subscriptionNames: async () => new Map(),
+      },
       organisationOf: async () => 'org-1',
       options: DEFAULT_DETECTION,
       clock: { now: () => new Date('2026-03-02T00:00:00Z') },
