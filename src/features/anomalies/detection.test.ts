@@ -7,6 +7,7 @@ import type { AnomalyStore, DetectedRow } from './store.js'
 
 describe('anomaly detection', () => {
   it('reads each level of costs once and the currency once per run, through the cost read path', async () => {
+    const ongoing = new Set<string>()
     const usageReads: string[] = []
     let currencyReads = 0
     const costs: Pick<CostReads, 'usageSeries' | 'billingCurrencies'> = {
@@ -50,6 +51,9 @@ describe('anomaly detection', () => {
       async expectedStarts() {
         return []
       },
+      async ongoingKeys() {
+        return ongoing
+      },
       async idsBetween() {
         return new Map()
       },
@@ -87,15 +91,15 @@ describe('anomaly detection', () => {
 })
 
 describe('anomaly episodes over a run', () => {
-  it('writes an episode that started before the run and goes on in it, keyed by its first day', async () => {
-    // 100 a day from 2026-01-01, then 400 a day from 2026-02-25 on; the run covers only 2026-02-27..28.
+  /** Runs the analyser over 2026-02-27..28 of a tenant costing about 100 a day, 400 from `highFrom` to `highTo`. */
+  async function runOver(highFrom: string, highTo: string, ongoing: Set<string>) {
     const costs: Pick<CostReads, 'usageSeries' | 'billingCurrencies'> = {
       async usageSeries(_tenantId, level, from, to) {
         if (level !== 'tenant') return []
         const values = new Float64Array(dayCount(from, to))
         for (let i = 0; i < values.length; i++) {
           const day = addDays(from, i)
-          values[i] = day < '2026-01-01' ? 0 : day >= '2026-02-25' ? 400 : 100 + (i % 3)
+          values[i] = day < '2026-01-01' ? 0 : day >= highFrom && day <= highTo ? 400 : 100 + (i % 3)
         }
         return [{ scopeKey: '', parent: null, currency: 'EUR', costs: values }]
       },
@@ -114,6 +118,9 @@ describe('anomaly episodes over a run', () => {
       },
       async expectedStarts() {
         return []
+      },
+      async ongoingKeys() {
+        return ongoing
       },
       async idsBetween() {
         return new Map()
@@ -141,11 +148,27 @@ describe('anomaly episodes over a run', () => {
       signal: new AbortController().signal,
       progress: () => {},
     })
+    return { written, removals }
+  }
+
+  it('writes an episode that started before the run and goes on in it, keyed by its first day', async () => {
+    // 400 a day from 2026-02-25 on; the run covers only 2026-02-27..28.
+    const { written, removals } = await runOver('2026-02-25', '2026-02-28', new Set())
     expect(written).toHaveLength(1)
     expect(written[0]).toMatchObject({ scopeKey: 'tenant', dateRaised: '2026-02-25' })
     expect(written[0]!.episodeEnd >= '2026-02-27').toBe(true) // it reaches into the run's days
     // The episode found is kept by the removal of those no longer found.
     expect(removals).toHaveLength(1)
     expect([...(removals[0]![3] as Set<string>)]).toEqual(['tenant\n2026-02-25'])
+  })
+
+  it('updates an episode last seen ongoing that ended before the run', async () => {
+    // A two-day spike on 2026-02-24..25, seen ongoing by the run of the 25th; this run covers 2026-02-27..28 only.
+    const before = await runOver('2026-02-24', '2026-02-25', new Set())
+    expect(before.written).toEqual([])
+    const { written } = await runOver('2026-02-24', '2026-02-25', new Set(['tenant\n2026-02-24']))
+    expect(written).toMatchObject([
+      { scopeKey: 'tenant', dateRaised: '2026-02-24', episodeEnd: '2026-02-25', ongoing: 0 },
+    ])
   })
 })

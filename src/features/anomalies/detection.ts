@@ -148,7 +148,9 @@ export function incidentsOf(
   const byScope = new Map<string, Written[]>()
   for (const w of written) {
     const scope = `${w.level}\n${w.key}`
-    byScope.set(scope, [...(byScope.get(scope) ?? []), w])
+    const list = byScope.get(scope) ?? []
+    list.push(w)
+    byScope.set(scope, list)
   }
   const parent = new Map<Written, Written>()
   const find = (w: Written): Written => {
@@ -209,7 +211,7 @@ export function createAnomalyAnalyser(deps: {
       const readFrom = addDays(from, -historyDays(options))
       const judged = new Map<ScopeLevel, Map<string, Judged>>()
       const currency = (await deps.costs.billingCurrencies([tenantId])).get(tenantId)!
-      const expectedStarts = await store.expectedStarts(tenantId)
+      const [expectedStarts, ongoing] = await Promise.all([store.expectedStarts(tenantId), store.ongoingKeys(tenantId)])
       let start = -1
       let adoptions = new Map<string, Set<number>>()
       for (const level of SCOPE_LEVELS) {
@@ -291,12 +293,17 @@ export function createAnomalyAnalyser(deps: {
       const first = dayDiff(firstDay, from)
       const last = dayDiff(firstDay, to)
       const written: Written[] = []
+      // The episodes not written, for incidents: a member outside the run's days keeps the incident whole.
+      const others: { level: ScopeLevel; series: ScopeSeries; a: DetectedAnomaly }[] = []
       for (const [level, byKey] of judged) {
         for (const { series, judgement } of byKey.values()) {
           for (const a of judgement.anomalies) {
-            // Every episode that overlaps the run's days, also one that started before them (it is updated).
-            if (a.end < first || a.index > last) continue
-            written.push(writtenOf(level, series, a))
+            // Every episode that overlaps the run's days, also one that started before them (it is updated), and
+            // one last seen ongoing, which may have ended before them.
+            const overlaps = a.end >= first && a.index <= last
+            if (overlaps || (a.index <= last && ongoing.has(`${scopeKeyOf(level, series.key)}\n${dayOf(a.index)}`)))
+              written.push(writtenOf(level, series, a))
+            else if (a.index <= last) others.push({ level, series, a })
           }
         }
       }
@@ -350,16 +357,21 @@ export function createAnomalyAnalyser(deps: {
       if (signal.aborted) throw new LeaseLostError()
       const rows = written.map((w) => w.row)
       await store.upsert(rows, detectedAt)
-      await store.removeUnconfirmed(tenantId, from, to, new Set(rows.map((r) => `${r.scopeKey}\n${r.dateRaised}`)))
+      const found = new Set(rows.map((r) => `${r.scopeKey}\n${r.dateRaised}`))
+      await store.removeUnconfirmed(tenantId, from, to, found, firstDay)
       if (rows.length > 0) {
         progress('grouping incidents')
-        const starts = rows.map((r) => r.dateRaised).sort()
-        const ids = await store.idsBetween(tenantId, starts[0]!, starts.at(-1)!)
+        const low = written.reduce((m, w) => Math.min(m, w.index), Number.POSITIVE_INFINITY) - 1
+        const high = written.reduce((m, w) => Math.max(m, w.index), 0) + 1
+        const near = others.filter((o) => o.a.index >= low && o.a.index <= high)
+        const grouped = [...written, ...near.map((o) => writtenOf(o.level, o.series, o.a))]
+        const stored = await store.idsBetween(tenantId, dayOf(low), dayOf(high))
+        // Only the anomalies whose incident changed are written.
         const heads = new Map<string, string>()
-        for (const [key, head] of incidentsOf(written, (level) => CHILD_LEVEL[level])) {
-          const id = ids.get(key)
-          const headId = ids.get(head)
-          if (id && headId) heads.set(id, headId)
+        for (const [key, head] of incidentsOf(grouped, (level) => CHILD_LEVEL[level])) {
+          const row = stored.get(key)
+          const headId = stored.get(head)?.id
+          if (row && headId && row.incidentId !== headId) heads.set(row.id, headId)
         }
         await store.setIncidents(heads)
       }

@@ -167,7 +167,14 @@ export function createAnomalyService(deps: {
         )
       }
     }
-    const sizes = await store.incidentSizes(rows.map((r) => r.incidentId ?? r.id))
+    const sizes = new Map<string, number>()
+    for (const [tenantId, group] of byTenant) {
+      const found = await store.incidentSizes(
+        tenantId,
+        group.map((r) => r.incidentId ?? r.id),
+      )
+      for (const [id, n] of found) sizes.set(id, n)
+    }
     return rows.map((r) => toAnomalyRecord(r, related.get(r.id) ?? [], sizes.get(r.incidentId ?? r.id) ?? 1))
   }
 

@@ -107,15 +107,24 @@ export function createAnomalyStore(db: Kysely<Database>) {
     /**
      * Removes the tenant's anomalies whose episode overlaps `from`..`to` that a new judgement of those days no longer
      * finds (the provider restated the costs), unless a person has set their status or given feedback: those are
-     * kept as they are. `stillFound` holds `{scopeKey}\n{dateRaised}` of the episodes found.
+     * kept as they are. `stillFound` holds `{scopeKey}\n{dateRaised}` of the episodes found. An episode that was
+     * ongoing counts as overlapping: it was last seen reaching the newest day. `judgedFrom` is the first day the
+     * run judged: episodes that start before it are left alone.
      */
-    async removeUnconfirmed(tenantId: string, from: string, to: string, stillFound: ReadonlySet<string>) {
+    async removeUnconfirmed(
+      tenantId: string,
+      from: string,
+      to: string,
+      stillFound: ReadonlySet<string>,
+      judgedFrom = from,
+    ) {
       const rows = await db
         .selectFrom('anomalies')
         .select(['id', 'scopeKey', 'dateRaised'])
         .where('tenantId', '=', tenantId)
         .where('dateRaised', '<=', to)
-        .where((eb) => eb(eb.fn.coalesce('episodeEnd', 'dateRaised'), '>=', from))
+        .where('dateRaised', '>=', judgedFrom)
+        .where((eb) => eb.or([eb(eb.fn.coalesce('episodeEnd', 'dateRaised'), '>=', from), eb('ongoing', '=', 1)]))
         .where('statusChangedAt', 'is', null)
         .where('feedback', 'is', null)
         .execute()
@@ -123,30 +132,40 @@ export function createAnomalyStore(db: Kysely<Database>) {
       for (const ids of chunk(gone, 500)) await db.deleteFrom('anomalies').where('id', 'in', ids).execute()
     },
 
-    /** The ids of the tenant's anomalies raised from `from` to `to`, by `{scopeKey}\n{dateRaised}`. */
-    async idsBetween(tenantId: string, from: string, to: string): Promise<Map<string, string>> {
+    /** The id and incident of the tenant's anomalies raised from `from` to `to`, by `{scopeKey}\n{dateRaised}`. */
+    async idsBetween(tenantId: string, from: string, to: string) {
       const rows = await db
         .selectFrom('anomalies')
-        .select(['id', 'scopeKey', 'dateRaised'])
+        .select(['id', 'scopeKey', 'dateRaised', 'incidentId'])
         .where('tenantId', '=', tenantId)
         .where('dateRaised', '>=', from)
         .where('dateRaised', '<=', to)
         .execute()
-      return new Map(rows.map((r) => [`${r.scopeKey}\n${r.dateRaised}`, r.id]))
+      return new Map(rows.map((r) => [`${r.scopeKey}\n${r.dateRaised}`, { id: r.id, incidentId: r.incidentId }]))
+    },
+
+    /** The tenant's episodes last seen ongoing, by `{scopeKey}\n{dateRaised}`: a run updates them wherever it starts. */
+    async ongoingKeys(tenantId: string): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('anomalies')
+        .select(['scopeKey', 'dateRaised'])
+        .where('tenantId', '=', tenantId)
+        .where('ongoing', '=', 1)
+        .execute()
+      return new Set(rows.map((r) => `${r.scopeKey}\n${r.dateRaised}`))
     },
 
     /** Sets the incident of anomalies: `heads` maps an anomaly's id to the id of the anomaly heading its incident. */
     async setIncidents(heads: ReadonlyMap<string, string>): Promise<void> {
       const byHead = new Map<string, string[]>()
-      for (const [id, head] of heads) byHead.set(head, [...(byHead.get(head) ?? []), id])
+      for (const [id, head] of heads) {
+        const ids = byHead.get(head) ?? []
+        ids.push(id)
+        byHead.set(head, ids)
+      }
       for (const [head, ids] of byHead) {
         for (const part of chunk(ids, 500)) {
-          await db
-            .updateTable('anomalies')
-            .set({ incidentId: head })
-            .where('id', 'in', part)
-            .where((eb) => eb.or([eb('incidentId', 'is', null), eb('incidentId', '<>', head)]))
-            .execute()
+          await db.updateTable('anomalies').set({ incidentId: head }).where('id', 'in', part).execute()
         }
       }
     },
@@ -194,13 +213,14 @@ export function createAnomalyStore(db: Kysely<Database>) {
       }
     },
 
-    /** How many anomalies each of these incidents holds. */
-    async incidentSizes(incidentIds: readonly string[]): Promise<Map<string, number>> {
+    /** How many anomalies each of these incidents of the tenant holds. */
+    async incidentSizes(tenantId: string, incidentIds: readonly string[]): Promise<Map<string, number>> {
       const sizes = new Map<string, number>()
       for (const part of chunk([...new Set(incidentIds)], 500)) {
         const rows = await db
           .selectFrom('anomalies')
           .select((eb) => ['incidentId', eb.fn.countAll<number>().as('n')])
+          .where('tenantId', '=', tenantId)
           .where('incidentId', 'in', part)
           .groupBy('incidentId')
           .execute()
