@@ -93,6 +93,35 @@ for (const dialect of testDialects()) {
       }
     })
 
+    it('makes a two-day burst of three resources in two groups and two services one incident', async () => {
+      const tenantId = (await t.given.tenant(org)).id
+      const estate = plantedEstate()
+      const burst = [estate.days.indexOf('2026-02-24'), estate.days.indexOf('2026-02-25')]
+      for (const r of estate.resources.filter((r) => r.name !== 'st-logs')) for (const d of burst) r.costs[d]! *= 3
+      await importEstate(tenantId, estate)
+      const members = (await ofTenant(tenantId)).filter((a) => a.dateRaised >= '2026-02-24')
+      expect(members.map((a) => a.scope.kind).sort()).toEqual([
+        'Resource',
+        'Resource',
+        'Resource',
+        'ResourceGroup',
+        'ResourceGroup',
+        'Service',
+        'Service',
+        'Subscription',
+        'Tenant',
+      ])
+      const head = members.find((a) => a.scope.kind === 'Tenant')!
+      expect(members.every((a) => a.incidentId === head.id && a.incidentSize === 9)).toBe(true)
+      expect(members.every((a) => a.episode.days === 2)).toBe(true)
+      const heads = (await ofTenant(tenantId, '&view=incidents')).map((a) => [a.dateRaised, a.incidentSize])
+      expect(heads).toEqual([
+        ['2026-02-24', 9],
+        [SPIKE_DAY, 5],
+        [DROP_DAY, 5],
+      ])
+    })
+
     it('names a service anomaly its resources as drivers, and a subscription by its display name', async () => {
       const items = await ofTenant(planted)
       const service = items.find((a) => a.scope.kind === 'Service' && a.dateRaised === SPIKE_DAY)!

@@ -5,7 +5,7 @@ import {
   judgeSeries,
   type SeriesJudgement,
 } from '../../analysis/anomalies/detect.js'
-import { type ChildDay, type Driver, driversOf, explainingChild } from '../../analysis/anomalies/drivers.js'
+import { type ChildDay, driversOf, explainingChild } from '../../analysis/anomalies/drivers.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { roundMoney } from '../../platform/money.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
@@ -55,10 +55,13 @@ const CHILD_LEVEL: Partial<Record<ScopeLevel, ScopeLevel>> = {
 }
 const MAX_DRIVERS = 5
 /**
- * Incidents: a parent's episode and a child's belong to one incident when the child is among the parent's drivers
- * with at least this share of its change and the two episodes start within a day of each other.
+ * Incidents: a parent's episode and a descendant's belong to one incident when the descendant drove at least this
+ * share of the parent's change and the two episodes start within a day of each other. A group's outage spreads
+ * over its resources: those big enough to be anomalies themselves each drive a tenth or more of it.
  */
-export const INCIDENT_SHARE = 0.25
+export const INCIDENT_SHARE = 0.1
+/** Drivers followed for incidents: at most this many children of a scope, each with INCIDENT_SHARE or more. */
+const LINK_DRIVERS = 10
 
 /**
  * Days read before the run's first day: the seasonal baseline's weeks, the five weeks of its scale, and four more
@@ -130,20 +133,19 @@ interface Written {
   level: ScopeLevel
   key: string
   index: number
-  drivers: Driver[]
+  /** The descendant scopes with an episode of their own near this one's start that drove its change (linksOf). */
+  links: { level: ScopeLevel; key: string }[]
 }
 
 /**
- * Groups the episodes one root cause explains into incidents: a parent's episode is linked to a child's when the
- * child is among its drivers with at least INCIDENT_SHARE of its change and the child's episode starts within a
- * day of the parent's; linked episodes form one incident. Its head is the broadest scope (tenant, subscription,
+ * Groups the episodes one root cause explains into incidents: a parent's episode is linked to a descendant's when
+ * the descendant drove at least INCIDENT_SHARE of its change on its first day (through children without an episode
+ * of their own, the shares multiplied) and the descendant's episode starts within a day of the parent's; linked
+ * episodes form one incident. Its head is the broadest scope (tenant, subscription,
  * resource group, service, resource), then the largest total impact, then the earliest start and the scope key, so
  * the same costs give the same head on every run. Returns each episode's head, by `{scopeKey}\n{dateRaised}`.
  */
-export function incidentsOf(
-  written: readonly Written[],
-  childLevelOf: (level: ScopeLevel) => ScopeLevel | undefined,
-): Map<string, string> {
+export function incidentsOf(written: readonly Written[]): Map<string, string> {
   const keyOf = (w: Written) => `${w.row.scopeKey}\n${w.row.dateRaised}`
   const byScope = new Map<string, Written[]>()
   for (const w of written) {
@@ -159,11 +161,8 @@ export function incidentsOf(
     return root
   }
   for (const w of written) {
-    const childLevel = childLevelOf(w.level)
-    if (!childLevel) continue
-    for (const d of w.drivers) {
-      if (d.share < INCIDENT_SHARE) continue
-      for (const c of byScope.get(`${childLevel}\n${d.key}`) ?? []) {
+    for (const link of w.links) {
+      for (const c of byScope.get(`${link.level}\n${link.key}`) ?? []) {
         if (Math.abs(c.index - w.index) > 1) continue
         const [a, b] = [find(w), find(c)]
         if (a !== b) parent.set(b, a)
@@ -264,7 +263,7 @@ export function createAnomalyAnalyser(deps: {
           if (level === 'resource' && j.series.service !== undefined) add('service', j.series.service, j)
         }
       }
-      const driversAt = (level: ScopeLevel, key: string, index: number, impact: number) => {
+      const driversAt = (level: ScopeLevel, key: string, index: number, impact: number, limit = MAX_DRIVERS) => {
         const childLevel = CHILD_LEVEL[level]
         if (!childLevel) return { childLevel, drivers: [] }
         // Services are keyed apart: a resource is the child of its group and of its service.
@@ -274,7 +273,7 @@ export function createAnomalyAnalyser(deps: {
           expected: c.judgement.expected[index]!,
           actual: c.series.values[index]!,
         }))
-        return { childLevel, drivers: driversOf(impact, days, MAX_DRIVERS) }
+        return { childLevel, drivers: driversOf(impact, days, limit) }
       }
       /** The deepest scope that explains the change on its own, following the one explaining child down. */
       const explainedBy = (level: ScopeLevel, key: string, index: number, impact: number): string | null => {
@@ -286,6 +285,35 @@ export function createAnomalyAnalyser(deps: {
           explainedBy(childLevel, child.key, index, child.change) ??
           scopeOf(childLevel, judgedChild.series, names).label
         )
+      }
+
+      // Where each scope's episodes start, for incidents.
+      const starts = new Map<string, number[]>()
+      for (const [level, byKey] of judged) {
+        for (const [key, j] of byKey) {
+          if (j.judgement.anomalies.length > 0)
+            starts.set(
+              `${level}\n${key}`,
+              j.judgement.anomalies.map((a) => a.index),
+            )
+        }
+      }
+      /**
+       * The descendants with an episode starting within a day of `index` that drove at least INCIDENT_SHARE of the
+       * change; a child without such an episode is looked through, its share carried down.
+       */
+      const linksOf = (level: ScopeLevel, key: string, index: number, impact: number, weight: number) => {
+        const links: { level: ScopeLevel; key: string }[] = []
+        const childLevel = CHILD_LEVEL[level]
+        if (!childLevel) return links
+        for (const d of driversAt(level, key, index, impact, LINK_DRIVERS).drivers) {
+          const share = weight * d.share
+          if (share < INCIDENT_SHARE) break // largest share first
+          const near = starts.get(`${childLevel}\n${d.key}`)?.some((s) => Math.abs(s - index) <= 1)
+          if (near) links.push({ level: childLevel, key: d.key })
+          else links.push(...linksOf(childLevel, d.key, index, d.change, share))
+        }
+        return links
       }
 
       progress('writing anomalies')
@@ -352,7 +380,7 @@ export function createAnomalyAnalyser(deps: {
           totalImpact: roundMoney(a.totalImpact),
           maxImpact: roundMoney(a.maxImpact),
         }
-        return { row, level, key: series.key, index: a.index, drivers }
+        return { row, level, key: series.key, index: a.index, links: linksOf(level, series.key, a.index, a.impact, 1) }
       }
       if (signal.aborted) throw new LeaseLostError()
       const rows = written.map((w) => w.row)
@@ -368,7 +396,7 @@ export function createAnomalyAnalyser(deps: {
         const stored = await store.idsBetween(tenantId, dayOf(low), dayOf(high))
         // Only the anomalies whose incident changed are written.
         const heads = new Map<string, string>()
-        for (const [key, head] of incidentsOf(grouped, (level) => CHILD_LEVEL[level])) {
+        for (const [key, head] of incidentsOf(grouped)) {
           const row = stored.get(key)
           const headId = stored.get(head)?.id
           if (row && headId && row.incidentId !== headId) heads.set(row.id, headId)

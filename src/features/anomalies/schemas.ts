@@ -116,8 +116,9 @@ export const AnomalyRecord = Type.Object(
       description:
         'Extension: the anomalies one root cause explains share an incident, headed by the broadest scope that ' +
         'says it best; incidentId is the id of that head anomaly (its own id when it heads the incident). A ' +
-        "parent's episode joins a child's when the child is among its drivers with at least 25% of the change and " +
-        "the two start within a day of each other (a Service's children are its resources). The head is the " +
+        "parent's episode joins a descendant's when the descendant drove at least 10% of the parent's change on " +
+        'its first day (through children without an episode of their own) and the two start within a day of each ' +
+        "other (a Service's children are its resources). The head is the " +
         'broadest scope (Tenant, Subscription, ResourceGroup, Service, Resource), then the largest total impact. ' +
         'Stable over re-runs of the same costs.',
     }),
