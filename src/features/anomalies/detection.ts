@@ -141,9 +141,9 @@ interface Written {
  * Groups the episodes one root cause explains into incidents: a parent's episode is linked to a descendant's when
  * the descendant drove at least INCIDENT_SHARE of its change on its first day (through children without an episode
  * of their own, the shares multiplied) and the descendant's episode starts within a day of the parent's; linked
- * episodes form one incident. Its head is the broadest scope (tenant, subscription,
- * resource group, service, resource), then the largest total impact, then the earliest start and the scope key, so
- * the same costs give the same head on every run. Returns each episode's head, by `{scopeKey}\n{dateRaised}`.
+ * episodes form one incident. Its head is the broadest scope (tenant, subscription, resource group, service,
+ * resource), then the largest total impact, then the earliest start and the scope key, so the same costs give the
+ * same head on every run. Returns each episode's head, by `{scopeKey}\n{dateRaised}`.
  */
 export function incidentsOf(written: readonly Written[]): Map<string, string> {
   const keyOf = (w: Written) => `${w.row.scopeKey}\n${w.row.dateRaised}`
