@@ -122,6 +122,22 @@ for (const dialect of testDialects()) {
       ])
     })
 
+    it('keeps an anomaly a person marked when a restatement removes its incident, heading itself', async () => {
+      const tenantId = (await t.given.tenant(org)).id
+      await importEstate(tenantId, plantedEstate())
+      const spike = (await ofTenant(tenantId)).filter((a) => a.dateRaised === SPIKE_DAY)
+      const resource = spike.find((a) => a.scope.kind === 'Resource')!
+      expect(resource.incidentId).not.toBe(resource.id)
+      const res = await t.request('PATCH', `${API}/anomalies/${resource.id}`, org.ownerKey, { feedback: 'Confirmed' })
+      expect(res.statusCode, res.body).toBe(200)
+      // The provider restates the spike day: no spike. The others go; the one with feedback stays, alone.
+      await importEstate(tenantId, plantedEstate({ spikeFactor: 1 }))
+      const after = (await ofTenant(tenantId)).filter((a) => a.dateRaised === SPIKE_DAY)
+      expect(after.map((a) => [a.id, a.incidentId, a.incidentSize])).toEqual([[resource.id, resource.id, 1]])
+      const heads = await ofTenant(tenantId, '&view=incidents')
+      expect(heads.map((a) => a.id)).toContain(resource.id)
+    })
+
     it('names a service anomaly its resources as drivers, and a subscription by its display name', async () => {
       const items = await ofTenant(planted)
       const service = items.find((a) => a.scope.kind === 'Service' && a.dateRaised === SPIKE_DAY)!

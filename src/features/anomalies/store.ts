@@ -129,7 +129,16 @@ export function createAnomalyStore(db: Kysely<Database>) {
         .where('feedback', 'is', null)
         .execute()
       const gone = rows.filter((r) => !stillFound.has(`${r.scopeKey}\n${r.dateRaised}`)).map((r) => r.id)
-      for (const ids of chunk(gone, 500)) await db.deleteFrom('anomalies').where('id', 'in', ids).execute()
+      for (const ids of chunk(gone, 500)) {
+        await db.deleteFrom('anomalies').where('id', 'in', ids).execute()
+        // A kept member of an incident whose head is gone heads itself until a run groups it again.
+        await db
+          .updateTable('anomalies')
+          .set((eb) => ({ incidentId: eb.ref('id') }))
+          .where('tenantId', '=', tenantId)
+          .where('incidentId', 'in', ids)
+          .execute()
+      }
     },
 
     /** The id and incident of the tenant's anomalies raised from `from` to `to`, by `{scopeKey}\n{dateRaised}`. */
