@@ -15,6 +15,7 @@ import type { CostReads } from '../costs/read/index.js'
 import type { InventoryStore } from '../inventory/public.js'
 
 import type { AnomalyDriver, AnomalyScope } from './schemas.js'
+import { isRemoval, type SettlingReads, settledOptions, settlingOf } from './settling.js'
 import { type AnomalyStore, type DetectedRow, SCOPE_LEVELS, type ScopeLevel } from './store.js'
 
 /**
@@ -197,6 +198,8 @@ export function createAnomalyAnalyser(deps: {
   costs: Pick<CostReads, 'usageSeries' | 'billingCurrencies'>
   inventory: Pick<InventoryStore, 'groupNames' | 'resourcesByKey' | 'subscriptionNames'>
   organisationOf(tenantId: string): Promise<string | null>
+  /** Settled days and removals (settling.ts); without them every day is judged and nothing is a removal. */
+  settling?: SettlingReads
   options: DetectionOptions
   clock: Clock
   ids: Ids
@@ -204,9 +207,15 @@ export function createAnomalyAnalyser(deps: {
   const { store, options } = deps
   return {
     name: 'anomalies',
-    async analyse({ tenantId, from, to, signal, progress }) {
+    async analyse({ tenantId, from: askedFrom, to, signal, progress }) {
       const organisationId = await deps.organisationOf(tenantId)
       if (!organisationId) return // the tenant is gone
+      const { from, settling } = await settlingOf(
+        deps.settling,
+        tenantId,
+        { from: askedFrom, to },
+        historyDays(options),
+      )
       const readFrom = addDays(from, -historyDays(options))
       const judged = new Map<ScopeLevel, Map<string, Judged>>()
       const currency = (await deps.costs.billingCurrencies([tenantId])).get(tenantId)!
@@ -231,10 +240,17 @@ export function createAnomalyAnalyser(deps: {
           adoptions = adoptionsOf(expectedStarts, addDays(readFrom, start))
         }
         const byKey = new Map<string, Judged>()
+        const firstDay = addDays(readFrom, start)
         for (const series of read.series) {
           const values = series.values.subarray(start)
-          const adoptAt = adoptions.get(scopeKeyOf(level, series.key))
-          const judgement = judgeSeries(values, adoptAt ? { ...options, adoptAt } : options)
+          const settled = settledOptions(settling, level, series.key, firstDay)
+          const expectedAt = adoptions.get(scopeKeyOf(level, series.key))
+          // Changes a person expected and removals are both adopted at once.
+          const adoptAt =
+            expectedAt && settled.adoptAt
+              ? new Set([...expectedAt, ...settled.adoptAt])
+              : (expectedAt ?? settled.adoptAt)
+          const judgement = judgeSeries(values, { ...options, ...settled, ...(adoptAt ? { adoptAt } : {}) })
           byKey.set(series.key, { series: { ...series, values }, judgement })
         }
         judged.set(level, byKey)
@@ -326,6 +342,7 @@ export function createAnomalyAnalyser(deps: {
       for (const [level, byKey] of judged) {
         for (const { series, judgement } of byKey.values()) {
           for (const a of judgement.anomalies) {
+            if (isRemoval(settling, level, series.key, dayOf(a.index), a)) continue
             // Every episode that overlaps the run's days, also one that started before them (it is updated), and
             // one last seen ongoing, which may have ended before them.
             const overlaps = a.end >= first && a.index <= last
