@@ -238,7 +238,8 @@ describe('a lasting change on a scope that sums many resources', () => {
   it('a level shift by a factor raises one episode and the baseline follows it on every weekday', () => {
     for (const [w, week] of WEEKS.entries()) {
       for (const start of [100, 103, 105]) {
-        for (const factor of [1.35, 0.7, 2]) expectOneEpisode(parent(week, { start, factor }, { seed: w + start }), start)
+        for (const factor of [1.35, 0.7, 2])
+          expectOneEpisode(parent(week, { start, factor }, { seed: w + start }), start)
       }
     }
   })
