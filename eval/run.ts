@@ -81,6 +81,9 @@ const SCOPE_KINDS: ScopeKind[] = ['Tenant', 'Subscription', 'ResourceGroup', 'Se
 interface Raised {
   scopeKey: string
   dateRaised: string
+  expectedCost?: number
+  actualCost?: number
+  episodeEnd?: string | null
 }
 
 /** Counts that add up over seeds. */
@@ -177,7 +180,13 @@ function score(estate: Estate, anomalies: Raised[]): Scored {
     if (explaining(a).length) bump(t.right, kind)
     else {
       t.falseAlarms++
-      t.notes.push(`false alarm ${a.scopeKey.split('/').pop()} ${a.dateRaised}`)
+      const near = estate.labels
+        .filter((l) => Object.values(scopesOfLabel.get(l)!).includes(a.scopeKey))
+        .filter((l) => Math.abs(dayDiff(a.dateRaised, l.start)) <= 35)
+        .map((l) => `${l.kind} ${l.start}`)
+      t.notes.push(
+        `false alarm ${a.scopeKey.split('/').pop()} ${a.dateRaised}..${a.episodeEnd ?? ''} expected ${a.expectedCost} actual ${a.actualCost}${removed.has(a.scopeKey) ? ' (removed)' : ''}${near.length ? ` near ${near.join(', ')}` : ''}`,
+      )
     }
   }
   for (const l of estate.labels) {
@@ -344,7 +353,7 @@ async function evaluate(kind: EstateKind, seed: number): Promise<Scored> {
       if (run?.status !== 'Succeeded') throw new Error(`the analysis run did not succeed: ${JSON.stringify(run)}`)
       return db.kysely
         .selectFrom('anomalies')
-        .select(['scopeKey', 'dateRaised'])
+        .select(['scopeKey', 'dateRaised', 'expectedCost', 'actualCost', 'episodeEnd'])
         .where('tenantId', '=', tenantId)
         .execute()
     })

@@ -99,6 +99,8 @@ const RETURN_WITHIN_DAYS = 28
 const SAME_CHANGE = 0.5
 /** How far back a lasting change that started quietly is looked for. */
 const QUIET_RUN_DAYS = 13
+/** A week of days under the thresholds departing alike is a lasting change too small to raise. */
+const QUIET_SHIFT_DAYS = 7
 
 /**
  * Severity from the impact, in units of the minimum impact: High from 10 times the minimum with at least 50%
@@ -319,6 +321,8 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
   let recent: Episode | null = null
   /** A shift confirmed within the last week: each weekday not yet seen at its new level settles on its own. */
   let settling: Settling | null = null
+  /** Days under the thresholds departing alike, in a row (see `quietRun`). */
+  let run: { start: number; direction: number; like: Departure } | null = null
   /** No quiet run is looked for before this day: the level before it was adopted since. */
   let quietFrom = 0
   let scales: Scales = { money: 0, relative: 0 }
@@ -397,7 +401,13 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
     const old = baselineBefore(s, t, seasonBuf)
     if (Number.isNaN(old.base)) return
     const actual = values[t]!
-    const kept = Math.abs(actual - old.base) <= o.scoreThreshold * old.spread
+    // Whichever level the day is nearer to: the old one, or the old one moved as the shift moved its days.
+    const fromOld = Math.abs(actual - old.base)
+    const byAdd = Math.abs(actual - old.base - s.like.add)
+    const fromNew = Number.isFinite(s.like.factor)
+      ? Math.min(byAdd, Math.abs(actual - old.base * s.like.factor))
+      : byAdd
+    const kept = fromOld < fromNew && fromOld <= o.scoreThreshold * old.spread
     if (!kept && !sameChange(actual, old.base, s.like, s.direction)) return
     const byFactor = !kept && old.base >= o.minImpact
     for (let i = t - 7; i >= 0; i -= 7) {
@@ -420,7 +430,48 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
       if (!sameChange(values[i]!, expected[i]!, today, direction)) break
       start = i
     }
-    return t - start + 1 >= o.shiftConfirmDays ? start : t
+    // A change began on the run's first day only if the day before it was usual: else the run is part of a
+    // drift that began earlier (a quiet change not yet adopted), and today is judged on its own.
+    const before = start - 1
+    const drift =
+      t - start >= QUIET_RUN_DAYS ||
+      (before >= quietFrom && before >= 0 && held[before] === 0 && !Number.isNaN(expected[before]!) && departs(before))
+    return t - start + 1 >= o.shiftConfirmDays && !drift ? start : t
+  }
+
+  /**
+   * Days under the thresholds that all depart the same way by about as much, a week in a row: a lasting change too
+   * small to raise (a resource removed from a large subscription). The history moves to it, raising nothing, so that
+   * what comes next is judged on the level the scope now has.
+   */
+  function quietRun(t: number, deviation: number): void {
+    const direction = Math.sign(deviation)
+    if (!departs(t) || direction === 0) {
+      run = null
+      return
+    }
+    if (!run || run.direction !== direction || !sameChange(values[t]!, expected[t]!, run.like, direction)) {
+      run = { start: t, direction, like: departureOf(values[t]!, expected[t]!) }
+      return
+    }
+    if (t - run.start + 1 < QUIET_SHIFT_DAYS) return
+    const days = t - run.start + 1
+    const quiet: Episode = {
+      raised: null as unknown as DetectedAnomaly,
+      direction: direction as 1 | -1,
+      start: run.start,
+      scales,
+      days,
+      weekdays: 0,
+      actuals: Array.from({ length: days }, (_, k) => values[run!.start + k]!),
+      expecteds: Array.from({ length: days }, (_, k) => expected[run!.start + k]!),
+      shift: null,
+    }
+    const shift = shiftOf(quiet, o.minImpact)
+    for (let i = 0; i < run.start; i++) cleaned[i] = applyShift(shift, cleaned[i]!)
+    run = null
+    quietFrom = t + 1
+    scaleAt = -1
   }
 
   for (let t = Math.max(o.minHistoryDays, 7); t < n; t++) {
@@ -463,9 +514,11 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
     if (!anomalous && !joins) {
       if (episode?.shift === null) recent = episode
       episode = null
+      quietRun(t, deviation)
       continue // cleaned[t] keeps the actual value
     }
     const direction: 1 | -1 = deviation > 0 ? 1 : -1
+    run = null
 
     // The end of a long spike: back to the level before the shift it looked like. Undo that shift. The old level
     // is judged in its own units: after a drop to a tenth, today's spread is a tenth of the old level's.
@@ -542,10 +595,21 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
         like: shiftDeparture(episode),
         direction: episode.direction,
       }
+      const history = lastShift.history
       for (let i = 0; i < episode.start; i++) cleaned[i] = applyShift(shift, cleaned[i]!)
       for (let i = episode.start; i <= t; i++) {
         cleaned[i] = values[i]!
         held[i] = 0
+        // A weekday of the episode that the one shift does not describe (a resource that is cheaper at weekends,
+        // added to nothing) moves to its own level.
+        const old = expected[i]!
+        const predicted = applyShift(shift, old)
+        if (Math.abs(values[i]! - predicted) <= (o.scoreThreshold / 2) * spreadOf(episode.scales, predicted, 8))
+          continue
+        for (let j = i - 7; j >= 0; j -= 7) {
+          if (j >= episode.start) continue
+          cleaned[j] = old >= o.minImpact ? (history[j]! * values[i]!) / old : history[j]! + values[i]! - old
+        }
       }
       episode.shift = shift
       scaleAt = -1
