@@ -113,19 +113,52 @@ export function severityOf(impact: number, impactPercent: number, minImpact: num
   return 'Low'
 }
 
-/** Median of the first `n` entries of `buf` (reordered in place); insertion sort, as n is small. */
+/**
+ * Median of the first `n` entries of `buf` (reordered in place): insertion sort when n is small (a season's weeks),
+ * else Hoare's selection, linear on average (the five weeks of a scale).
+ */
 function medianOf(buf: Float64Array, n: number): number {
-  for (let i = 1; i < n; i++) {
-    const v = buf[i]!
-    let j = i - 1
-    while (j >= 0 && buf[j]! > v) {
-      buf[j + 1] = buf[j]!
-      j--
+  if (n <= 12) {
+    for (let i = 1; i < n; i++) {
+      const v = buf[i]!
+      let j = i - 1
+      while (j >= 0 && buf[j]! > v) {
+        buf[j + 1] = buf[j]!
+        j--
+      }
+      buf[j + 1] = v
     }
-    buf[j + 1] = v
+    const mid = n >> 1
+    return n % 2 === 1 ? buf[mid]! : (buf[mid - 1]! + buf[mid]!) / 2
   }
   const mid = n >> 1
-  return n % 2 === 1 ? buf[mid]! : (buf[mid - 1]! + buf[mid]!) / 2
+  let lo = 0
+  let hi = n - 1
+  while (lo < hi) {
+    const pivot = buf[(lo + hi) >> 1]!
+    let i = lo
+    let j = hi
+    while (i <= j) {
+      while (buf[i]! < pivot) i++
+      while (buf[j]! > pivot) j--
+      if (i <= j) {
+        const x = buf[i]!
+        buf[i] = buf[j]!
+        buf[j] = x
+        i++
+        j--
+      }
+    }
+    if (mid <= j) hi = j
+    else if (mid >= i) lo = i
+    else break
+  }
+  const upper = buf[mid]!
+  if (n % 2 === 1) return upper
+  // The lower middle is the largest of the entries before the middle, all of which are at most the upper one.
+  let lower = buf[0]!
+  for (let i = 1; i < mid; i++) if (buf[i]! > lower) lower = buf[i]!
+  return (lower + upper) / 2
 }
 
 interface Episode {
