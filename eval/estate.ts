@@ -1,11 +1,18 @@
 /**
  * A labelled synthetic estate for evaluating anomaly detection: resources with weekly seasonality and noise, and
- * planted spikes, drops (outages) and level shifts, each labelled with its resource and first day; plus decoys,
- * small resources whose cost jumps a lot in percent but little in money, which must not be flagged. Seeded: the
- * same seed gives the same estate.
+ * planted spikes, drops (outages), level shifts and new resources (appear and stay), each labelled with its
+ * resource and first day; plus decoys, small resources whose cost jumps a lot in percent but little in money, which
+ * must not be flagged. Beside them, what must raise nothing: resources deleted mid-period (their rows stop) and a
+ * partial newest day (part of the resources without rows, part with part of their cost). A clean estate plants
+ * nothing but the decoys. Seeded: the same seed gives the same estate.
  */
 
-export type PlantedKind = 'spike' | 'drop' | 'shift' | 'decoy'
+export type PlantedKind = 'spike' | 'drop' | 'shift' | 'new' | 'removal' | 'decoy'
+
+/** The kinds detection must find (a removal explains what its scopes show, but need not be raised). */
+export const FOUND_KINDS = ['spike', 'drop', 'shift', 'new'] as const
+/** The kinds that stay: their scopes must be quiet again soon after. */
+export const LASTING_KINDS: readonly PlantedKind[] = ['shift', 'new', 'removal']
 
 export interface Resource {
   subscriptionId: string
@@ -18,12 +25,27 @@ export interface Resource {
   tags: Record<string, string>
   /** Daily cost, one per day of the estate. */
   costs: number[]
+  /** The first and last day with rows (by position): before and after them the resource has none. */
+  rowsFrom?: number
+  rowsThrough?: number
 }
 
 export interface Label {
   kind: PlantedKind
   armId: string
   start: string
+  /** The change of the resource's cost on the first day (after minus before). */
+  change?: number
+}
+
+export interface EstateOptions {
+  days?: number
+  /** Plant nothing but decoys. */
+  clean?: boolean
+  /** Resources deleted mid-period (rows stop) and new resources that appear and stay. */
+  lifecycle?: boolean
+  /** The newest day holds only part of the rows and part of the cost. */
+  partialNewestDay?: boolean
 }
 
 export interface Estate {
@@ -74,7 +96,7 @@ function hexId(rand: () => number): string {
   return `${part(8)}-${part(4)}-4${part(3)}-8${part(3)}-${part(12)}`
 }
 
-export function generateEstate(seed: number, options: { days?: number } = {}): Estate {
+export function generateEstate(seed: number, options: EstateOptions = {}): Estate {
   const r = seeded(seed)
   const days = dayList(ESTATE_START, options.days ?? 150)
   const n = days.length
@@ -83,45 +105,50 @@ export function generateEstate(seed: number, options: { days?: number } = {}): E
   const decoys: Label[] = []
   const subscriptions = Array.from({ length: r.int(2, 3) }, () => hexId(r.next))
 
+  const groups: { subscriptionId: string; group: string }[] = []
+  const makeResource = (subscriptionId: string, group: string, k: number, big = false): Resource => {
+    const kind = r.pick(SERVICES)
+    const small = !big && r.next() < 0.25
+    const level = small ? r.between(0.3, 2) : Math.exp(r.between(Math.log(40), Math.log(600)))
+    const weekend = r.between(0.55, 1)
+    const noise = r.between(0.02, 0.06)
+    const trend = r.between(-0.0008, 0.0015)
+    const name = `${kind.type.split('/')[1]!.slice(0, 4)}-${group}-${k}`
+    const costs = days.map((_, d) => {
+      const dow = (d + 4) % 7 // 2026-01-01 is a Thursday: 0 is Sunday
+      const season = dow === 0 || dow === 6 ? weekend : 1
+      return Math.max(0, level * season * (1 + trend * d) * (1 + noise * r.normal()))
+    })
+    return {
+      subscriptionId,
+      group,
+      name,
+      armId: `/subscriptions/${subscriptionId}/resourcegroups/${group}/providers/${kind.type}/${name}`,
+      service: kind.service,
+      resourceType: kind.display,
+      meterId: hexId(r.next),
+      tags: { env: group.split('-')[1]!, team: r.pick(['alpha', 'beta', 'gamma']) },
+      costs,
+    }
+  }
   for (const subscriptionId of subscriptions) {
     for (let g = 0; g < r.int(2, 4); g++) {
       const group = `${r.pick(['web', 'data', 'batch', 'api', 'ml'])}-${r.pick(['prod', 'test', 'dev'])}-${g}`
+      groups.push({ subscriptionId, group })
       const count = r.int(4, 8)
-      for (let k = 0; k < count; k++) {
-        const kind = r.pick(SERVICES)
-        const small = r.next() < 0.25
-        const level = small ? r.between(0.3, 2) : Math.exp(r.between(Math.log(40), Math.log(600)))
-        const weekend = r.between(0.55, 1)
-        const noise = r.between(0.02, 0.06)
-        const trend = r.between(-0.0008, 0.0015)
-        const name = `${kind.type.split('/')[1]!.slice(0, 4)}-${group}-${k}`
-        const costs = days.map((_, d) => {
-          const dow = (d + 4) % 7 // 2026-01-01 is a Thursday: 0 is Sunday
-          const season = dow === 0 || dow === 6 ? weekend : 1
-          return Math.max(0, level * season * (1 + trend * d) * (1 + noise * r.normal()))
-        })
-        resources.push({
-          subscriptionId,
-          group,
-          name,
-          armId: `/subscriptions/${subscriptionId}/resourcegroups/${group}/providers/${kind.type}/${name}`,
-          service: kind.service,
-          resourceType: kind.display,
-          meterId: hexId(r.next),
-          tags: { env: group.split('-')[1]!, team: r.pick(['alpha', 'beta', 'gamma']) },
-          costs,
-        })
-      }
+      for (let k = 0; k < count; k++) resources.push(makeResource(subscriptionId, group, k))
     }
   }
 
   // At most one planted change per resource, after 5 weeks of history and with a week left to see it.
   const earliest = 35
   const latest = n - 8
-  for (const res of resources) {
+  const existing = [...resources]
+  for (const res of existing) {
     const level = res.costs.slice(0, 28).reduce((a, b) => a + b, 0) / 28
     const start = r.int(earliest, latest)
     const roll = r.next()
+    if (options.clean && level >= 5) continue
     if (level < 5) {
       // A decoy: a jump of 4 to 10 times the cost of a resource that costs little: large percent, tiny money.
       if (roll < 0.6) {
@@ -139,18 +166,54 @@ export function generateEstate(seed: number, options: { days?: number } = {}): E
       if (!worthALook(factor)) continue
       const length = r.int(1, 3)
       for (let d = start; d < Math.min(n, start + length); d++) res.costs[d]! *= factor
-      labels.push({ kind: 'spike', armId: res.armId, start: days[start]! })
+      labels.push({
+        kind: 'spike',
+        armId: res.armId,
+        start: days[start]!,
+        change: res.costs[start]! * (1 - 1 / factor),
+      })
     } else if (roll < 0.45) {
       const factor = r.between(0, 0.35)
       if (!worthALook(factor)) continue
       const length = r.int(1, 6)
       for (let d = start; d < Math.min(n, start + length); d++) res.costs[d]! *= factor
-      labels.push({ kind: 'drop', armId: res.armId, start: days[start]! })
+      labels.push({ kind: 'drop', armId: res.armId, start: days[start]!, change: res.costs[start]! * (1 - 1 / factor) })
     } else if (roll < 0.6) {
       const factor = r.next() < 0.7 ? r.between(1.6, 2.6) : r.between(0.3, 0.6)
       if (!worthALook(factor)) continue
       for (let d = start; d < n; d++) res.costs[d]! *= factor
-      labels.push({ kind: 'shift', armId: res.armId, start: days[start]! })
+      labels.push({
+        kind: 'shift',
+        armId: res.armId,
+        start: days[start]!,
+        change: res.costs[start]! * (1 - 1 / factor),
+      })
+    } else if (roll < 0.68 && options.lifecycle && !options.clean) {
+      // Deleted: its rows stop. A removal, not an outage.
+      res.rowsThrough = start - 1
+      for (let d = start; d < n; d++) res.costs[d] = 0
+      labels.push({ kind: 'removal', armId: res.armId, start: days[start]!, change: -level })
+    }
+  }
+  if (options.lifecycle && !options.clean) {
+    // New resources that appear and stay, under a resource group of each subscription, a few at once in one.
+    for (const [i, { subscriptionId, group }] of groups.entries()) {
+      if (r.next() > 0.5) continue
+      const start = r.int(earliest, latest)
+      const res = makeResource(subscriptionId, group, 10 + i, true)
+      res.rowsFrom = start
+      for (let d = 0; d < start; d++) res.costs[d] = 0
+      resources.push(res)
+      labels.push({ kind: 'new', armId: res.armId, start: days[start]!, change: res.costs[start]! })
+    }
+  }
+  if (options.partialNewestDay) {
+    // The newest day as a source first delivers it: a third of the resources without rows, a third with part of
+    // their cost.
+    for (const res of resources) {
+      const roll = r.next()
+      if (roll < 1 / 3) res.rowsThrough = Math.min(res.rowsThrough ?? n - 1, n - 2)
+      else if (roll < 2 / 3) res.costs[n - 1]! *= r.between(0.2, 0.8)
     }
   }
   return { days, resources, labels, decoys }
@@ -197,6 +260,7 @@ export function focusFiles(estate: Estate, currency = 'EUR'): Map<string, string
     const lines = files.get(month) ?? [FOCUS_COLUMNS.join(',')]
     const next = new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10)
     for (const res of estate.resources) {
+      if (d < (res.rowsFrom ?? 0) || d > (res.rowsThrough ?? estate.days.length - 1)) continue
       const cost = res.costs[d]!.toFixed(6)
       const row: Record<(typeof FOCUS_COLUMNS)[number], string> = {
         BilledCost: cost,

@@ -13,9 +13,20 @@
  *   deviation clears both minimum impacts, absolute and percent, so small wobbles and tiny series never count.
  *
  * Consecutive anomalous days in one direction are one episode and raise one anomaly, on its first day. An
- * episode that lasts `shiftConfirmDays` is a level shift: the history before it is moved by the episode's median
- * deviation, so the baseline follows the new level at once instead of raising an anomaly a day until it catches
- * up. A shift that returns to the old level within four weeks was a long spike: the return raises nothing.
+ * episode goes on through a day under the thresholds that still departs clearly (half the score) by about as much
+ * (within half the change, in money or as a ratio): a resource added to a scope is a large change on a quiet
+ * weekend and a small one on a busy weekday, but one change. An episode that lasts `shiftConfirmDays` is a level
+ * shift: the history before it is moved by the episode's median change (a factor, or an amount added when that fits
+ * days of unlike levels better), so the baseline follows the new level at once instead of raising an anomaly a day
+ * until it catches up. A lasting change must agree with the baseline on every weekday, so:
+ * - in the week after a shift is confirmed, each weekday not yet seen at the new level settles on its own: back to
+ *   its old level when the day shows it kept it, or to the day's own level when it departs as the shift did;
+ * - a change that began quietly (days under the thresholds, departing alike) and then clears them on a quiet
+ *   weekday is one episode from its first day, a shift when that run lasts `shiftConfirmDays`;
+ * - a change on every other day goes on in the episode that ended a day or two before;
+ * - a day that departs as the same weekday a week before did, when that day was held out of the history, is that
+ *   weekday's new level: both return to the history as they were and raise nothing more.
+ * A shift that returns to the old level within four weeks was a long spike: the return raises nothing.
  */
 
 // The thresholds are settings (COSTWATCH_ANOMALY_*): their type and defaults live with the other settings.
@@ -84,6 +95,12 @@ const SCALE_WEEKS = 5
 /** Variance of the median of n normal samples, in units of σ²/n: π/2. */
 const MEDIAN_VARIANCE = Math.PI / 2
 const RETURN_WITHIN_DAYS = 28
+/** How close two days' departures must be to be one change (see `sameChange`). */
+const SAME_CHANGE = 0.5
+/** How far back a lasting change that started quietly is looked for. */
+const QUIET_RUN_DAYS = 13
+/** A week of days under the thresholds departing alike is a lasting change too small to raise. */
+const QUIET_SHIFT_DAYS = 7
 
 /**
  * Severity from the impact, in units of the minimum impact: High from 10 times the minimum with at least 50%
@@ -96,19 +113,52 @@ export function severityOf(impact: number, impactPercent: number, minImpact: num
   return 'Low'
 }
 
-/** Median of the first `n` entries of `buf` (reordered in place); insertion sort, as n is small. */
+/**
+ * Median of the first `n` entries of `buf` (reordered in place): insertion sort when n is small (a season's weeks),
+ * else Hoare's selection, linear on average (the five weeks of a scale).
+ */
 function medianOf(buf: Float64Array, n: number): number {
-  for (let i = 1; i < n; i++) {
-    const v = buf[i]!
-    let j = i - 1
-    while (j >= 0 && buf[j]! > v) {
-      buf[j + 1] = buf[j]!
-      j--
+  if (n <= 12) {
+    for (let i = 1; i < n; i++) {
+      const v = buf[i]!
+      let j = i - 1
+      while (j >= 0 && buf[j]! > v) {
+        buf[j + 1] = buf[j]!
+        j--
+      }
+      buf[j + 1] = v
     }
-    buf[j + 1] = v
+    const mid = n >> 1
+    return n % 2 === 1 ? buf[mid]! : (buf[mid - 1]! + buf[mid]!) / 2
   }
   const mid = n >> 1
-  return n % 2 === 1 ? buf[mid]! : (buf[mid - 1]! + buf[mid]!) / 2
+  let lo = 0
+  let hi = n - 1
+  while (lo < hi) {
+    const pivot = buf[(lo + hi) >> 1]!
+    let i = lo
+    let j = hi
+    while (i <= j) {
+      while (buf[i]! < pivot) i++
+      while (buf[j]! > pivot) j--
+      if (i <= j) {
+        const x = buf[i]!
+        buf[i] = buf[j]!
+        buf[j] = x
+        i++
+        j--
+      }
+    }
+    if (mid <= j) hi = j
+    else if (mid >= i) lo = i
+    else break
+  }
+  const upper = buf[mid]!
+  if (n % 2 === 1) return upper
+  // The lower middle is the largest of the entries before the middle, all of which are at most the upper one.
+  let lower = buf[0]!
+  for (let i = 1; i < mid; i++) if (buf[i]! > lower) lower = buf[i]!
+  return (lower + upper) / 2
 }
 
 interface Episode {
@@ -119,6 +169,8 @@ interface Episode {
   /** The scales at the episode's start, those of the level before it. */
   scales: Scales
   days: number
+  /** The weekdays of its days, a bit each. */
+  weekdays: number
   actuals: number[]
   expecteds: number[]
   shift: Shift | null
@@ -133,6 +185,14 @@ interface ConfirmedShift {
   start: number
   history: Float64Array
   scales: Scales
+}
+
+/** A shift confirmed in the last week, the change it made and the weekdays seen at the new level so far. */
+interface Settling extends ConfirmedShift {
+  confirmedAt: number
+  weekdays: number
+  like: Departure
+  direction: number
 }
 
 /** The spread of daily costs: in money, and in proportion to the day's cost (see `spreadOf`). */
@@ -176,14 +236,60 @@ function baselineBefore(shift: ConfirmedShift, t: number, buf: Float64Array): { 
   return { base, spread: spreadOf(shift.scales, base, samples) }
 }
 
+/**
+ * The new level of a confirmed episode. A factor when the old level had costs to scale (weekly seasonality scales
+ * with it), else an amount added (a resource that starts costing from nothing); and an amount added when it fits the
+ * episode's days clearly better, as when a resource appears in a scope whose weekdays cost unlike amounts (a
+ * database of 141 a day is +14% on a busy weekday and +26% on a quiet Saturday: no one factor says that).
+ */
 function shiftOf(episode: Episode, minImpact: number): Shift {
-  const n = episode.actuals.length
-  if (episode.expecteds.every((e) => e >= minImpact)) {
-    const ratios = Float64Array.from(episode.actuals, (a, i) => a / episode.expecteds[i]!)
-    return { start: episode.start, factor: medianOf(ratios, n) }
+  const { actuals, expecteds } = episode
+  const n = actuals.length
+  const add = medianOf(
+    Float64Array.from(actuals, (a, i) => a - expecteds[i]!),
+    n,
+  )
+  if (!expecteds.every((e) => e >= minImpact)) return { start: episode.start, add }
+  const factor = medianOf(
+    Float64Array.from(actuals, (a, i) => a / expecteds[i]!),
+    n,
+  )
+  // Days of one level cannot tell a factor from an amount added: the factor, as weekly seasonality scales.
+  if (Math.max(...expecteds) < 1.25 * Math.min(...expecteds)) return { start: episode.start, factor }
+  let byFactor = 0
+  let byAdd = 0
+  for (let i = 0; i < n; i++) {
+    byFactor += Math.abs(actuals[i]! - expecteds[i]! * factor)
+    byAdd += Math.abs(actuals[i]! - expecteds[i]! - add)
   }
-  const deltas = Float64Array.from(episode.actuals, (a, i) => a - episode.expecteds[i]!)
-  return { start: episode.start, add: medianOf(deltas, n) }
+  return byAdd < 0.8 * byFactor ? { start: episode.start, add } : { start: episode.start, factor }
+}
+
+/** How far a day departs from its expected cost: in money, and as a ratio (NaN when nothing was expected). */
+interface Departure {
+  add: number
+  factor: number
+}
+
+const departureOf = (actual: number, base: number): Departure => ({
+  add: actual - base,
+  factor: base > 0 ? actual / base : Number.NaN,
+})
+
+/**
+ * Two days of one lasting change depart the same way by about as much: within half the change, in money (a
+ * resource added) or as a ratio (a level scaled), so a change the same in money on a busy and a quiet weekday and
+ * one the same in proportion both hold together, while a spike and the usual days around it do not.
+ */
+function sameChange(actual: number, base: number, like: Departure, direction: number): boolean {
+  const d = actual - base
+  if (Math.sign(d) !== direction) return false
+  if (Math.abs(d - like.add) <= SAME_CHANGE * Math.abs(like.add)) return true
+  return (
+    base > 0 &&
+    Number.isFinite(like.factor) &&
+    Math.abs(actual / base - like.factor) <= SAME_CHANGE * Math.abs(like.factor - 1)
+  )
 }
 
 /**
@@ -228,7 +334,6 @@ function relativeScaleOf(cleaned: Float64Array, t: number, buf: Float64Array): n
   return MAD_TO_SIGMA * DIFF_TO_DAY * medianOf(buf, m)
 }
 
-/** Judges every day of `values` (one per consecutive UTC day); see the module comment for the method. */
 export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {}): SeriesJudgement {
   const o = { ...DEFAULT_DETECTION, ...options }
   const n = Math.max(0, Math.min(series.length, (options.judgeThrough ?? series.length - 1) + 1))
@@ -237,17 +342,174 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
   const cleaned = Float64Array.from(values as ArrayLike<number>)
   cleanHead(values, cleaned, o)
   const expected = new Float64Array(series.length).fill(Number.NaN)
+  /** Each judged day's score, and the direction of the days held out of the history (at their expected cost). */
+  const scores = new Float64Array(n)
+  const held = new Int8Array(n)
   const anomalies: DetectedAnomaly[] = []
   const seasonBuf = new Float64Array(o.seasonWeeks)
   const diffBuf = new Float64Array(SCALE_WEEKS * 7)
   let episode: Episode | null = null
   let lastShift: ConfirmedShift | null = null
+  /** The last unconfirmed episode that ended: a change seen on every other day may go on in it. */
+  let recent: Episode | null = null
+  /** A shift confirmed within the last week: each weekday not yet seen at its new level settles on its own. */
+  let settling: Settling | null = null
+  /** Days under the thresholds departing alike, in a row (see `quietRun`). */
+  let run: { start: number; direction: number; like: Departure } | null = null
+  /** No quiet run is looked for before this day: the level before it was adopted since. */
+  let quietFrom = 0
   let scales: Scales = { money: 0, relative: 0 }
   let scaleAt = -1
   const adoptAt = options.adoptAt
   const isAdopted = (t: number) => adoptAt !== undefined && (adoptAt.has(t) || adoptAt.has(t - 1))
+  const departs = (t: number) => Math.abs(scores[t]!) >= o.scoreThreshold / 2
+
+  /** Day `i` joins the open episode: its totals, and held out of the history until the episode is confirmed. */
+  function extend(ep: Episode, i: number): void {
+    const base = expected[i]!
+    const actual = values[i]!
+    const deviation = actual - base
+    ep.days++
+    ep.weekdays |= 1 << (i % 7)
+    ep.actuals.push(actual)
+    ep.expecteds.push(base)
+    const raised = ep.raised
+    raised.end = i
+    raised.totalExpected += base
+    raised.totalActual += actual
+    raised.totalImpact += deviation
+    if (Math.abs(deviation) > Math.abs(raised.maxImpact)) raised.maxImpact = deviation
+    if (Math.abs(scores[i]!) > Math.abs(raised.score)) raised.score = scores[i]!
+    raised.severity = severityOf(
+      raised.totalImpact,
+      raised.totalExpected !== 0 ? (100 * raised.totalImpact) / Math.abs(raised.totalExpected) : 100,
+      o.minImpact,
+    )
+    if (ep.shift !== null) return
+    cleaned[i] = base
+    held[i] = ep.direction
+  }
+
+  /**
+   * The same weekday a week before departed the same way by about as much, and was held out: this weekday has a
+   * new level (a change too small to judge on the other weekdays, or one that only some weekdays have). Its earlier
+   * held-out weeks become history as they were, and the weeks before them move to the new level.
+   */
+  function adoptWeekday(t: number, direction: number, today: Departure): boolean {
+    if (t < 7 || held[t - 7] !== direction || !sameChange(values[t - 7]!, expected[t - 7]!, today, direction)) {
+      return false
+    }
+    let first = t
+    for (let j = t - 7; j >= 0 && held[j] === direction; j -= 7) first = j
+    const weeks = (t - first) / 7 + 1
+    const ratios = new Float64Array(weeks)
+    const deltas = new Float64Array(weeks)
+    let byFactor = true
+    for (let k = 0, j = first; j <= t; j += 7, k++) {
+      const base = expected[j]!
+      byFactor &&= base >= o.minImpact
+      ratios[k] = values[j]! / base
+      deltas[k] = values[j]! - base
+    }
+    const shift: Shift = byFactor
+      ? { start: first, factor: medianOf(ratios, weeks) }
+      : { start: first, add: medianOf(deltas, weeks) }
+    for (let i = first - 7; i >= 0; i -= 7) cleaned[i] = applyShift(shift, cleaned[i]!)
+    for (let j = first; j <= t; j += 7) {
+      cleaned[j] = values[j]!
+      held[j] = 0
+    }
+    scaleAt = -1
+    return true
+  }
+
+  /**
+   * The first time since a shift was confirmed that a weekday it was not seen on comes: if the day matches the old
+   * level, that weekday kept it (a change on some weekdays only), so its history goes back to the old level; if it
+   * departs from the old level as the shift did, in money or as a ratio, the weekday's history moves to the day's
+   * own level (one factor cannot say a resource added to a busy weekday and to a quiet weekend). Else it is judged.
+   */
+  function settleWeekday(s: Settling, t: number): void {
+    s.weekdays |= 1 << (t % 7)
+    const old = baselineBefore(s, t, seasonBuf)
+    if (Number.isNaN(old.base)) return
+    const actual = values[t]!
+    // Whichever level the day is nearer to: the old one, or the old one moved as the shift moved its days.
+    const fromOld = Math.abs(actual - old.base)
+    const byAdd = Math.abs(actual - old.base - s.like.add)
+    const fromNew = Number.isFinite(s.like.factor)
+      ? Math.min(byAdd, Math.abs(actual - old.base * s.like.factor))
+      : byAdd
+    const kept = fromOld < fromNew && fromOld <= o.scoreThreshold * old.spread
+    if (!kept && !sameChange(actual, old.base, s.like, s.direction)) return
+    const byFactor = !kept && old.base >= o.minImpact
+    for (let i = t - 7; i >= 0; i -= 7) {
+      if (i >= s.start) continue
+      const before = s.history[i]!
+      cleaned[i] = kept ? before : byFactor ? (before * actual) / old.base : before + actual - old.base
+    }
+    scaleAt = -1
+  }
+
+  /**
+   * The first day of a lasting change that began quietly: the days before `t` that departed the same way by about
+   * as much, each clearly (half the score threshold) though under the thresholds. A run of at least
+   * `shiftConfirmDays` with `t` is the change's episode, from its first day; a shorter one is none.
+   */
+  function quietStart(t: number, direction: number, today: Departure): number {
+    let start = t
+    for (let i = t - 1; i >= Math.max(quietFrom, t - QUIET_RUN_DAYS); i--) {
+      if (held[i] !== 0 || Number.isNaN(expected[i]!) || !departs(i)) break
+      if (!sameChange(values[i]!, expected[i]!, today, direction)) break
+      start = i
+    }
+    // A change began on the run's first day only if the day before it was usual: else the run is part of a
+    // drift that began earlier (a quiet change not yet adopted), and today is judged on its own.
+    const before = start - 1
+    const drift =
+      t - start >= QUIET_RUN_DAYS ||
+      (before >= quietFrom && before >= 0 && held[before] === 0 && !Number.isNaN(expected[before]!) && departs(before))
+    return t - start + 1 >= o.shiftConfirmDays && !drift ? start : t
+  }
+
+  /**
+   * Days under the thresholds that all depart the same way by about as much, a week in a row: a lasting change too
+   * small to raise (a resource removed from a large subscription). The history moves to it, raising nothing, so that
+   * what comes next is judged on the level the scope now has.
+   */
+  function quietRun(t: number, deviation: number): void {
+    const direction = Math.sign(deviation)
+    if (!departs(t) || direction === 0) {
+      run = null
+      return
+    }
+    if (!run || run.direction !== direction || !sameChange(values[t]!, expected[t]!, run.like, direction)) {
+      run = { start: t, direction, like: departureOf(values[t]!, expected[t]!) }
+      return
+    }
+    if (t - run.start + 1 < QUIET_SHIFT_DAYS) return
+    const days = t - run.start + 1
+    const quiet: Episode = {
+      raised: null as unknown as DetectedAnomaly,
+      direction: direction as 1 | -1,
+      start: run.start,
+      scales,
+      days,
+      weekdays: 0,
+      actuals: Array.from({ length: days }, (_, k) => values[run!.start + k]!),
+      expecteds: Array.from({ length: days }, (_, k) => expected[run!.start + k]!),
+      shift: null,
+    }
+    const shift = shiftOf(quiet, o.minImpact)
+    for (let i = 0; i < run.start; i++) cleaned[i] = applyShift(shift, cleaned[i]!)
+    run = null
+    quietFrom = t + 1
+    scaleAt = -1
+  }
 
   for (let t = Math.max(o.minHistoryDays, 7); t < n; t++) {
+    if (settling && t > settling.confirmedAt + 7) settling = null
+    if (settling && (settling.weekdays & (1 << (t % 7))) === 0) settleWeekday(settling, t)
     let samples = 0
     for (let k = 1; k <= o.seasonWeeks && t - 7 * k >= 0; k++) seasonBuf[samples++] = cleaned[t - 7 * k]!
     const base = medianOf(seasonBuf, samples)
@@ -266,18 +528,30 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
     const deviation = actual - base
     const spread = spreadOf(scales, base, samples)
     const score = deviation / spread
-    const percent = base !== 0 ? (100 * deviation) / Math.abs(base) : deviation === 0 ? 0 : 100 * Math.sign(deviation)
+    scores[t] = score
+    const percent = percentOf(deviation, base)
     const significant = Math.abs(score) >= o.scoreThreshold && (base === 0 || Math.abs(percent) >= o.minImpactPercent)
     // An open episode goes on while the day departs the same way, even by less than the minimum impact: a new
     // level just under it (a halved 48 a day) would otherwise end the episode each day and never be confirmed.
     const continues = episode !== null && Math.sign(deviation) === episode.direction
     const anomalous = significant && (Math.abs(deviation) >= o.minImpact || continues)
+    // It also goes on through a day under the thresholds that departs clearly and by about as much as the episode:
+    // a new resource is a large change on a quiet weekend and a small one on a busy weekday, but one change.
+    const joins =
+      !anomalous &&
+      episode !== null &&
+      episode.shift === null &&
+      departs(t) &&
+      sameChange(actual, base, shiftDeparture(episode), episode.direction)
 
-    if (!anomalous) {
+    if (!anomalous && !joins) {
+      if (episode?.shift === null) recent = episode
       episode = null
+      quietRun(t, deviation)
       continue // cleaned[t] keeps the actual value
     }
     const direction: 1 | -1 = deviation > 0 ? 1 : -1
+    run = null
 
     // The end of a long spike: back to the level before the shift it looked like. Undo that shift. The old level
     // is judged in its own units: after a drop to a tenth, today's spread is a tenth of the old level's.
@@ -294,55 +568,85 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
       lastShift = null
       episode = null
       scaleAt = -1
+      quietFrom = t + 1
       continue
     }
 
+    let start = t
+    if (episode === null || episode.direction !== direction) {
+      const today = departureOf(actual, base)
+      start = quietStart(t, direction, today)
+      if (start === t && !isAdopted(t) && adoptWeekday(t, direction, today)) {
+        episode = null
+        continue // the weekday's new level: cleaned[t] keeps the actual value
+      }
+      // A change on every other weekday: the episode that ended a day or two ago goes on.
+      const prior = recent as Episode | null
+      if (
+        start === t &&
+        prior !== null &&
+        prior.direction === direction &&
+        t - prior.raised.end <= 2 &&
+        sameChange(actual, base, shiftDeparture(prior), direction)
+      ) {
+        episode = prior
+      }
+    }
     if (episode === null || episode.direction !== direction) {
       const raised: DetectedAnomaly = {
-        index: t,
-        end: t,
+        index: start,
+        end: start,
         ongoing: false,
         adopted: false,
-        expected: base,
-        actual,
-        impact: deviation,
-        impactPercent: percent,
+        expected: expected[start]!,
+        actual: values[start]!,
+        impact: values[start]! - expected[start]!,
+        impactPercent: percentOf(values[start]! - expected[start]!, expected[start]!),
         totalExpected: 0,
         totalActual: 0,
         totalImpact: 0,
         maxImpact: 0,
-        score,
+        score: scores[start]!,
         severity: 'Low',
       }
       anomalies.push(raised)
-      episode = { raised, direction, start: t, scales, days: 0, actuals: [], expecteds: [], shift: null }
+      episode = { raised, direction, start, scales, days: 0, actuals: [], expecteds: [], weekdays: 0, shift: null }
+      for (let i = start; i < t; i++) extend(episode, i)
     }
-    episode.days++
-    episode.actuals.push(actual)
-    episode.expecteds.push(base)
-    const raised = episode.raised
-    raised.end = t
-    raised.totalExpected += base
-    raised.totalActual += actual
-    raised.totalImpact += deviation
-    if (Math.abs(deviation) > Math.abs(raised.maxImpact)) raised.maxImpact = deviation
-    if (Math.abs(score) > Math.abs(raised.score)) raised.score = score
-    raised.severity = severityOf(
-      raised.totalImpact,
-      raised.totalExpected !== 0 ? (100 * raised.totalImpact) / Math.abs(raised.totalExpected) : 100,
-      o.minImpact,
-    )
+    extend(episode, t)
     if (episode.shift !== null) continue // a confirmed new level: keep the actual value
-    cleaned[t] = base
     const adopted = isAdopted(episode.start)
     if (adopted || episode.days >= o.shiftConfirmDays) {
+      const raised = episode.raised
       raised.adopted = true
       const shift = shiftOf(episode, o.minImpact)
       lastShift = { start: episode.start, history: cleaned.slice(0, episode.start), scales: episode.scales }
+      settling = {
+        ...lastShift,
+        confirmedAt: t,
+        weekdays: episode.weekdays,
+        like: shiftDeparture(episode),
+        direction: episode.direction,
+      }
+      const history = lastShift.history
       for (let i = 0; i < episode.start; i++) cleaned[i] = applyShift(shift, cleaned[i]!)
-      for (let i = episode.start; i <= t; i++) cleaned[i] = values[i]!
+      for (let i = episode.start; i <= t; i++) {
+        cleaned[i] = values[i]!
+        held[i] = 0
+        // A weekday of the episode that the one shift does not describe (a resource that is cheaper at weekends,
+        // added to nothing) moves to its own level.
+        const old = expected[i]!
+        const predicted = applyShift(shift, old)
+        if (Math.abs(values[i]! - predicted) <= (o.scoreThreshold / 2) * spreadOf(episode.scales, predicted, 8))
+          continue
+        for (let j = i - 7; j >= 0; j -= 7) {
+          if (j >= episode.start) continue
+          cleaned[j] = old >= o.minImpact ? (history[j]! * values[i]!) / old : history[j]! + values[i]! - old
+        }
+      }
       episode.shift = shift
       scaleAt = -1
+      quietFrom = t + 1
       // A change someone expected is not a long spike to undo when it ends.
       if (adopted) lastShift = null
     }
@@ -350,4 +654,26 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
   const last = anomalies.at(-1)
   if (last && episode?.raised === last && last.end === n - 1) last.ongoing = true
   return { expected, anomalies }
+}
+
+/** A deviation in percent of the expected cost (100 when nothing was expected). */
+function percentOf(deviation: number, base: number): number {
+  return base !== 0 ? (100 * deviation) / Math.abs(base) : deviation === 0 ? 0 : 100 * Math.sign(deviation)
+}
+
+/** An open episode's departure so far: its median change in money and as a ratio. */
+function shiftDeparture(episode: Episode): Departure {
+  const { actuals, expecteds } = episode
+  const n = actuals.length
+  const add = medianOf(
+    Float64Array.from(actuals, (a, i) => a - expecteds[i]!),
+    n,
+  )
+  const factor = expecteds.every((e) => e > 0)
+    ? medianOf(
+        Float64Array.from(actuals, (a, i) => a / expecteds[i]!),
+        n,
+      )
+    : Number.NaN
+  return { add, factor }
 }
