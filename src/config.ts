@@ -55,6 +55,8 @@ export interface Config {
   azureArmEndpoint: string
   /** Folder of `<THUMBPRINT>.pem` files for ServicePrincipalCertificate tenants. */
   azureCertificateDir: string | null
+  /** The newest days of a collection Azure still restates: preliminary, not judged by anomaly detection. */
+  azureSettlingDays: number
   /**
    * Organisations whose tenancies may use the server's own credentials (managed identity, certificate folder);
    * null when not set: then only a server of a single organisation allows them.
@@ -279,6 +281,8 @@ export function loadConfig(
     azureAuthorityHost: httpsUrl(env, 'COSTWATCH_AZURE_AUTHORITY_HOST', 'https://login.microsoftonline.com'),
     azureArmEndpoint: httpsUrl(env, 'COSTWATCH_AZURE_ARM_ENDPOINT', 'https://management.azure.com'),
     azureCertificateDir: env.COSTWATCH_AZURE_CERT_DIR || null,
+    azureSettlingDays:
+      env.COSTWATCH_AZURE_SETTLING_DAYS === '0' ? 0 : positiveInteger(env, 'COSTWATCH_AZURE_SETTLING_DAYS', 2, 14),
     hostCredentialOrganisations: organisationIds(env, 'COSTWATCH_HOST_CREDENTIAL_ORGS'),
     anomalyDetection: anomalyDetectionFrom(env),
     logLevel: oneOf(env, 'COSTWATCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

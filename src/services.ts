@@ -25,7 +25,12 @@ import { createSessionStore, endSessionsOf } from './features/session/store.js'
 import type { AfterSnapshot } from './features/snapshots/collect.js'
 import { createFocusImporter } from './features/snapshots/import.js'
 import { createSnapshotService } from './features/snapshots/service.js'
-import { createSnapshotStore, SNAPSHOT_RUNS, type SnapshotRunColumns } from './features/snapshots/store.js'
+import {
+  createSnapshotStore,
+  latestCollectionStart,
+  SNAPSHOT_RUNS,
+  type SnapshotRunColumns,
+} from './features/snapshots/store.js'
 import { hostCredentialPolicy } from './features/tenants/host-credentials.js'
 import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
@@ -119,6 +124,15 @@ export function createServices(deps: {
       costs: costReads,
       inventory: inventoryStore,
       organisationOf: (tenantId) => tenantStore.organisationOf(tenantId),
+      settling: {
+        costCoverage: (tenantId) => costReads.costCoverage(tenantId),
+        stoppedResources: (tenantId, from, before) => costReads.stoppedResources(tenantId, from, before),
+        // A resource the latest collection did not see was deleted (imports name only the resources they bill).
+        async deletedResources(tenantId) {
+          const since = await latestCollectionStart(db.kysely, tenantId)
+          return since === null ? null : inventoryStore.resourceKeysNotSeenSince(tenantId, since)
+        },
+      },
       options: config.anomalyDetection,
       clock,
       ids,

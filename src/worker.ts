@@ -79,6 +79,7 @@ export function createCollectionWorker(deps: {
       connectors: deps.connectors ?? defaultConnectors(config),
       secrets: services.secrets,
       hostCredentials: services.hostCredentials,
+      settlingDays: config.azureSettlingDays,
       clock,
       ids: deps.ids,
     }),

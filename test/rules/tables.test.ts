@@ -33,6 +33,7 @@ const OWNERS: Record<string, string[]> = {
   dailyCosts: ['features/costs/'],
   costStaging: ['features/costs/'],
   costResources: ['features/costs/'],
+  costCoverage: ['features/costs/'],
   resourceCostSeries: ['features/costs/'],
   groupCostSeries: ['features/costs/'],
   costSeries: ['features/costs/'],

@@ -15,6 +15,7 @@ import type { CostReads } from '../costs/read/index.js'
 import type { InventoryStore } from '../inventory/public.js'
 
 import type { AnomalyDriver, AnomalyScope } from './schemas.js'
+import { isRemoval, type SettlingReads, settledOptions, settlingOf } from './settling.js'
 import { type AnomalyStore, type DetectedRow, SCOPE_LEVELS, type ScopeLevel } from './store.js'
 
 /**
@@ -120,6 +121,8 @@ export function createAnomalyAnalyser(deps: {
   costs: Pick<CostReads, 'usageSeries' | 'billingCurrencies'>
   inventory: Pick<InventoryStore, 'groupNames' | 'resourcesByKey'>
   organisationOf(tenantId: string): Promise<string | null>
+  /** Settled days and removals (settling.ts); without them every day is judged and nothing is a removal. */
+  settling?: SettlingReads
   options: DetectionOptions
   clock: Clock
   ids: Ids
@@ -127,9 +130,15 @@ export function createAnomalyAnalyser(deps: {
   const { store, options } = deps
   return {
     name: 'anomalies',
-    async analyse({ tenantId, from, to, signal, progress }) {
+    async analyse({ tenantId, from: askedFrom, to, signal, progress }) {
       const organisationId = await deps.organisationOf(tenantId)
       if (!organisationId) return // the tenant is gone
+      const { from, settling } = await settlingOf(
+        deps.settling,
+        tenantId,
+        { from: askedFrom, to },
+        historyDays(options),
+      )
       const readFrom = addDays(from, -historyDays(options))
       const judged = new Map<ScopeLevel, Map<string, Judged>>()
       const currency = (await deps.costs.billingCurrencies([tenantId])).get(tenantId)!
@@ -151,9 +160,14 @@ export function createAnomalyAnalyser(deps: {
             : 0
         }
         const byKey = new Map<string, Judged>()
+        const firstDay = addDays(readFrom, start)
         for (const series of read.series) {
           const values = series.values.subarray(start)
-          byKey.set(series.key, { series: { ...series, values }, judgement: judgeSeries(values, options) })
+          const judgement = judgeSeries(values, {
+            ...options,
+            ...settledOptions(settling, level, series.key, firstDay),
+          })
+          byKey.set(series.key, { series: { ...series, values }, judgement })
         }
         judged.set(level, byKey)
       }
@@ -208,6 +222,7 @@ export function createAnomalyAnalyser(deps: {
         for (const { series, judgement } of byKey.values()) {
           for (const a of judgement.anomalies) {
             if (a.index < first || a.index > last) continue
+            if (isRemoval(settling, level, series.key, dayOf(a.index), a)) continue
             rows.push(rowOf(level, series, a))
           }
         }

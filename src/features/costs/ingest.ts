@@ -34,6 +34,18 @@ function stagingInsert(dialect: DialectName, rows: number): string {
   return `insert into cost_staging (${STAGING_COLUMNS.join(', ')}) values ${tuples.join(',')}`
 }
 
+/** What a run of one source covered: see CostIngest.recordCoverage. */
+export interface SourceCoverageWrite {
+  tenantId: string
+  /** The collecting connector's name, or FOCUS_SOURCE for an import. */
+  source: string
+  from: string
+  to: string
+  /** The last day the source will no longer restate; days after it are preliminary. */
+  settledThrough: string
+  at: string
+}
+
 /** The write path of cost data: staging a run's rows, merging them into daily_costs and rebuilding the series. */
 export function createCostIngest(
   db: Kysely<Database>,
@@ -113,6 +125,30 @@ export function createCostIngest(
   }
 
   return {
+    /**
+     * Records, in a run's final transaction, the days one source of the tenant's costs covered and settled (see
+     * cost_coverage): its coverage widens to the run's days, and its settled day never moves back (a run of older
+     * days, an earlier month's file, settles nothing newer).
+     */
+    async recordCoverage(trx: Kysely<Database>, coverage: SourceCoverageWrite): Promise<void> {
+      const { tenantId, source, from, to, settledThrough, at } = coverage
+      await trx
+        .insertInto('costCoverage')
+        .values({ tenantId, source, coveredFrom: from, coveredTo: to, settledThrough, updatedAt: at })
+        .onConflict((oc) =>
+          oc.columns(['tenantId', 'source']).doUpdateSet({
+            coveredFrom: sql`case when excluded.covered_from < cost_coverage.covered_from
+              then excluded.covered_from else cost_coverage.covered_from end`,
+            coveredTo: sql`case when excluded.covered_to > cost_coverage.covered_to
+              then excluded.covered_to else cost_coverage.covered_to end`,
+            settledThrough: sql`case when excluded.settled_through > cost_coverage.settled_through
+              then excluded.settled_through else cost_coverage.settled_through end`,
+            updatedAt: at,
+          }),
+        )
+        .execute()
+    },
+
     /**
      * Staged rows of one attempt of a run; nothing reads them until `mergeStaged`. On SQLite they go to the
      * connection's TEMP database (see staging.ts), taking no lock of the database file; on PostgreSQL to the

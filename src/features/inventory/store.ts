@@ -220,6 +220,20 @@ export function createInventoryStore(db: Kysely<Database>, dialect: DialectName)
       return new Map(rows.map((r) => [r.armIdLower, { id: r.id, name: r.name, tags: parseTags(r.tags) }]))
     },
 
+    /**
+     * The lower-cased ARM ids of the tenant's resources not seen since `seenSince` (the start of its latest
+     * collection): deleted at the provider, since a collection lists every resource it finds.
+     */
+    async resourceKeysNotSeenSince(tenantId: string, seenSince: string): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('resources')
+        .select('armIdLower')
+        .where('tenantId', '=', tenantId)
+        .where('lastSeenAt', '<', seenSince)
+        .execute()
+      return new Set(rows.map((r) => r.armIdLower))
+    },
+
     /** Ordered by display name, then id. */
     async listSubscriptions(tenantId: string, paging: Paging) {
       const [rows, total] = await Promise.all([

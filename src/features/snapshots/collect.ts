@@ -3,7 +3,7 @@ import type { Clock, Ids } from '../../platform/clock.js'
 import { SealedSecretError, type SecretBox } from '../../platform/crypto.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
 import { defineRunKind } from '../../platform/runs/worker.js'
-import { toDay } from '../../platform/time.js'
+import { addDays, toDay } from '../../platform/time.js'
 
 import type { CostIngest } from '../costs/public.js'
 import { saveCpuSamples, syncInventory } from '../inventory/public.js'
@@ -17,6 +17,11 @@ import {
 
 import { SNAPSHOT_RUNS, type SnapshotRunColumns, type SnapshotStore } from './store.js'
 import { collectionWindow } from './window.js'
+
+/** The last settled day of a collection ending on `to`: its newest `settlingDays` days are still restated. */
+export function settledThroughOfWindow(to: string, settlingDays: number): string {
+  return addDays(to, -settlingDays)
+}
 
 /** What happens after a snapshot's data is committed (anomaly detection, insight rules). */
 export type AfterSnapshot = (tenantId: string, runId: string) => Promise<void>
@@ -33,6 +38,11 @@ export function snapshotRunKind(deps: {
   connectors: Record<string, Connector>
   secrets: SecretBox
   hostCredentials: HostCredentialPolicy
+  /**
+   * The newest days of a collection the provider still restates (Azure Cost Management: up to 72 hours), which
+   * stay preliminary: every connector collects Azure's costs or simulates them.
+   */
+  settlingDays: number
   clock: Clock
   ids: Ids
 }) {
@@ -48,7 +58,9 @@ export function snapshotRunKind(deps: {
     }
   }
 
-  async function connectionOf(tenantId: string): Promise<{ connector: Connector; conn: TenantConnection }> {
+  async function connectionOf(
+    tenantId: string,
+  ): Promise<{ source: string; connector: Connector; conn: TenantConnection }> {
     const row = await deps.tenants.connectionRow(tenantId)
     if (!row) throw new ConnectorError('tenant_missing', 'The tenant no longer exists.')
     const connector = deps.connectors[row.connector]
@@ -61,6 +73,7 @@ export function snapshotRunKind(deps: {
     )
       throw new ConnectorError('host_credentials_not_allowed', `${hostCredentialsRefusal(row.credentialType)}.`)
     return {
+      source: row.connector,
       connector,
       conn: {
         tenantId: row.id,
@@ -85,7 +98,7 @@ export function snapshotRunKind(deps: {
           'import_interrupted',
           'The import stopped before it finished; nothing of it was kept. Import the files again.',
         )
-      const { connector, conn } = await connectionOf(run.tenantId)
+      const { source, connector, conn } = await connectionOf(run.tenantId)
       const today = toDay(clock.now())
       const lastPeriodEnd = await runs.lastSucceededPeriodEnd(run.tenantId)
       const window = collectionWindow(today, run.deepHistory === 1, lastPeriodEnd, run.periodStart)
@@ -119,6 +132,13 @@ export function snapshotRunKind(deps: {
       await succeed(async (trx) => {
         const counts = await syncInventory(trx, run.tenantId, inventory, clock.now().toISOString(), deps.ids)
         const costRows = await deps.costs.mergeStaged(trx, stagingKey, { tenantId: run.tenantId, ...window })
+        await deps.costs.recordCoverage(trx, {
+          tenantId: run.tenantId,
+          source,
+          ...window,
+          settledThrough: settledThroughOfWindow(window.to, deps.settlingDays),
+          at: clock.now().toISOString(),
+        })
         await saveCpuSamples(trx, run.tenantId, cpu)
         await deps.costs.clearStaged(run.id, trx)
         return {

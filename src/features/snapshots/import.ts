@@ -5,8 +5,9 @@ import type { Clock, Ids } from '../../platform/clock.js'
 import { isUniqueViolation } from '../../platform/db/errors.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
+import { addDays } from '../../platform/time.js'
 
-import type { CostIngest } from '../costs/public.js'
+import { type CostIngest, FOCUS_SOURCE } from '../costs/public.js'
 import { syncInventory } from '../inventory/public.js'
 import type { TenantStore } from '../tenants/public.js'
 
@@ -146,6 +147,14 @@ export function createFocusImporter(deps: {
       await deps.runs.runs.succeed(run, workerId, async (trx) => {
         const counts = await syncInventory(trx, tenantId, parsed, now, deps.ids, { partial: true })
         const costRows = await deps.costs.mergeStaged(trx, stagingKey)
+        await deps.costs.recordCoverage(trx, {
+          tenantId,
+          source: FOCUS_SOURCE,
+          from: staged.periodStart,
+          to: staged.periodEnd,
+          settledThrough: importSettledThrough(staged.periodEnd),
+          at: now,
+        })
         await deps.costs.clearStaged(runId, trx)
         return {
           periodStart: staged.periodStart,
@@ -172,6 +181,16 @@ export function createFocusImporter(deps: {
       throw err
     }
   }
+}
+
+/**
+ * The last complete day of an import whose newest day is `newest`. A day is complete when the same import holds
+ * a later day's rows: an export written during a day (or a billing period still open) holds that day only in part,
+ * and nothing in a file says which rows are missing. So an import settles every day but its newest, which a later
+ * import covering a later day settles.
+ */
+export function importSettledThrough(newest: string): string {
+  return addDays(newest, -1)
 }
 
 /** Period and total of the cost rows staged so far. */

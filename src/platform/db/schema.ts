@@ -22,6 +22,7 @@ export interface Database {
   dailyCosts: DailyCostsTable
   costStaging: CostStagingTable
   costResources: CostResourcesTable
+  costCoverage: CostCoverageTable
   resourceCostSeries: ResourceCostSeriesTable
   groupCostSeries: GroupCostSeriesTable
   costSeries: CostSeriesTable
@@ -250,6 +251,19 @@ export interface CostStagingTable extends Omit<DailyCostsTable, 'resourceId'> {
  * subscription itself), by which the resource series and running totals name it: a few bytes instead of an ARM
  * path in each of their millions of rows.
  */
+/**
+ * What each source of a tenant's costs (a connector's collections, `focus` imports) covered and settled: days after
+ * `settledThrough` are still restated (migration 0029).
+ */
+export interface CostCoverageTable {
+  tenantId: string
+  source: string
+  coveredFrom: string
+  coveredTo: string
+  settledThrough: string
+  updatedAt: string
+}
+
 export interface CostResourcesTable {
   id: Generated<number>
   tenantId: string

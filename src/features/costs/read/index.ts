@@ -7,6 +7,7 @@
 import type { Kysely, RawBuilder } from 'kysely'
 import type { Database } from '../../../platform/db/index.js'
 import { resourceCostBatches } from './batches.js'
+import { createCoverageReads } from './coverage.js'
 import { billingCurrencies, DEFAULT_CURRENCY } from './currency.js'
 import { createSeriesQueries } from './series.js'
 import { createTotalsReads } from './totals.js'
@@ -14,10 +15,11 @@ import { createUsageReads } from './usage.js'
 
 export { resourceKeyOf } from '../keys.js'
 export type { ResourceServiceCost } from './batches.js'
+export { ACTIVE_SOURCE_DAYS, type CostCoverage, type SourceCoverage, settledThroughOf } from './coverage.js'
 export { currencyOfLatest, DEFAULT_CURRENCY } from './currency.js'
 export type { SeriesFilter, SeriesGrouping, SeriesRow } from './series.js'
 export { type CostTotals, resourceCostBetween, summaryWindows } from './totals.js'
-export type { SeriesLevel, UsageSeries } from './usage.js'
+export type { SeriesLevel, StoppedResource, UsageSeries } from './usage.js'
 
 /**
  * What the cost reads need of the inventory, handed in by whoever builds them (costs imports nothing of the
@@ -35,6 +37,7 @@ export function createCostReads(db: Kysely<Database>, inventory: InventoryForCos
     ...createSeriesQueries(db, inventory.taggedResources),
     ...createTotalsReads(db, currencies),
     ...createUsageReads(db, currencies),
+    ...createCoverageReads(db),
     /** The billing currency of each tenant (see billingCurrencies). */
     billingCurrencies: currencies,
     /** The tenant's billing currency: what a chart with no cost row is shown in. */

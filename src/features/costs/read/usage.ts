@@ -18,6 +18,18 @@ export interface UsageSeries {
   costs: Float64Array
 }
 
+/** A resource whose cost rows stop on `lastDate` (see stoppedResources). */
+export interface StoppedResource {
+  /** Its lower-cased ARM id. */
+  resourceKey: string
+  lastDate: string
+  subscriptionId: string
+  /** `{subscriptionId}/{lower-cased group name}`, as usage series key groups. */
+  groupKey: string
+  /** The services it was billed under on its last day. */
+  services: string[]
+}
+
 /** Levels of cost_series; resources and (group, service) pairs have tables of their own. */
 export type SeriesLevel = 'tenant' | 'subscription' | 'resourceGroup' | 'service'
 
@@ -72,6 +84,46 @@ export function createUsageReads(
       return [...series.values()].sort((a, b) =>
         a.scopeKey < b.scopeKey ? -1 : a.scopeKey > b.scopeKey ? 1 : a.currency < b.currency ? -1 : 1,
       )
+    },
+
+    /**
+     * The resources whose cost rows stop: their last day with cost (in any currency) falls in [from, before), and
+     * nothing after it. With the scopes they were billed under that day (subscription, `{subscriptionId}/{group}`,
+     * services), which a removal must not move either. Read from the totals (a resource's first and last day), and
+     * the day's resource series of those few resources only.
+     */
+    async stoppedResources(tenantId: string, from: string, before: string): Promise<StoppedResource[]> {
+      const { rows } = await sql<{
+        resourceKey: string
+        lastDate: string
+        subscriptionId: string
+        groupKey: string
+        serviceName: string
+      }>`
+        select t.resource_key as "resourceKey", t.last_date as "lastDate", s.subscription_id as "subscriptionId",
+          s.resource_group_key as "groupKey", s.service_name as "serviceName"
+        from resource_cost_totals t
+        join resource_cost_series s on s.date = t.last_date and s.resource_id = t.resource_id
+        where t.tenant_id = ${tenantId} and t.resource_key <> '' and t.last_date >= ${from} and t.last_date < ${before}
+          and s.tenant_id = ${tenantId}
+          and not exists (select 1 from resource_cost_totals later where later.tenant_id = t.tenant_id
+            and later.resource_key = t.resource_key and later.last_date > t.last_date)`.execute(db)
+      const stopped = new Map<string, StoppedResource>()
+      for (const r of rows) {
+        let s = stopped.get(r.resourceKey)
+        if (!s) {
+          s = {
+            resourceKey: r.resourceKey,
+            lastDate: r.lastDate,
+            subscriptionId: r.subscriptionId,
+            groupKey: `${r.subscriptionId}/${r.groupKey}`,
+            services: [],
+          }
+          stopped.set(r.resourceKey, s)
+        }
+        if (!s.services.includes(r.serviceName)) s.services.push(r.serviceName)
+      }
+      return [...stopped.values()]
     },
 
     /**

@@ -20,6 +20,7 @@ import * as keysOfTheCommandLine from './0024_keys_of_the_command_line.js'
 import * as signInFailures from './0025_sign_in_failures.js'
 import * as reportRunCoverage from './0027_report_run_coverage.js'
 import * as anomalyEpisodes from './0028_anomaly_episodes.js'
+import * as costCoverage from './0029_cost_coverage.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0025_sign_in_failures': signInFailures,
   '0027_report_run_coverage': reportRunCoverage,
   '0028_anomaly_episodes': anomalyEpisodes,
+  '0029_cost_coverage': costCoverage,
 }
