@@ -53,7 +53,7 @@ describe('web interface: event markers', () => {
 
     // A CI pipeline adds a marker while the chart is open: it appears without a reload.
     const fromCi = await t.request('POST', `${API_PREFIX}/tenants/${tenant.id}/events`, org.ownerKey, {
-      occurredAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+      occurredAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
       title: 'CI deploy 7.1',
       category: 'Deployment',
     })
@@ -94,8 +94,8 @@ describe('web interface: event markers', () => {
     await ciCard.getByText('(API key)').waitFor()
     await ciCard.getByRole('definition').first().waitFor()
     expect(await ciCard.getByText('7 days before').count()).toBe(1)
-    // Like with like: two settled days after it, each side's daily average, the percentage the API gives; never
-    // seven days before against the two after.
+    // Like with like: two settled days after it (the collection's newest two are not settled yet), each side's
+    // daily average and the percentage the API gives; never seven days before against the three after.
     const ciImpact = (
       await t.request('GET', `${API_PREFIX}/tenants/${tenant.id}/events/${fromCi.json().id}/impact`, org.ownerKey)
     ).json()
@@ -123,7 +123,7 @@ describe('web interface: event markers', () => {
     await page.getByRole('button', { name: 'New marker' }).click()
     await page.getByRole('radio', { name: 'Incident' }).check()
     expect(await page.getByText('A production issue or outage.').isVisible()).toBe(true)
-    const occurred = new Date(Date.now() - 86_400_000)
+    const occurred = new Date(Date.now() - 2 * 86_400_000)
     await page.getByLabel('Date and time (UTC)').fill(occurred.toISOString().slice(0, 16))
     await page.getByLabel('Title').fill('   ')
     await page.getByRole('button', { name: 'Create marker' }).click()
@@ -142,7 +142,7 @@ describe('web interface: event markers', () => {
     await page.getByRole('button', { name: 'Create marker' }).click()
     await page.getByRole('status').filter({ hasText: 'Marker “Cache cluster failover” created.' }).waitFor()
     const handMade = (await markersOf()).find((m) => m.title === 'Cache cluster failover')!
-    // A day after it, one settled day: averages, and no percentage yet, saying when one comes.
+    // Two days after it, one settled day: averages, and no percentage yet, saying when one comes.
     const handCard = cards.getByRole('listitem').filter({ hasText: 'Cache cluster failover' })
     await handCard.getByText('1 day after so far').waitFor()
     const handChange = await handCard.getByRole('definition').nth(2).textContent()

@@ -136,7 +136,7 @@ export function compareAverages(
 
 export function createAnomalyService(deps: {
   store: AnomalyStore
-  costs: Pick<CostReads, 'costBetween' | 'observedWindow'>
+  costs: Pick<CostReads, 'costBetween' | 'observedWindow' | 'settledThrough'>
   events: Pick<EventStore, 'range' | 'get'>
   inventory: Pick<InventoryStore, 'resourceTags' | 'resourceGroupsNamed' | 'resourcesByKey'>
   clock: Clock
@@ -266,7 +266,8 @@ export function createAnomalyService(deps: {
     /**
      * Cost on the marker's chart scope in the `days` whole days before the marker's day and the `days` days from
      * its day on, and the anomalies on that scope over both windows. The change compares daily averages over the
-     * days each side holds: from the tenant's first day of cost to its last settled one (before today).
+     * days each side holds: from the tenant's first day of cost to its last settled one (before today, and no
+     * later than every source of the tenant has settled).
      */
     async impact(tenantId: string, eventId: string, days: number): Promise<EventCostImpact> {
       const marker = await deps.events.get(tenantId, eventId)
@@ -282,8 +283,13 @@ export function createAnomalyService(deps: {
           .filter(([, r]) => isVisibleOn(marker, { kind: 'single', tags: r.tags }))
           .map(([key]) => key)
       }
-      // The settled days with costs, reaching back to the before window's first day.
-      const held = await deps.costs.observedWindow(tenantId, today, Math.max(1, dayDiff(before.from, today) + 1))
+      // The days with costs before today, reaching back to the before window's first day, up to the last day
+      // every source of the tenant has settled (later ones are still restated).
+      const [observed, settled] = await Promise.all([
+        deps.costs.observedWindow(tenantId, today, Math.max(1, dayDiff(before.from, today) + 1)),
+        deps.costs.settledThrough(tenantId),
+      ])
+      const held = observed && settled !== null ? heldPart(observed, { from: observed.from, to: settled }) : observed
       const heldBefore = heldPart(before, held)
       const heldAfter = heldPart(after, held)
       const costOf = async (range: DayRange | null) =>
