@@ -48,7 +48,7 @@ export interface Config {
   runMaxAttempts: number
   /** Pause of the simulated connector before each day of costs (demos of progress; tests of interrupted runs). */
   simulatedLatencyMs: number
-  /** The simulated connector plants a spike, an outage and a level shift in recent costs (`serve --demo`). */
+  /** The simulated connector plants the demo's changes in its longer history instead of the recent ones (`serve --demo`). */
   simulatedPlantedChanges: boolean
   /** Entra ID and Resource Manager hosts of the Azure cloud (sovereign clouds differ); https only. */
   azureAuthorityHost: string

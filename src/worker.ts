@@ -22,7 +22,7 @@ export function defaultConnectors(config: Config): Record<string, Connector> {
   return {
     simulated: createSimulatedConnector({
       latencyMs: config.simulatedLatencyMs,
-      plantedChanges: config.simulatedPlantedChanges,
+      plantedChanges: config.simulatedPlantedChanges ? 'demo' : 'recent',
     }),
     azure: createAzureConnector({
       authorityHost: config.azureAuthorityHost,

@@ -5,6 +5,7 @@ import { testDialects } from '../support/dialects.js'
 import { estateCost, plantedEstate, SPIKE_DAY, writeFocusFiles } from '../support/focus-estate.js'
 
 const API = '/api/public/v1'
+const roundCents = (v: number) => Math.round(v * 100) / 100
 const estate = plantedEstate()
 
 for (const dialect of testDialects()) {
@@ -64,14 +65,84 @@ for (const dialect of testDialects()) {
       ])
     })
 
-    it('defaults to 7 days, and says when the after window is not over yet', async () => {
-      const event = await marker(tenantId, { occurredAt: '2026-02-25T23:30:00-02:00' }) // the 26th in UTC
+    it('defaults to 7 days; three settled days after the marker, compares daily averages over 3 days and 7', async () => {
+      const event = await marker(tenantId, { occurredAt: '2026-02-24T23:30:00-02:00' }) // the 25th in UTC
       const body = (await impact(event)).json()
+      const before = estateCost(estate, '2026-02-18', '2026-02-24')
+      // The import's newest day (the 28th) is not settled: it counts in after.cost (collected so far), not in the
+      // average of the 25th to the 27th.
+      const settled = estateCost(estate, '2026-02-25', '2026-02-27')
+      const daily = settled / 3 - before / 7
       expect(body).toMatchObject({
         days: 7,
-        before: { from: '2026-02-19', to: '2026-02-25', cost: estateCost(estate, '2026-02-19', '2026-02-25') },
-        after: { from: '2026-02-26', to: '2026-03-04', cost: estateCost(estate, '2026-02-26', '2026-02-28') },
+        before: { from: '2026-02-18', to: '2026-02-24', cost: before, dailyAverage: roundCents(before / 7) },
+        after: {
+          from: '2026-02-25',
+          to: '2026-03-03',
+          cost: estateCost(estate, '2026-02-25', '2026-02-28'),
+          dailyAverage: roundCents(settled / 3),
+        },
+        daysBefore: 7,
+        daysAfter: 3,
+        dailyChange: roundCents(daily),
+        change: roundCents(daily * 7),
+        changePercent: Math.round((10000 * daily) / (before / 7)) / 100,
         complete: false,
+      })
+      // Not three days against seven: the sums' difference would be most of a week's cost.
+      expect(Math.abs(body.change)).toBeLessThan(Math.abs(settled - before) / 4)
+    })
+
+    it('counts only settled days after the marker: one, averages and no percentage; none, nothing to compare', async () => {
+      const oneDay = await marker(tenantId, { occurredAt: '2026-02-27T12:00:00Z' })
+      const before = estateCost(estate, '2026-02-20', '2026-02-26')
+      const after = estateCost(estate, '2026-02-27', '2026-02-27')
+      expect((await impact(oneDay)).json()).toMatchObject({
+        before: { cost: before, dailyAverage: roundCents(before / 7) },
+        after: { cost: estateCost(estate, '2026-02-27', '2026-02-28'), dailyAverage: after },
+        daysBefore: 7,
+        daysAfter: 1,
+        dailyChange: roundCents(after - before / 7),
+        changePercent: null,
+      })
+      // A day old, on the import's newest day: no settled day yet.
+      const yesterday = await marker(tenantId, { occurredAt: '2026-02-28T12:00:00Z' })
+      expect((await impact(yesterday)).json()).toMatchObject({
+        after: { cost: estateCost(estate, '2026-02-28', '2026-02-28'), dailyAverage: null },
+        daysBefore: 7,
+        daysAfter: 0,
+        dailyChange: null,
+        change: 0,
+        changePercent: null,
+      })
+      // Today is never settled, even where costs were collected for it: seen on the 27th, the 27th and the 28th
+      // are in after.cost but not in the average, over the two settled days.
+      t.clock.set('2026-02-27T09:00:00.000Z')
+      try {
+        const twoDays = await marker(tenantId, { occurredAt: '2026-02-25T08:00:00Z' })
+        const settled = estateCost(estate, '2026-02-25', '2026-02-26')
+        const body = (await impact(twoDays, '?days=3')).json()
+        expect(body).toMatchObject({
+          after: { cost: estateCost(estate, '2026-02-25', '2026-02-27'), dailyAverage: roundCents(settled / 2) },
+          daysAfter: 2,
+          complete: false,
+        })
+        expect(body.changePercent).not.toBeNull()
+        const today = await marker(tenantId, { occurredAt: '2026-02-27T10:00:00Z' })
+        expect((await impact(today)).json()).toMatchObject({ daysBefore: 7, daysAfter: 0, changePercent: null })
+      } finally {
+        t.clock.set('2026-03-01T09:00:00.000Z')
+      }
+    })
+
+    it("holds no day before the tenant's first day of cost", async () => {
+      const early = await marker(tenantId, { occurredAt: '2026-01-04T10:00:00Z' })
+      const before = estateCost(estate, '2026-01-01', '2026-01-03')
+      expect((await impact(early)).json()).toMatchObject({
+        before: { from: '2025-12-28', cost: before, dailyAverage: roundCents(before / 3) },
+        daysBefore: 3,
+        daysAfter: 7,
+        complete: true,
       })
     })
 

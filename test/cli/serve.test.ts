@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { PLANTED_CHANGES, simulatedEstate } from '../../src/connectors/simulated/estate.js'
+import { DEMO_CHANGES, simulatedEstate } from '../../src/connectors/simulated/estate.js'
 import type { AnomalyRecord } from '../../src/features/anomalies/schemas.js'
 import { addDays, toDay } from '../../src/platform/time.js'
 import { createTestDatabase, TEST_SECRET_KEY } from '../support/app.js'
@@ -135,8 +135,7 @@ for (const dialect of testDialects()) {
       const estate = simulatedEstate('contoso.onmicrosoft.com')
       const planted = (change: string) => estate.resources.filter((r) => r.change === change)
       const groupOf = (change: string) => planted(change)[0]!.resourceGroupName
-      const daysAgo = (change: keyof typeof PLANTED_CHANGES) =>
-        addDays(toDay(new Date()), -PLANTED_CHANGES[change].daysAgo)
+      const daysAgo = (change: keyof typeof DEMO_CHANGES) => addDays(toDay(new Date()), -DEMO_CHANGES[change].daysAgo)
       const anomalies = async () =>
         (
           (await (

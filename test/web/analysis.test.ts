@@ -9,9 +9,9 @@ import { plantedEstate, writeFocusFiles } from '../support/focus-estate.js'
 
 /**
  * The Anomalies and Insights pages and the anomalies on the explorer's chart, in a real browser against the real
- * app. One tenant has the simulated estate's 30 days of deep history (every category of insight); anomalies need
- * weeks of history to judge by, so a second tenant imports a planted estate of 59 days ending yesterday: a spike of
- * vm-web-1 nine days ago (High, at every scope) and an outage of db-1 nineteen days ago (Medium).
+ * app. One tenant has the simulated estate's 30 days of deep history (every category of insight, and the changes
+ * it plants in them); a second tenant imports a planted estate of 59 days ending yesterday: a spike of vm-web-1
+ * nine days ago (High, at every scope) and an outage of db-1 nineteen days ago (Medium).
  */
 
 const { t, base, problems, ...browser } = await useBrowserApp()
@@ -22,6 +22,7 @@ const VIEWER = 'vera.viewer@analysis.test'
 describe('web interface: anomalies and insights', () => {
   let org: OrgContext
   let shopId: string
+  let contosoId: string
   let viewerId: string
   const apiGet = async <T>(path: string) => {
     const res = await t.request('GET', `${API_PREFIX}${path}`, org.ownerKey)
@@ -34,6 +35,7 @@ describe('web interface: anomalies and insights', () => {
     const contoso = await t.given.tenant(org, { name: 'Contoso estate' })
     const shop = await t.given.tenant(org, { name: 'Web shop' })
     shopId = shop.id
+    contosoId = contoso.id
     const queued = await t.request(
       'POST',
       `${API_PREFIX}/tenants/${contoso.id}/snapshots?deepHistory=true`,
@@ -80,7 +82,12 @@ describe('web interface: anomalies and insights', () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Anomalies' }).click()
     const list = page.getByRole('list', { name: 'Anomalies' })
     await list.getByRole('link').first().waitFor()
-    expect(await list.getByRole('link').count()).toBe(10)
+    // The web shop's ten and the simulated estate's own (the changes it plants in its 30 days), a page of 25.
+    const all = await apiGet<{ totalCount: number }>('/anomalies')
+    const estates = await apiGet<{ totalCount: number }>(`/anomalies?tenancyId=${contosoId}`)
+    expect(estates.totalCount).toBeGreaterThan(0)
+    expect(all.totalCount).toBe(10 + estates.totalCount)
+    expect(await list.getByRole('link').count()).toBe(Math.min(25, all.totalCount))
 
     await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Web shop' })
     await page.getByLabel('Severity').selectOption('High')

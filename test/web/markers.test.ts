@@ -53,7 +53,7 @@ describe('web interface: event markers', () => {
 
     // A CI pipeline adds a marker while the chart is open: it appears without a reload.
     const fromCi = await t.request('POST', `${API_PREFIX}/tenants/${tenant.id}/events`, org.ownerKey, {
-      occurredAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+      occurredAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
       title: 'CI deploy 7.1',
       category: 'Deployment',
     })
@@ -94,12 +94,36 @@ describe('web interface: event markers', () => {
     await ciCard.getByText('(API key)').waitFor()
     await ciCard.getByRole('definition').first().waitFor()
     expect(await ciCard.getByText('7 days before').count()).toBe(1)
+    // Like with like: two settled days after it (the collection's newest two are not settled yet), each side's
+    // daily average and the percentage the API gives; never seven days before against the three after.
+    const ciImpact = (
+      await t.request('GET', `${API_PREFIX}/tenants/${tenant.id}/events/${fromCi.json().id}/impact`, org.ownerKey)
+    ).json()
+    expect(ciImpact).toMatchObject({ daysBefore: 7, daysAfter: 2, complete: false })
+    expect(ciImpact.changePercent).not.toBeNull()
+    const inPage = (value: number, options: Intl.NumberFormatOptions) =>
+      page.evaluate(([v, o]) => new Intl.NumberFormat(undefined, o).format(v), [value, options] as const)
+    const money = (value: number) => inPage(value, { style: 'currency', currency: ciImpact.currency })
+    const change = (value: number, currency?: string) =>
+      inPage(
+        value,
+        currency
+          ? { style: 'currency', currency, signDisplay: 'exceptZero' }
+          : { maximumFractionDigits: 1, minimumFractionDigits: 1, signDisplay: 'exceptZero' },
+      )
+    await ciCard.getByText('2 days after so far').waitFor()
+    expect(await ciCard.getByRole('definition').allTextContents()).toEqual([
+      `${await money(ciImpact.before.dailyAverage)}/day`,
+      `${await money(ciImpact.after.dailyAverage)}/day average`,
+      `${await change(ciImpact.dailyChange, ciImpact.currency)}/day (${await change(ciImpact.changePercent)}%)`,
+    ])
+    expect(await ciCard.textContent()).not.toContain('7 days after')
 
     // A bad input: the server's field error shows next to the field, in words.
     await page.getByRole('button', { name: 'New marker' }).click()
     await page.getByRole('radio', { name: 'Incident' }).check()
     expect(await page.getByText('A production issue or outage.').isVisible()).toBe(true)
-    const occurred = new Date(Date.now() - 86_400_000)
+    const occurred = new Date(Date.now() - 2 * 86_400_000)
     await page.getByLabel('Date and time (UTC)').fill(occurred.toISOString().slice(0, 16))
     await page.getByLabel('Title').fill('   ')
     await page.getByRole('button', { name: 'Create marker' }).click()
@@ -118,6 +142,12 @@ describe('web interface: event markers', () => {
     await page.getByRole('button', { name: 'Create marker' }).click()
     await page.getByRole('status').filter({ hasText: 'Marker “Cache cluster failover” created.' }).waitFor()
     const handMade = (await markersOf()).find((m) => m.title === 'Cache cluster failover')!
+    // Two days after it, one settled day: averages, and no percentage yet, saying when one comes.
+    const handCard = cards.getByRole('listitem').filter({ hasText: 'Cache cluster failover' })
+    await handCard.getByText('1 day after so far').waitFor()
+    const handChange = await handCard.getByRole('definition').nth(2).textContent()
+    expect(handChange).toMatch(/\/day \(percentage after 2 settled days\)$/)
+    expect(handChange).not.toContain('%')
     expect(handMade).toMatchObject({
       category: 'Incident',
       occurredAt: `${occurred.toISOString().slice(0, 16)}:00.000Z`,

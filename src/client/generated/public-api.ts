@@ -421,7 +421,7 @@ export interface paths {
         };
         /**
          * Cost before and after an event marker, on the marker's own chart scope.
-         * @description Before: the `days` whole UTC days before the day of the marker; after: `days` days from that day on (default 7, 1 to 90). The scope is the marker's chart: the whole tenant for a universal marker, the resources whose own tags match a tagged one (key case-insensitive, value exact). Every charge category counts, in the billing currency. `changePercent` is null when nothing was spent before. The anomalies are those raised on the scope in both windows (every scope of the tenant for a universal marker, the matching resources for a tagged one).
+         * @description Before: the `days` whole UTC days before the day of the marker; after: `days` days from that day on (default 7, 1 to 90). The scope is the marker's chart: the whole tenant for a universal marker, the resources whose own tags match a tagged one (key case-insensitive, value exact). Every charge category counts, in the billing currency. The change compares daily averages over the settled days each side holds (`daysBefore`, `daysAfter`); `changePercent` is null before 2 settled days after the marker, and when nothing was spent before. The anomalies are those raised on the scope in both windows (every scope of the tenant for a universal marker, the matching resources for a tagged one).
          */
         get: operations["GetEventCostImpact"];
         put?: never;
@@ -1044,11 +1044,13 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description Cost on the marker's own chart scope before and after it: the N whole UTC days before the marker's day, and N days from the marker's day on. Every charge category counts. */
+        /** @description Cost on the marker's own chart scope before and after it: the N whole UTC days before the marker's day, and N days from the marker's day on. Every charge category counts. `before.cost` and `after.cost` are the sums of the days collected so far; the change compares daily averages over the settled days each side holds, so that three days after a marker are not set against seven before it. */
         EventCostImpact: {
             after: {
                 /** @description An amount in the billing currency named by `currency`. */
                 cost: number;
+                /** @description Extension: the average cost of the days of the window the tenant holds, settled (see daysBefore and daysAfter); null when it holds none. */
+                dailyAverage: number | null;
                 /**
                  * Format: date
                  * @description YYYY-MM-DD (UTC day).
@@ -1065,6 +1067,8 @@ export interface components {
             before: {
                 /** @description An amount in the billing currency named by `currency`. */
                 cost: number;
+                /** @description Extension: the average cost of the days of the window the tenant holds, settled (see daysBefore and daysAfter); null when it holds none. */
+                dailyAverage: number | null;
                 /**
                  * Format: date
                  * @description YYYY-MM-DD (UTC day).
@@ -1076,15 +1080,21 @@ export interface components {
                  */
                 to: string;
             };
-            /** @description after.cost - before.cost. */
+            /** @description The change over `days` days at the daily averages: (after.dailyAverage - before.dailyAverage) * days, which is after.cost - before.cost once both windows are over and held in full; 0 while a side holds no day. Like with like: a window still filling in is never compared with a whole one. */
             change: number;
-            /** @description change in percent of before.cost; null when it was 0. */
+            /** @description dailyChange in percent of before.dailyAverage; null before 2 settled days after the marker (daysAfter), or when nothing was spent before. */
             changePercent: number | null;
             /** @description false while the after window reaches past today (costs still to come). */
             complete: boolean;
             /** @description ISO 4217 code. */
             currency: string;
+            /** @description Extension: after.dailyAverage - before.dailyAverage; null when either side holds no day. */
+            dailyChange: number | null;
             days: number;
+            /** @description Extension: settled days of the after window so far (fewer than `days` while it is not over, 0 on the marker's own day). */
+            daysAfter: number;
+            /** @description Extension: days of the before window that the averages compare: settled days on which the tenant has costs collected (none before its first day of cost). */
+            daysBefore: number;
             /** Format: uuid */
             eventId: string;
             /** @description `tenant` for a universal marker; `tag:{key}={value}` for the resources a tagged marker is on. */
@@ -4226,7 +4236,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Cost on the marker's own chart scope before and after it: the N whole UTC days before the marker's day, and N days from the marker's day on. Every charge category counts. */
+            /** @description Cost on the marker's own chart scope before and after it: the N whole UTC days before the marker's day, and N days from the marker's day on. Every charge category counts. `before.cost` and `after.cost` are the sums of the days collected so far; the change compares daily averages over the settled days each side holds, so that three days after a marker are not set against seven before it. */
             200: {
                 headers: {
                     [name: string]: unknown;

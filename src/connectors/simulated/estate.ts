@@ -35,21 +35,49 @@ export interface SimulatedResource extends ResourceItem {
   spiky: boolean
   /** Weekend dip of compute that follows office hours. */
   seasonal: boolean
-  /** A cost change planted for the demo's anomalies (applied only when the connector is asked to). */
+  /** The planted cost change this resource carries (see PLANTED_CHANGES), dated from the day of collection. */
   change: PlantedChangeName | null
 }
 
+/** A planted change: from `daysAgo` days before the day of collection, for `days` days (null: for good). */
+export interface PlantedChange {
+  daysAgo: number
+  days: number | null
+  factor: number
+}
+
 /**
- * Cost changes a detector should find, at fixed offsets before the day the costs are collected, so that a demo's
- * recent history always holds them: one resource's spike, an outage of a resource group's workload (its costs
- * fall to a tenth for two days), and a group whose costs rise for good after a deploy.
+ * The cost changes every simulated estate plants, dated from the day its costs are collected so that a new tenant's
+ * 30-day deep history holds them where detection judges (from its 15th day): an outage of a group's workload 13 and
+ * 12 days ago (its costs fall to a tenth), one resource's spike 9 days ago, and another group whose costs rise for
+ * good 6 days ago (three days confirm the new level). The shift comes last: the first two weeks, which have no
+ * baseline of their own, are each compared with the same weekday in the weeks after them, which must mostly be at
+ * the old level. Every change is at least 4 days old, before the newest days a source may still restate (not
+ * judged).
  */
-export const PLANTED_CHANGES = {
+export const RECENT_CHANGES = {
+  spike: { daysAgo: 9, days: 1, factor: 6 },
+  outage: { daysAgo: 13, days: 2, factor: 0.1 },
+  levelShift: { daysAgo: 6, days: null, factor: 2 },
+} as const satisfies Record<string, PlantedChange>
+
+/**
+ * The demo's own changes, in its longer history (`serve --demo` collects 120 days): the spike 9 days ago, the
+ * outage 30 days ago and the level shift, after a deploy, 55 days ago.
+ */
+export const DEMO_CHANGES = {
   spike: { daysAgo: 9, days: 1, factor: 6 },
   outage: { daysAgo: 30, days: 2, factor: 0.1 },
   levelShift: { daysAgo: 55, days: null, factor: 1.8 },
-} as const satisfies Record<string, { daysAgo: number; days: number | null; factor: number }>
-export type PlantedChangeName = keyof typeof PLANTED_CHANGES
+} as const satisfies Record<string, PlantedChange>
+
+export const PLANTED_CHANGES = { recent: RECENT_CHANGES, demo: DEMO_CHANGES } as const
+/** Which changes a simulated connector plants: every estate's recent ones, or the demo's. */
+export type PlantedChangeSet = keyof typeof PLANTED_CHANGES
+export type PlantedChangeName = keyof typeof RECENT_CHANGES
+
+/** What office-hours compute costs at weekends, in proportion to a weekday. */
+export const WEEKEND_FACTOR = 0.65
 
 export interface SimulatedEstate {
   subscriptions: SubscriptionItem[]
@@ -473,24 +501,33 @@ export function simulatedEstate(cloudTenantId: string, resourceCount = 240): Sim
   return { subscriptions, resourceGroups, resources }
 }
 
+/** A resource's cost on its quietest days (office-hours compute dips at weekends), before growth and noise. */
+export function weekendCost(r: Pick<SimulatedResource, 'dailyCost' | 'seasonal'>): number {
+  return r.dailyCost * (r.seasonal ? WEEKEND_FACTOR : 1)
+}
+
 /**
  * Chooses where the planted changes fall, among the resources that plant no insight (their costs stay as the
- * insight rules expect) and have no bursts of their own: the two groups costing most have the level shift and the
- * outage, and the costliest steady resource outside them the spike. Large enough to clear the minimum impact.
+ * insight rules expect) and have no bursts of their own: the two groups costing most that hold no bursting resource
+ * (whose bursts would blur the change) have the level shift and the outage, and the costliest steady resource
+ * outside them the spike, costs counted at their weekend level. Large enough to clear the minimum impact on any
+ * day; the same for a tenant on every run.
  */
 function plantChanges(candidates: SimulatedResource[]): void {
+  const groupOf = (r: SimulatedResource) => `${r.subscriptionId}/${r.resourceGroupName}`
+  const bursting = new Set(candidates.filter((r) => r.spiky).map(groupOf))
   const steady = candidates.filter((r) => !r.spiky && r.dailyCost > 0)
   const groupCost = new Map<string, number>()
   for (const r of steady) {
-    const key = `${r.subscriptionId}/${r.resourceGroupName}`
-    groupCost.set(key, (groupCost.get(key) ?? 0) + r.dailyCost)
+    const key = groupOf(r)
+    if (!bursting.has(key)) groupCost.set(key, (groupCost.get(key) ?? 0) + weekendCost(r))
   }
   const [shifted, outage] = [...groupCost].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([key]) => key)
   const spike = steady
-    .filter((r) => !r.seasonal && ![shifted, outage].includes(`${r.subscriptionId}/${r.resourceGroupName}`))
-    .sort((a, b) => b.dailyCost - a.dailyCost)[0]
+    .filter((r) => ![shifted, outage].includes(groupOf(r)))
+    .sort((a, b) => weekendCost(b) - weekendCost(a) || (a.armId < b.armId ? -1 : 1))[0]
   for (const r of steady) {
-    const key = `${r.subscriptionId}/${r.resourceGroupName}`
+    const key = groupOf(r)
     if (key === shifted) r.change = 'levelShift'
     else if (key === outage) r.change = 'outage'
   }

@@ -2,12 +2,14 @@ import { dayDiff, dayStart, daysBetween, toDay } from '../../platform/time.js'
 import type { Connector, CpuSample, DailyCostRow, InventorySnapshot, TenantConnection } from '../types.js'
 import {
   PLANTED_CHANGES,
+  type PlantedChangeSet,
   prng,
   type SimulatedEstate,
   type SimulatedResource,
   seedOf,
   simulatedEstate,
   stableGuid,
+  WEEKEND_FACTOR,
 } from './estate.js'
 
 const EPOCH = '2024-01-01' // growth is measured from here, so a date's cost never depends on "today"
@@ -24,7 +26,7 @@ function noise(...parts: string[]): number {
 export function simulatedDailyCost(resource: SimulatedResource, date: string): number {
   const dayNumber = dayDiff(EPOCH, date)
   const weekday = dayStart(date).getUTCDay()
-  const seasonal = resource.seasonal && (weekday === 0 || weekday === 6) ? 0.65 : 1
+  const seasonal = resource.seasonal && (weekday === 0 || weekday === 6) ? WEEKEND_FACTOR : 1
   const growth = 1 + Math.max(dayNumber, 0) * 0.0008
   const jitter = 1 + 0.05 * noise('cost', resource.armId, date)
   const burst = resource.spiky && ((dayNumber % 37) + 37) % 37 < 2 ? 4 : 1
@@ -32,9 +34,14 @@ export function simulatedDailyCost(resource: SimulatedResource, date: string): n
 }
 
 /** The factor a planted change puts on a resource's cost on `date`, `today` being the day of collection. */
-export function plantedFactor(resource: SimulatedResource, date: string, today: string): number {
+export function plantedFactor(
+  resource: SimulatedResource,
+  date: string,
+  today: string,
+  set: PlantedChangeSet = 'recent',
+): number {
   if (!resource.change) return 1
-  const change = PLANTED_CHANGES[resource.change]
+  const change = PLANTED_CHANGES[set][resource.change]
   const day = change.daysAgo - dayDiff(date, today) // 0 on the change's first day
   return day >= 0 && (change.days === null || day < change.days) ? change.factor : 1
 }
@@ -53,13 +60,16 @@ export interface SimulatedOptions {
   /** A pause before each day's costs, to show progress and behave like a remote provider. */
   latencyMs?: number
   /**
-   * Plants PLANTED_CHANGES (a spike, an outage, a level shift) before the day of collection, for the demo. Off
-   * by default: a day's cost then never depends on the day it is collected.
+   * The changes planted before the day of collection (a spike, an outage, a level shift): every estate's recent
+   * ones by default, so that a new tenant's deep history shows anomalies; the demo's in its longer history.
    */
-  plantedChanges?: boolean
+  plantedChanges?: PlantedChangeSet
 }
 
-/** A deterministic synthetic Azure-like estate derived from the tenant's cloudTenantId: demo, tests, benchmarks. */
+/**
+ * A deterministic synthetic Azure-like estate derived from the tenant's cloudTenantId: demo, tests, benchmarks. A
+ * day's cost depends on the day it is collected only through the planted changes, counted back from that day.
+ */
 export function createSimulatedConnector(options: SimulatedOptions = {}): Connector {
   const estates = new Map<string, SimulatedEstate>()
   const estateOf = (conn: TenantConnection) => {
@@ -93,14 +103,14 @@ export function createSimulatedConnector(options: SimulatedOptions = {}): Connec
     },
     async *dailyCosts(conn, window, context): AsyncIterable<DailyCostRow[]> {
       const estate = estateOf(conn)
-      const today = options.plantedChanges ? toDay(context.clock.now()) : ''
+      const today = toDay(context.clock.now())
+      const planted = options.plantedChanges ?? 'recent'
       const currency = estate.subscriptions[0]?.currency ?? 'USD'
       for (const date of daysBetween(window.from, window.to)) {
         if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs))
         const batch: DailyCostRow[] = []
         for (const resource of estate.resources) {
-          const planted = options.plantedChanges ? plantedFactor(resource, date, today) : 1
-          const cost = simulatedDailyCost(resource, date) * planted
+          const cost = simulatedDailyCost(resource, date) * plantedFactor(resource, date, today, planted)
           if (cost === 0) continue
           for (const meter of resource.meters) {
             batch.push({

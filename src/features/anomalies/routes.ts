@@ -116,7 +116,9 @@ export const anomalyRoutes: FastifyPluginAsyncTypebox<{ anomalies: AnomalyServic
             'Before: the `days` whole UTC days before the day of the marker; after: `days` days from that day on ' +
             "(default 7, 1 to 90). The scope is the marker's chart: the whole tenant for a universal marker, the " +
             'resources whose own tags match a tagged one (key case-insensitive, value exact). Every charge ' +
-            'category counts, in the billing currency. `changePercent` is null when nothing was spent before. ' +
+            'category counts, in the billing currency. The change compares daily averages over the settled days ' +
+            'each side holds (`daysBefore`, `daysAfter`); `changePercent` is null before 2 settled days after the ' +
+            'marker, and when nothing was spent before. ' +
             'The anomalies are those raised on the scope in both windows (every scope of the tenant for a ' +
             'universal marker, the matching resources for a tagged one).',
           params: ImpactParams,

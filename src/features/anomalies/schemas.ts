@@ -12,7 +12,13 @@ import {
   Uuid,
 } from '../../platform/http/schemas.js'
 import { EventRecord } from '../events/schemas.js'
-import { AnomalyFeedbacks, AnomalyScopeKinds, AnomalySeverities, AnomalyStatuses } from './constants.js'
+import {
+  AnomalyFeedbacks,
+  AnomalyScopeKinds,
+  AnomalySeverities,
+  AnomalyStatuses,
+  IMPACT_PERCENT_MIN_DAYS,
+} from './constants.js'
 
 export type AnomalySeverity = (typeof AnomalySeverities)[number]
 export type AnomalyStatus = (typeof AnomalyStatuses)[number]
@@ -310,7 +316,18 @@ export const ImpactQuery = Type.Object({
 })
 export const ImpactParams = Type.Object({ tenantId: Uuid, eventId: Uuid }, { additionalProperties: false })
 
-const ImpactWindow = Type.Object({ from: DateOnly, to: DateOnly, cost: Money })
+const ImpactWindow = Type.Object({
+  from: DateOnly,
+  to: DateOnly,
+  cost: Money,
+  dailyAverage: Nullable(
+    Type.Number({
+      description:
+        'Extension: the average cost of the days of the window the tenant holds, settled (see daysBefore and ' +
+        'daysAfter); null when it holds none.',
+    }),
+  ),
+})
 
 export const EventCostImpact = Type.Object(
   {
@@ -323,8 +340,36 @@ export const EventCostImpact = Type.Object(
     currency: Currency,
     before: ImpactWindow,
     after: ImpactWindow,
-    change: Type.Number({ description: 'after.cost - before.cost.' }),
-    changePercent: Nullable(Type.Number({ description: 'change in percent of before.cost; null when it was 0.' })),
+    daysBefore: Type.Integer({
+      minimum: 0,
+      description:
+        'Extension: days of the before window that the averages compare: settled days on which the tenant has ' +
+        'costs collected (none before its first day of cost).',
+    }),
+    daysAfter: Type.Integer({
+      minimum: 0,
+      description:
+        'Extension: settled days of the after window so far (fewer than `days` while it is not over, 0 on the ' +
+        "marker's own day).",
+    }),
+    dailyChange: Nullable(
+      Type.Number({
+        description: 'Extension: after.dailyAverage - before.dailyAverage; null when either side holds no day.',
+      }),
+    ),
+    change: Type.Number({
+      description:
+        'The change over `days` days at the daily averages: (after.dailyAverage - before.dailyAverage) * days, ' +
+        'which is after.cost - before.cost once both windows are over and held in full; 0 while a side holds no ' +
+        'day. Like with like: a window still filling in is never compared with a whole one.',
+    }),
+    changePercent: Nullable(
+      Type.Number({
+        description:
+          `dailyChange in percent of before.dailyAverage; null before ${IMPACT_PERCENT_MIN_DAYS} settled days ` +
+          'after the marker (daysAfter), or when nothing was spent before.',
+      }),
+    ),
     complete: Type.Boolean({ description: 'false while the after window reaches past today (costs still to come).' }),
     anomalies: Type.Array(ref(AnomalyRecord), {
       description: 'Anomalies on the scope raised from before.from to after.to, newest first, at most 100.',
@@ -334,7 +379,9 @@ export const EventCostImpact = Type.Object(
     $id: 'EventCostImpact',
     description:
       "Cost on the marker's own chart scope before and after it: the N whole UTC days before the marker's day, " +
-      "and N days from the marker's day on. Every charge category counts.",
+      "and N days from the marker's day on. Every charge category counts. `before.cost` and `after.cost` are the " +
+      'sums of the days collected so far; the change compares daily averages over the settled days each side ' +
+      'holds, so that three days after a marker are not set against seven before it.',
   },
 )
 export type EventCostImpact = Static<typeof EventCostImpact>

@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf } from '../../platform/http/paging.js'
 import { roundMoney } from '../../platform/money.js'
-import { addDays, dayBounds, dayDiff, toDay } from '../../platform/time.js'
+import { addDays, dayBounds, dayCount, dayDiff, toDay } from '../../platform/time.js'
 
 import type { CostReads } from '../costs/read/index.js'
 import type { EventRecord, EventStore } from '../events/public.js'
@@ -11,6 +11,7 @@ import { type ChartTarget, isUniversal, isVisibleOn } from '../events/public.js'
 import type { InventoryStore } from '../inventory/public.js'
 
 import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
+import { IMPACT_PERCENT_MIN_DAYS } from './constants.js'
 import type {
   AnomalyDriver,
   AnomalyFeedbackCounts,
@@ -94,9 +95,50 @@ export function toAnomalyRecord(row: AnomalyRow, relatedEvents: EventRecord[], i
   }
 }
 
+interface DayRange {
+  from: string
+  to: string
+}
+
+/** The days of `window` within `held` (both included), or null when they do not meet. */
+export function heldPart(window: DayRange, held: DayRange | null): DayRange | null {
+  if (!held) return null
+  const from = window.from > held.from ? window.from : held.from
+  const to = window.to < held.to ? window.to : held.to
+  return from <= to ? { from, to } : null
+}
+
+/**
+ * Marker impact, like with like: each side's daily average over the days it holds, the change over `days` days at
+ * those averages, and a percentage only once the after side holds IMPACT_PERCENT_MIN_DAYS days.
+ */
+export function compareAverages(
+  days: number,
+  before: { cost: number; days: number },
+  after: { cost: number; days: number },
+): {
+  beforeAverage: number | null
+  afterAverage: number | null
+  dailyChange: number | null
+  change: number
+  changePercent: number | null
+} {
+  const beforeAverage = before.days > 0 ? before.cost / before.days : null
+  const afterAverage = after.days > 0 ? after.cost / after.days : null
+  if (beforeAverage === null || afterAverage === null) {
+    return { beforeAverage, afterAverage, dailyChange: null, change: 0, changePercent: null }
+  }
+  const dailyChange = afterAverage - beforeAverage
+  const changePercent =
+    after.days >= IMPACT_PERCENT_MIN_DAYS && beforeAverage !== 0
+      ? Math.round((10000 * dailyChange) / beforeAverage) / 100
+      : null
+  return { beforeAverage, afterAverage, dailyChange, change: dailyChange * days, changePercent }
+}
+
 export function createAnomalyService(deps: {
   store: AnomalyStore
-  costs: Pick<CostReads, 'costBetween'>
+  costs: Pick<CostReads, 'costBetween' | 'observedWindow' | 'settledThrough'>
   events: Pick<EventStore, 'range' | 'get'>
   inventory: Pick<InventoryStore, 'resourceTags' | 'resourceGroupsNamed' | 'resourcesByKey'>
   clock: Clock
@@ -249,12 +291,15 @@ export function createAnomalyService(deps: {
 
     /**
      * Cost on the marker's chart scope in the `days` whole days before the marker's day and the `days` days from
-     * its day on, and the anomalies on that scope over both windows.
+     * its day on, and the anomalies on that scope over both windows. The change compares daily averages over the
+     * days each side holds: from the tenant's first day of cost to its last settled one (before today, and no
+     * later than every source of the tenant has settled).
      */
     async impact(tenantId: string, eventId: string, days: number): Promise<EventCostImpact> {
       const marker = await deps.events.get(tenantId, eventId)
       if (!marker) throw ApiError.notFound(`Event ${eventId}`)
       const day = marker.occurredAt.slice(0, 10)
+      const today = toDay(deps.clock.now())
       const before = { from: addDays(day, -days), to: addDays(day, -1) }
       const after = { from: day, to: addDays(day, days - 1) }
       let resourceKeys: string[] | null = null
@@ -264,9 +309,22 @@ export function createAnomalyService(deps: {
           .filter(([, r]) => isVisibleOn(marker, { kind: 'single', tags: r.tags }))
           .map(([key]) => key)
       }
-      const [costBefore, costAfter, anomalies] = await Promise.all([
+      // The days with costs before today, reaching back to the before window's first day, up to the last day
+      // every source of the tenant has settled (later ones are still restated).
+      const [observed, settled] = await Promise.all([
+        deps.costs.observedWindow(tenantId, today, Math.max(1, dayDiff(before.from, today) + 1)),
+        deps.costs.settledThrough(tenantId),
+      ])
+      const held = observed && settled !== null ? heldPart(observed, { from: observed.from, to: settled }) : observed
+      const heldBefore = heldPart(before, held)
+      const heldAfter = heldPart(after, held)
+      const costOf = async (range: DayRange | null) =>
+        range ? roundMoney((await deps.costs.costBetween(tenantId, resourceKeys, range.from, range.to)).cost) : 0
+      const [costBefore, costAfter, settledBefore, settledAfter, anomalies] = await Promise.all([
         deps.costs.costBetween(tenantId, resourceKeys, before.from, before.to),
         deps.costs.costBetween(tenantId, resourceKeys, after.from, after.to),
+        costOf(heldBefore),
+        costOf(heldAfter),
         store.raisedBetween(
           tenantId,
           before.from,
@@ -275,20 +333,28 @@ export function createAnomalyService(deps: {
           MAX_IMPACT_ANOMALIES,
         ),
       ])
-      const b = roundMoney(costBefore.cost)
-      const a = roundMoney(costAfter.cost)
-      const change = roundMoney(a - b)
+      const daysBefore = heldBefore ? dayCount(heldBefore.from, heldBefore.to) : 0
+      const daysAfter = heldAfter ? dayCount(heldAfter.from, heldAfter.to) : 0
+      const compared = compareAverages(
+        days,
+        { cost: settledBefore, days: daysBefore },
+        { cost: settledAfter, days: daysAfter },
+      )
+      const money = (v: number | null) => (v === null ? null : roundMoney(v))
       return {
         eventId: marker.id,
         tenantId,
         scope: isUniversal(marker) ? 'tenant' : `tag:${marker.tagKey}=${marker.tagValue}`,
         days,
         currency: costBefore.currency,
-        before: { ...before, cost: b },
-        after: { ...after, cost: a },
-        change,
-        changePercent: b === 0 ? null : Math.round((10000 * change) / b) / 100,
-        complete: after.to < toDay(deps.clock.now()),
+        before: { ...before, cost: roundMoney(costBefore.cost), dailyAverage: money(compared.beforeAverage) },
+        after: { ...after, cost: roundMoney(costAfter.cost), dailyAverage: money(compared.afterAverage) },
+        daysBefore,
+        daysAfter,
+        dailyChange: money(compared.dailyChange),
+        change: roundMoney(compared.change),
+        changePercent: compared.changePercent,
+        complete: after.to < today,
         anomalies: await recordsOf(anomalies),
       }
     },

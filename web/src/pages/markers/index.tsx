@@ -285,7 +285,18 @@ function signed(amount: number, currency?: string): string {
   }
 }
 
-/** The cost of the marker's own chart in the 7 days before it and the 7 days from its day on. */
+/** Settled days after a marker before the API gives a percentage (IMPACT_PERCENT_MIN_DAYS of the anomalies API). */
+const PERCENT_MIN_DAYS = 2
+
+function daysText(n: number): string {
+  return n === 1 ? '1 day' : `${n} days`
+}
+
+/**
+ * The cost of the marker's own chart before and after it, like with like: the daily averages over the settled days
+ * each side holds (7 before, as many after as have passed), and the change between them, with a percentage once
+ * two settled days follow the marker.
+ */
 function Impact({ tenantId, marker }: { tenantId: string; marker: MarkerRecord }) {
   const [impact, setImpact] = useState<CostImpact | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
@@ -295,25 +306,45 @@ function Impact({ tenantId, marker }: { tenantId: string; marker: MarkerRecord }
 
   if (failed) return <p class="impact muted">Cost impact unavailable: {failed}</p>
   if (!impact) return <p class="impact muted">Cost impact loading…</p>
-  const percent = impact.changePercent === null ? 'no cost before' : `${signed(impact.changePercent)}%`
-  const direction = impact.change > 0 ? 'up' : impact.change < 0 ? 'down' : 'flat'
+  const { before, after, daysBefore, daysAfter, dailyChange, currency } = impact
+  const perDay = (average: number | null) => (average === null ? '—' : `${formatMoney(average, currency)}/day`)
+  const percent =
+    impact.changePercent !== null
+      ? `${signed(impact.changePercent)}%`
+      : daysAfter < PERCENT_MIN_DAYS
+        ? `percentage after ${PERCENT_MIN_DAYS} settled days`
+        : 'no cost before'
+  const direction = dailyChange === null || dailyChange === 0 ? 'flat' : dailyChange > 0 ? 'up' : 'down'
+  const so = impact.complete ? '' : ' so far'
   return (
-    <dl class="impact" aria-label={`Cost impact over ${impact.days} days`}>
+    <dl
+      class="impact"
+      aria-label={`Cost impact: daily averages of ${daysText(daysAfter)} after against ${daysText(daysBefore)} before`}
+    >
       <div>
-        <dt>{impact.days} days before</dt>
-        <dd>{formatMoney(impact.before.cost, impact.currency)}</dd>
+        <dt>{daysText(daysBefore)} before</dt>
+        <dd>{perDay(before.dailyAverage)}</dd>
       </div>
       <div>
-        <dt>{impact.days} days after</dt>
+        <dt>
+          {daysText(daysAfter)} after{so}
+        </dt>
         <dd>
-          {formatMoney(impact.after.cost, impact.currency)}
-          {!impact.complete && <span class="muted"> (so far)</span>}
+          {daysAfter === 0 ? <span class="muted">no settled day yet</span> : `${perDay(after.dailyAverage)} average`}
         </dd>
       </div>
       <div>
-        <dt>{impact.complete ? 'Change' : 'Change so far'}</dt>
+        <dt>Change per day</dt>
         <dd class={`change ${direction}`}>
-          {signed(impact.change, impact.currency)} ({percent})
+          {dailyChange === null ? (
+            <span class="muted">
+              {daysAfter === 0 ? 'from the first settled day after the marker' : 'no cost before the marker'}
+            </span>
+          ) : (
+            <>
+              {signed(dailyChange, currency)}/day ({percent})
+            </>
+          )}
         </dd>
       </div>
     </dl>
