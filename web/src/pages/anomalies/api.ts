@@ -5,9 +5,11 @@ export type AnomalySeverity = Anomaly['severity']
 export type AnomalyStatus = Anomaly['status']
 export type AnomalyScope = Anomaly['scope']
 export type AnomalyDriver = Anomaly['drivers'][number]
+export type AnomalyFeedback = NonNullable<Anomaly['feedback']>
 export type Actor = NonNullable<Anomaly['statusChangedBy']>
 export const ANOMALY_SEVERITIES = everyOf<AnomalySeverity>()(['High', 'Medium', 'Low'])
 export const ANOMALY_STATUSES = everyOf<AnomalyStatus>()(['Active', 'Acknowledged', 'Resolved'])
+export const ANOMALY_FEEDBACKS = everyOf<AnomalyFeedback>()(['Expected', 'NotAnAnomaly', 'Confirmed'])
 
 export interface AnomalyFilter {
   tenancyId: string
@@ -41,6 +43,29 @@ export const getAnomaly = (anomalyId: string) =>
 
 export const setAnomalyStatus = (anomalyId: string, status: 'Acknowledged' | 'Resolved') =>
   answer(client.PATCH('/anomalies/{anomalyId}', { params: { path: { anomalyId } }, body: { status } }))
+
+/** `null` clears the judgement. */
+export const setAnomalyFeedback = (anomalyId: string, feedback: AnomalyFeedback | null) =>
+  answer(client.PATCH('/anomalies/{anomalyId}', { params: { path: { anomalyId } }, body: { feedback } }))
+
+/** The other anomalies of `anomaly`'s incident, broadest scope first. */
+export async function incidentMembers(anomaly: Anomaly): Promise<Anomaly[]> {
+  const pageOf = (page: number, pageSize: number) =>
+    answer(
+      client.GET('/anomalies', {
+        params: {
+          query: {
+            tenancyId: anomaly.tenancyId,
+            from: anomaly.episode.start,
+            to: anomaly.episode.start,
+            page,
+            pageSize,
+          },
+        },
+      }),
+    )
+  return (await everyItem(pageOf)).filter((a) => a.incidentId === anomaly.incidentId && a.id !== anomaly.id)
+}
 
 /**
  * The anomalies drawn on one chart of a tenant (`scope` as the explorer's address names it: its own and those of

@@ -1,5 +1,4 @@
 import { Badge } from '../../components/badge'
-import { formatMoney } from '../../components/format'
 import { Pager } from '../../components/pager'
 import { ProblemMessage } from '../../components/problem'
 import { useQueryFilters } from '../../components/query-filters'
@@ -7,9 +6,14 @@ import { SelectFilter } from '../../components/select-filter'
 import { TenantFilter, useTenants } from '../../components/tenant-filter'
 import { useLoad } from '../../components/use-load'
 import { onLinkClick } from '../../router'
-import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, listAnomalies, scopeLabel } from './api'
+import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, type Anomaly, listAnomalies, scopeLabel } from './api'
+import { episodeText, FEEDBACK_LABELS, groupIncidents, type Incident, signedMoney, signedPercent } from './incidents'
+import './anomalies.css'
 
-/** The organisation's anomalies across the tenancies the user may see, newest first, filtered and paged. */
+/**
+ * The organisation's anomalies across the tenancies the user may see, newest first, filtered and paged: one item
+ * per incident, its other anomalies inside it.
+ */
 export function AnomaliesPage() {
   const [filters, setFilters] = useQueryFilters({ tenancyId: '', status: '', severity: '', dateRaised: '', page: '1' })
   const tenants = useTenants()
@@ -78,33 +82,63 @@ export function AnomaliesPage() {
       {list && list.items.length > 0 && (
         <>
           <ul class="finding-list" aria-label="Anomalies" aria-busy={loading}>
-            {list.items.map((a) => (
-              <li key={a.id}>
-                <a href={`/anomalies/${a.id}`} onClick={onLinkClick}>
-                  <span class="finding-title">
-                    {scopeLabel(a.scope)} on {a.dateRaised}
-                  </span>
-                  <span class="finding-amount">
-                    {a.impact >= 0 ? '+' : ''}
-                    {formatMoney(a.impact, a.currency)}
-                    <span class="muted">
-                      {a.impactPercent >= 0 ? '+' : ''}
-                      {a.impactPercent.toFixed(0)}%
-                    </span>
-                  </span>
-                  <span class="finding-meta">
-                    <Badge kind="severity" value={a.severity} />
-                    <Badge kind="status" value={a.status} />
-                    <span class="muted">{tenants.nameOf(a.tenancyId)}</span>
-                  </span>
-                  <span class="muted finding-description">{a.description}</span>
-                </a>
-              </li>
+            {groupIncidents(list.items).map((incident) => (
+              <IncidentItem
+                key={incident.id}
+                incident={incident}
+                tenantName={tenants.nameOf(incident.head.tenancyId)}
+              />
             ))}
           </ul>
           <Pager page={list} noun="anomalies" onPage={(page) => setFilters({ page: String(page) })} />
         </>
       )}
     </section>
+  )
+}
+
+/** One incident: its head's episode, impact, severity, status and feedback; its other anomalies folded inside. */
+function IncidentItem({ incident, tenantName }: { incident: Incident; tenantName: string }) {
+  const a = incident.head
+  const others = incident.members.length
+  return (
+    <li>
+      <AnomalyLink anomaly={a} tenantName={tenantName} />
+      {others > 0 && (
+        <details class="incident-members">
+          <summary>
+            and {others} related {others === 1 ? 'anomaly' : 'anomalies'}
+          </summary>
+          <ul aria-label={`Related to ${scopeLabel(a.scope)} ${episodeText(a.episode)}`}>
+            {incident.members.map((m) => (
+              <li key={m.id}>
+                <AnomalyLink anomaly={m} />
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </li>
+  )
+}
+
+function AnomalyLink({ anomaly: a, tenantName }: { anomaly: Anomaly; tenantName?: string }) {
+  return (
+    <a href={`/anomalies/${a.id}`} onClick={onLinkClick}>
+      <span class="finding-title">
+        {scopeLabel(a.scope)} {episodeText(a.episode)}
+      </span>
+      <span class="finding-amount">
+        {signedMoney(a.episode.totalImpact, a.currency)}
+        <span class="muted">{signedPercent(a.episode.totalImpactPercent)}</span>
+      </span>
+      <span class="finding-meta">
+        <Badge kind="severity" value={a.severity} />
+        <Badge kind="status" value={a.status} />
+        {a.feedback && <span class="badge feedback-given">Feedback: {FEEDBACK_LABELS[a.feedback]}</span>}
+        {tenantName && <span class="muted">{tenantName}</span>}
+      </span>
+      {tenantName && <span class="muted finding-description">{a.description}</span>}
+    </a>
   )
 }
