@@ -17,16 +17,21 @@ export interface AnomalyMark {
   label: string
 }
 
-/** Band colours by the incident's highest severity: light enough for the lines to read over them. */
+/** Band colours by the severity of the incident's head (as the lists show it): light enough for the lines to read over them. */
 export const SEVERITY_BANDS: Record<AnomalySeverity, { fill: string; active: string }> = {
   High: { fill: 'rgba(225, 29, 72, 0.12)', active: 'rgba(225, 29, 72, 0.28)' },
   Medium: { fill: 'rgba(217, 119, 6, 0.13)', active: 'rgba(217, 119, 6, 0.3)' },
   Low: { fill: 'rgba(37, 99, 235, 0.1)', active: 'rgba(37, 99, 235, 0.25)' },
 }
 
-/** "an incident of 5 anomalies" or "" for an anomaly alone. */
+/**
+ * "incident of 5 anomalies", "2 anomalies of one incident" when its head is not at hand (a narrower chart), or ""
+ * for an anomaly alone.
+ */
 export function incidentSize(incident: Incident): string {
-  return incident.members.length ? `incident of ${incident.members.length + 1} anomalies` : ''
+  const count = incident.members.length + 1
+  if (count === 1) return ''
+  return incident.head.id === incident.id ? `incident of ${count} anomalies` : `${count} anomalies of one incident`
 }
 
 /** One mark per incident of the anomalies, earliest first, spanning the days of its episodes. */
@@ -44,7 +49,7 @@ export function anomalyMarks(anomalies: Anomaly[]): AnomalyMark[] {
       incident,
       start: incident.start,
       lastDay: incident.lastDay,
-      severity: incident.severity,
+      severity: head.severity,
       lane,
       label: `${head.severity} anomaly ${episodeText(head.episode)}, ${scopeLabel(head.scope)}${size ? ` (${size})` : ''}: ${head.description}`,
     }

@@ -257,7 +257,7 @@ function IncidentTooltip({ placed, plotWidth }: { placed: PlacedMark; plotWidth:
             .slice(0, 3)
             .map((a) => scopeLabel(a.scope))
             .join(', ')}
-          {members.length > 3 ? ` and ${members.length - 3} more` : ''}; the link opens the incident's head
+          {members.length > 3 ? ` and ${members.length - 3} more` : ''}
         </span>
       )}
     </div>

@@ -120,7 +120,8 @@ function Summary(props: { anomaly: Anomaly; tenant: Tenant | null; onActivate(id
         <div>
           <dt>Episode</dt>
           <dd>
-            {episode.start} – {episode.ongoing ? 'ongoing' : (episode.end ?? episode.lastDay)}
+            {episode.start}
+            {episode.ongoing ? ' – ongoing' : episode.days > 1 ? ` – ${episode.end ?? episode.lastDay}` : ''}
             <span class="muted">
               {' '}
               ({episode.days} {episode.days === 1 ? 'day' : 'days'}

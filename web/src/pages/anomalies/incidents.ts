@@ -7,8 +7,6 @@ export interface Incident {
   head: Anomaly
   /** The incident's other anomalies among those at hand, broadest scope first. */
   members: Anomaly[]
-  /** The highest severity of the incident's anomalies at hand (the colour it is drawn in). */
-  severity: AnomalySeverity
   /** The first and the last day of its episodes. */
   start: string
   lastDay: string
@@ -20,9 +18,6 @@ const RANK: Record<AnomalySeverity, number> = { High: 3, Medium: 2, Low: 1 }
 /** Broadest scope first, then the highest severity: the order an incident's anomalies are listed in. */
 export const byBreadth = (a: Anomaly, b: Anomaly) =>
   BREADTH.indexOf(a.scope.kind) - BREADTH.indexOf(b.scope.kind) || RANK[b.severity] - RANK[a.severity]
-
-export const highestSeverity = (anomalies: Anomaly[]): AnomalySeverity =>
-  anomalies.reduce<AnomalySeverity>((s, a) => (RANK[a.severity] > RANK[s] ? a.severity : s), 'Low')
 
 /**
  * The anomalies grouped by `incidentId`, in the order their first anomaly comes. The head is the anomaly the
@@ -39,7 +34,6 @@ export function groupIncidents(anomalies: Anomaly[]): Incident[] {
       id,
       head,
       members: sorted.filter((a) => a !== head),
-      severity: highestSeverity(sorted),
       start: sorted.reduce((day, a) => (a.episode.start < day ? a.episode.start : day), head.episode.start),
       lastDay: sorted.reduce((day, a) => (a.episode.lastDay > day ? a.episode.lastDay : day), head.episode.lastDay),
     }
