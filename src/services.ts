@@ -42,6 +42,7 @@ import type { Db } from './platform/db/index.js'
 import { createOutbox, MAIL_RUNS, type MailRunColumns } from './platform/mail.js'
 import { createRunEvents, type RunEvents } from './platform/runs/events.js'
 import { createRunStore, type RunStore } from './platform/runs/store.js'
+import { addDays, toDay } from './platform/time.js'
 
 /** Every feature wired once, for the HTTP app and the command line alike. */
 export function createServices(deps: {
@@ -229,6 +230,12 @@ export function createServices(deps: {
       events: eventStore,
       inventory: inventoryStore,
       clock,
+      // From the episode's start to the tenant's newest cost day: every later judgement of the scope may change.
+      requestAnalysis: async (tenantId, from) => {
+        const newest = await costReads.observedWindow(tenantId, addDays(toDay(clock.now()), 1), 1)
+        const to = newest && newest.to > from ? newest.to : from
+        await analysisStore.request(tenantId, from, to, null)
+      },
     }),
     insightStore,
     insights: createInsightService({ store: insightStore, clock }),

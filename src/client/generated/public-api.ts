@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Cost anomalies across the tenancies the key can see.
-         * @description Newest dateRaised first (id last). Filters combine: severity, status, dateRaised (the UTC day raised) and tenancyId (a tenancy the key cannot see gives an empty page). Extensions to the specification: from and to (UTC days raised, both included; from after to is a 400), and scope (with subscriptionId for a group): the anomalies drawn on that cost chart, its own and those of the scopes inside it. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below.
+         * @description Newest dateRaised first (id last). Filters combine: severity, status, dateRaised (the UTC day raised) and tenancyId (a tenancy the key cannot see gives an empty page). Extensions to the specification: from and to (UTC days raised, both included; from after to is a 400), and scope (with subscriptionId for a group): the anomalies drawn on that cost chart, its own and those of the scopes inside it; incidentId: the anomalies of one incident; view=incidents: only the anomalies heading an incident, one item per incident (incidentSize says how many anomalies it holds). Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below.
          */
         get: operations["PublicListAnomalies"];
         put?: never;
@@ -37,7 +37,7 @@ export interface paths {
         head?: never;
         /**
          * Acknowledges or resolves an anomaly. Needs Editor.
-         * @description Any status may move to Acknowledged or Resolved, and the change is recorded in statusChangedAt and statusChangedBy. Repeating the current status is a 200 that changes nothing. Active (or any other value) is a 400: only detection raises an anomaly. Later analysis runs never change a status set here.
+         * @description Any status may move to Acknowledged or Resolved, and the change is recorded in statusChangedAt and statusChangedBy. Repeating the current status is a 200 that changes nothing. Active (or any other value) is a 400: only detection raises an anomaly. Later analysis runs never change a status set here. Extension: feedback (Expected, NotAnAnomaly, Confirmed, or null to clear), recorded in feedbackAt and feedbackBy and never changed by analysis. Expected (given or taken back) queues an analysis run of the tenancy from the episode's start: the change becomes the new level of its scope, and of the other scopes of the incident it heads, at once. NotAnAnomaly is counted per tenancy (GET /tenants/{tenantId}/anomaly-feedback).
          */
         patch: operations["PublicUpdateAnomalyStatus"];
         trace?: never;
@@ -318,6 +318,26 @@ export interface paths {
         };
         /** One tenant. */
         get: operations["PublicGetTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/anomaly-feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many of a tenancy's anomalies people marked Expected, NotAnAnomaly or Confirmed.
+         * @description Counts over all the tenancy's anomalies (any day, any status), and their number: confirmed / (confirmed + notAnAnomaly) is the precision of detection in use.
+         */
+        get: operations["GetAnomalyFeedbackCounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -679,7 +699,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start.
+         * @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, incidentSize, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start.
          * @example {
          *       "id": "0193a8f2-7c4e-7a10-9d2b-3f5e6a7b8c9d",
          *       "tenancyId": "0193a8f0-1111-7222-8333-444455556666",
@@ -732,6 +752,7 @@ export interface components {
          *         "maxImpact": 359.75
          *       },
          *       "incidentId": "0193a8f2-7c4e-7a10-9d2b-3f5e6a7b8c9d",
+         *       "incidentSize": 3,
          *       "feedback": null,
          *       "feedbackAt": null,
          *       "feedbackBy": null,
@@ -748,14 +769,14 @@ export interface components {
              * @description YYYY-MM-DD (UTC day).
              */
             dateRaised: string;
-            /** @description One sentence; names the child scope that drove it, when one did. */
+            /** @description One sentence; names the child scope that drove it, when one did. Subscriptions by their display name. */
             description: string;
             /**
              * Format: date-time
              * @description RFC 3339; returned in UTC with milliseconds.
              */
             detectedAt: string;
-            /** @description The child scopes (subscriptions of a tenant, groups of a subscription, resources of a group) that moved the same way on that day, largest share of the change first, at most 5. Empty for Resource and Service. */
+            /** @description The child scopes (subscriptions of a tenant, groups of a subscription, resources of a group or of a service) that moved the same way on that day, largest share of the change first, at most 5. Empty for Resource. */
             drivers: {
                 /** @description An amount in the billing currency named by `currency`. */
                 actualCost: number;
@@ -833,9 +854,11 @@ export interface components {
             impactPercent: number;
             /**
              * Format: uuid
-             * @description Extension: the anomalies one root cause explains share an incident, headed by the broadest scope that says it best; incidentId is the id of that head anomaly (its own id when it heads the incident).
+             * @description Extension: the anomalies one root cause explains share an incident, headed by the broadest scope that says it best; incidentId is the id of that head anomaly (its own id when it heads the incident). A parent's episode joins a child's when the child is among its drivers with at least 25% of the change and the two start within a day of each other (a Service's children are its resources). The head is the broadest scope (Tenant, Subscription, ResourceGroup, Service, Resource), then the largest total impact. Stable over re-runs of the same costs.
              */
             incidentId: string;
+            /** @description Extension: how many anomalies the incident holds (1 for an anomaly alone). */
+            incidentSize: number;
             likelyCause: components["schemas"]["Event"] | null;
             /** @description The tenant's event markers from 3 days before dateRaised to the end of that day that are drawn on the scope's cost chart (universal markers everywhere; tagged ones on tenant, subscription and service scopes, and on a resource or group whose own tags match), oldest first. */
             relatedEvents: components["schemas"]["Event"][];
@@ -870,6 +893,28 @@ export interface components {
             } | null;
             /** Format: uuid */
             tenancyId: string;
+        };
+        /**
+         * @description Extension: the people's feedback on a tenancy's anomalies. confirmed / (confirmed + notAnAnomaly) is the precision detection has in use.
+         * @example {
+         *       "tenantId": "0193a8f0-1111-7222-8333-444455556666",
+         *       "anomalies": 40,
+         *       "expected": 3,
+         *       "notAnAnomaly": 2,
+         *       "confirmed": 9
+         *     }
+         */
+        AnomalyFeedbackCounts: {
+            /** @description The tenancy's anomalies, with feedback or without. */
+            anomalies: number;
+            /** @description Anomalies with feedback Confirmed. */
+            confirmed: number;
+            /** @description Anomalies with feedback Expected. */
+            expected: number;
+            /** @description Anomalies with feedback NotAnAnomaly: false alarms. */
+            notAnAnomaly: number;
+            /** Format: uuid */
+            tenantId: string;
         };
         /** @description Daily amortised cost of one chart scope, with the event markers drawn on it. Every charge category counts (usage, purchases, taxes, credits, adjustments and corrections), as on the bill. */
         CostSeries: {
@@ -1702,6 +1747,8 @@ export interface operations {
                 dateRaised?: string;
                 /** @description Extension: first UTC day raised, inclusive (YYYY-MM-DD). */
                 from?: string;
+                /** @description Extension: the anomalies of one incident (the id of the anomaly heading it), the head included. */
+                incidentId?: string;
                 /** @description Page number, from 1. */
                 page?: number;
                 /** @description Items per page, 1 to 200. */
@@ -1715,6 +1762,8 @@ export interface operations {
                 tenancyId?: string;
                 /** @description Extension: last UTC day raised, inclusive; not before `from`. */
                 to?: string;
+                /** @description Extension: `incidents` lists only the anomalies that head an incident (one item per incident, with incidentSize); `anomalies` (the default) lists every anomaly. */
+                view?: "anomalies" | "incidents";
             };
             header?: never;
             path?: never;
@@ -1786,7 +1835,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start. */
+            /** @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, incidentSize, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1857,7 +1906,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start. */
+            /** @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, incidentSize, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3510,6 +3559,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    GetAnomalyFeedbackCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extension: the people's feedback on a tenancy's anomalies. confirmed / (confirmed + notAnAnomaly) is the precision detection has in use. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnomalyFeedbackCounts"];
                 };
             };
             /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_DETECTION } from '../../config.js'
-import { dayCount } from '../../platform/time.js'
+import { addDays, dayCount } from '../../platform/time.js'
 import type { CostReads } from '../costs/read/index.js'
 import { createAnomalyAnalyser } from './detection.js'
 import type { AnomalyStore, DetectedRow } from './store.js'
@@ -47,11 +47,22 @@ describe('anomaly detection', () => {
         written.push(...rows)
       },
       async removeUnconfirmed() {},
+      async expectedStarts() {
+        return []
+      },
+      async idsBetween() {
+        return new Map()
+      },
+      async setIncidents() {},
     } as unknown as AnomalyStore
     const analyser = createAnomalyAnalyser({
       store,
       costs,
-      inventory: { groupNames: async () => new Map(), resourcesByKey: async () => new Map() },
+      inventory: {
+        groupNames: async () => new Map(),
+        resourcesByKey: async () => new Map(),
+        subscriptionNames: async () => new Map(),
+      },
       organisationOf: async () => 'org-1',
       options: DEFAULT_DETECTION,
       clock: { now: () => new Date('2026-03-02T00:00:00Z') },
@@ -72,5 +83,69 @@ describe('anomaly detection', () => {
       new Set(['Tenant', 'Subscription', 'ResourceGroup', 'Service', 'Resource']),
     )
     expect(written.every((r) => r.currency === 'EUR')).toBe(true)
+  })
+})
+
+describe('anomaly episodes over a run', () => {
+  it('writes an episode that started before the run and goes on in it, keyed by its first day', async () => {
+    // 100 a day from 2026-01-01, then 400 a day from 2026-02-25 on; the run covers only 2026-02-27..28.
+    const costs: Pick<CostReads, 'usageSeries' | 'billingCurrencies'> = {
+      async usageSeries(_tenantId, level, from, to) {
+        if (level !== 'tenant') return []
+        const values = new Float64Array(dayCount(from, to))
+        for (let i = 0; i < values.length; i++) {
+          const day = addDays(from, i)
+          values[i] = day < '2026-01-01' ? 0 : day >= '2026-02-25' ? 400 : 100 + (i % 3)
+        }
+        return [{ scopeKey: '', parent: null, currency: 'EUR', costs: values }]
+      },
+      async billingCurrencies(tenantIds) {
+        return new Map(tenantIds.map((id) => [id, 'EUR']))
+      },
+    }
+    const written: DetectedRow[] = []
+    const removals: unknown[][] = []
+    const store = {
+      async upsert(rows: readonly DetectedRow[]) {
+        written.push(...rows)
+      },
+      async removeUnconfirmed(...args: unknown[]) {
+        removals.push(args)
+      },
+      async expectedStarts() {
+        return []
+      },
+      async idsBetween() {
+        return new Map()
+      },
+      async setIncidents() {},
+    } as unknown as AnomalyStore
+    const analyser = createAnomalyAnalyser({
+      store,
+      costs,
+      inventory: {
+        groupNames: async () => new Map(),
+        resourcesByKey: async () => new Map(),
+        subscriptionNames: async () => new Map(),
+      },
+      organisationOf: async () => 'org-1',
+      options: DEFAULT_DETECTION,
+      clock: { now: () => new Date('2026-03-01T00:00:00Z') },
+      ids: { uuid: () => crypto.randomUUID() },
+    })
+    await analyser.analyse({
+      tenantId: 'tenant-1',
+      from: '2026-02-27',
+      to: '2026-02-28',
+      now: new Date('2026-03-01T00:00:00Z'),
+      signal: new AbortController().signal,
+      progress: () => {},
+    })
+    expect(written).toHaveLength(1)
+    expect(written[0]).toMatchObject({ scopeKey: 'tenant', dateRaised: '2026-02-25' })
+    expect(written[0]!.episodeEnd >= '2026-02-27').toBe(true) // it reaches into the run's days
+    // The episode found is kept by the removal of those no longer found.
+    expect(removals).toHaveLength(1)
+    expect([...(removals[0]![3] as Set<string>)]).toEqual(['tenant\n2026-02-25'])
   })
 })

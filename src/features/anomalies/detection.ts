@@ -5,7 +5,7 @@ import {
   judgeSeries,
   type SeriesJudgement,
 } from '../../analysis/anomalies/detect.js'
-import { type ChildDay, driversOf, explainingChild } from '../../analysis/anomalies/drivers.js'
+import { type ChildDay, type Driver, driversOf, explainingChild } from '../../analysis/anomalies/drivers.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { roundMoney } from '../../platform/money.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
@@ -26,6 +26,8 @@ import { type AnomalyStore, type DetectedRow, SCOPE_LEVELS, type ScopeLevel } fr
 interface ScopeSeries {
   key: string
   parent: string | null
+  /** A resource's service: the resources of a service are its drivers. */
+  service?: string
   values: Float64Array
 }
 
@@ -38,16 +40,25 @@ function judgedSeries(found: Awaited<ReturnType<CostReads['usageSeries']>>, leve
   const keyless = level === 'resourceGroup' || level === 'resource'
   return found
     .filter((s) => s.currency === currency && !(keyless && (s.scopeKey === '' || s.scopeKey.endsWith('/'))))
-    .map((s): ScopeSeries => ({ key: s.scopeKey, parent: s.parent, values: s.costs }))
+    .map((s): ScopeSeries => ({ key: s.scopeKey, parent: s.parent, service: s.service, values: s.costs }))
 }
 
-/** The level whose scopes break down a scope of this level (drivers); tenant > subscription > group > resource. */
+/**
+ * The level whose scopes break down a scope of this level (drivers): tenant > subscription > group > resource, and
+ * a service's resources (each resource counted under its service).
+ */
 const CHILD_LEVEL: Partial<Record<ScopeLevel, ScopeLevel>> = {
   tenant: 'subscription',
   subscription: 'resourceGroup',
   resourceGroup: 'resource',
+  service: 'resource',
 }
 const MAX_DRIVERS = 5
+/**
+ * Incidents: a parent's episode and a child's belong to one incident when the child is among the parent's drivers
+ * with at least this share of its change and the two episodes start within a day of each other.
+ */
+export const INCIDENT_SHARE = 0.25
 
 /**
  * Days read before the run's first day: the seasonal baseline's weeks, the five weeks of its scale, and four more
@@ -64,6 +75,7 @@ interface Judged {
 
 /** How scopes are named in records and sentences: from the inventory, by the keys cost rows carry. */
 interface Names {
+  subscriptions: Map<string, string>
   groups: Map<string, string>
   resources: Map<string, { id: string; name: string }>
 }
@@ -75,7 +87,10 @@ function scopeOf(level: ScopeLevel, s: ScopeSeries, names: Names): { scope: Anom
     case 'tenant':
       return { scope: { kind: 'Tenant', ...none }, label: 'the tenant' }
     case 'subscription':
-      return { scope: { kind: 'Subscription', ...none, subscriptionId: s.key }, label: `subscription ${s.key}` }
+      return {
+        scope: { kind: 'Subscription', ...none, subscriptionId: s.key },
+        label: `subscription ${names.subscriptions.get(s.key) ?? s.key}`,
+      }
     case 'resourceGroup': {
       const name = groupName(s.key)
       const subscriptionId = s.key.slice(0, s.key.indexOf('/'))
@@ -109,16 +124,77 @@ function signedPercent(p: number): string {
   return `${p >= 0 ? '+' : ''}${p.toFixed(2)}%`
 }
 
+/** One episode written by a run, with what incidents are grouped by. */
+interface Written {
+  row: DetectedRow
+  level: ScopeLevel
+  key: string
+  index: number
+  drivers: Driver[]
+}
+
+/**
+ * Groups the episodes one root cause explains into incidents: a parent's episode is linked to a child's when the
+ * child is among its drivers with at least INCIDENT_SHARE of its change and the child's episode starts within a
+ * day of the parent's; linked episodes form one incident. Its head is the broadest scope (tenant, subscription,
+ * resource group, service, resource), then the largest total impact, then the earliest start and the scope key, so
+ * the same costs give the same head on every run. Returns each episode's head, by `{scopeKey}\n{dateRaised}`.
+ */
+export function incidentsOf(
+  written: readonly Written[],
+  childLevelOf: (level: ScopeLevel) => ScopeLevel | undefined,
+): Map<string, string> {
+  const keyOf = (w: Written) => `${w.row.scopeKey}\n${w.row.dateRaised}`
+  const byScope = new Map<string, Written[]>()
+  for (const w of written) {
+    const scope = `${w.level}\n${w.key}`
+    byScope.set(scope, [...(byScope.get(scope) ?? []), w])
+  }
+  const parent = new Map<Written, Written>()
+  const find = (w: Written): Written => {
+    let root = w
+    while (parent.has(root)) root = parent.get(root)!
+    return root
+  }
+  for (const w of written) {
+    const childLevel = childLevelOf(w.level)
+    if (!childLevel) continue
+    for (const d of w.drivers) {
+      if (d.share < INCIDENT_SHARE) continue
+      for (const c of byScope.get(`${childLevel}\n${d.key}`) ?? []) {
+        if (Math.abs(c.index - w.index) > 1) continue
+        const [a, b] = [find(w), find(c)]
+        if (a !== b) parent.set(b, a)
+      }
+    }
+  }
+  const rank = (w: Written) => SCOPE_LEVELS.indexOf(w.level)
+  const better = (a: Written, b: Written) =>
+    rank(a) - rank(b) ||
+    Math.abs(b.row.totalImpact) - Math.abs(a.row.totalImpact) ||
+    a.index - b.index ||
+    (a.row.scopeKey < b.row.scopeKey ? -1 : a.row.scopeKey > b.row.scopeKey ? 1 : 0)
+  const heads = new Map<Written, Written>()
+  for (const w of written) {
+    const root = find(w)
+    const head = heads.get(root)
+    if (!head || better(w, head) < 0) heads.set(root, w)
+  }
+  return new Map(written.map((w) => [keyOf(w), keyOf(heads.get(find(w))!)]))
+}
+
 /**
  * The anomaly analyser: judges the daily usage cost of every scope of the tenant (tenant, subscriptions, resource
- * groups, services, resources) and upserts one anomaly per (scope, day) raised within the run's days. Idempotent:
- * the judgement of the same costs is the same, rows are keyed by (tenant, scope, day), and status is never written.
+ * groups, services, resources) and upserts one anomaly per episode that overlaps the run's days, keyed by (tenant,
+ * scope, first day): a re-run updates the episode (its end, totals, severity) and never duplicates it. Status and
+ * feedback are a person's and never written here; episodes a person said were Expected are adopted at once as
+ * their scope's new level. Finally the episodes are grouped into incidents (see incidentsOf).
  */
 export function createAnomalyAnalyser(deps: {
   store: AnomalyStore
   /** The cost read path: the tenant's billing currency once per run, each level's usage series once. */
   costs: Pick<CostReads, 'usageSeries' | 'billingCurrencies'>
-  inventory: Pick<InventoryStore, 'groupNames' | 'resourcesByKey'>
+  inventory: Pick<InventoryStore, 'groupNames' | 'resourcesByKey' | 'subscriptionNames'>
   organisationOf(tenantId: string): Promise<string | null>
   options: DetectionOptions
   clock: Clock
@@ -133,7 +209,9 @@ export function createAnomalyAnalyser(deps: {
       const readFrom = addDays(from, -historyDays(options))
       const judged = new Map<ScopeLevel, Map<string, Judged>>()
       const currency = (await deps.costs.billingCurrencies([tenantId])).get(tenantId)!
+      const expectedStarts = await store.expectedStarts(tenantId)
       let start = -1
+      let adoptions = new Map<string, Set<number>>()
       for (const level of SCOPE_LEVELS) {
         if (signal.aborted) throw new LeaseLostError()
         progress(`judging ${level} costs`)
@@ -149,37 +227,46 @@ export function createAnomalyAnalyser(deps: {
                 tenantValues.findIndex((v) => v !== 0),
               )
             : 0
+          adoptions = adoptionsOf(expectedStarts, addDays(readFrom, start))
         }
         const byKey = new Map<string, Judged>()
         for (const series of read.series) {
           const values = series.values.subarray(start)
-          byKey.set(series.key, { series: { ...series, values }, judgement: judgeSeries(values, options) })
+          const adoptAt = adoptions.get(scopeKeyOf(level, series.key))
+          const judgement = judgeSeries(values, adoptAt ? { ...options, adoptAt } : options)
+          byKey.set(series.key, { series: { ...series, values }, judgement })
         }
         judged.set(level, byKey)
       }
       const firstDay = addDays(readFrom, start)
       const dayOf = (index: number) => addDays(firstDay, index)
-      const [groups, resources] = await Promise.all([
+      const [subscriptions, groups, resources] = await Promise.all([
+        deps.inventory.subscriptionNames(tenantId),
         deps.inventory.groupNames(tenantId),
         deps.inventory.resourcesByKey(tenantId),
       ])
-      const names: Names = { groups, resources }
+      const names: Names = { subscriptions, groups, resources }
 
+      // Children by parent key: a subscription's groups, a group's resources, a service's resources.
       const childrenOf = new Map<ScopeLevel, Map<string, Judged[]>>()
-      for (const [level, byKey] of judged) {
-        const byParent = new Map<string, Judged[]>()
-        for (const j of byKey.values()) {
-          if (j.series.parent === null) continue
-          const list = byParent.get(j.series.parent) ?? []
-          list.push(j)
-          byParent.set(j.series.parent, list)
-        }
+      const add = (level: ScopeLevel, parent: string, j: Judged) => {
+        const byParent = childrenOf.get(level) ?? new Map<string, Judged[]>()
         childrenOf.set(level, byParent)
+        const list = byParent.get(parent) ?? []
+        list.push(j)
+        byParent.set(parent, list)
+      }
+      for (const [level, byKey] of judged) {
+        for (const j of byKey.values()) {
+          if (j.series.parent !== null) add(level, j.series.parent, j)
+          if (level === 'resource' && j.series.service !== undefined) add('service', j.series.service, j)
+        }
       }
       const driversAt = (level: ScopeLevel, key: string, index: number, impact: number) => {
         const childLevel = CHILD_LEVEL[level]
         if (!childLevel) return { childLevel, drivers: [] }
-        const children = childrenOf.get(childLevel)?.get(key) ?? []
+        // Services are keyed apart: a resource is the child of its group and of its service.
+        const children = childrenOf.get(level === 'service' ? 'service' : childLevel)?.get(key) ?? []
         const days: ChildDay[] = children.map((c) => ({
           key: c.series.key,
           expected: c.judgement.expected[index]!,
@@ -203,16 +290,17 @@ export function createAnomalyAnalyser(deps: {
       const detectedAt = deps.clock.now().toISOString()
       const first = dayDiff(firstDay, from)
       const last = dayDiff(firstDay, to)
-      const rows: DetectedRow[] = []
+      const written: Written[] = []
       for (const [level, byKey] of judged) {
         for (const { series, judgement } of byKey.values()) {
           for (const a of judgement.anomalies) {
-            if (a.index < first || a.index > last) continue
-            rows.push(rowOf(level, series, a))
+            // Every episode that overlaps the run's days, also one that started before them (it is updated).
+            if (a.end < first || a.index > last) continue
+            written.push(writtenOf(level, series, a))
           }
         }
       }
-      function rowOf(level: ScopeLevel, series: ScopeSeries, a: DetectedAnomaly): DetectedRow {
+      function writtenOf(level: ScopeLevel, series: ScopeSeries, a: DetectedAnomaly): Written {
         const { scope, label } = scopeOf(level, series, names)
         const { childLevel, drivers } = driversAt(level, series.key, a.index, a.impact)
         const driverRecords: AnomalyDriver[] = drivers.map((d) => {
@@ -230,11 +318,11 @@ export function createAnomalyAnalyser(deps: {
         const sentence =
           `Cost of ${label} was ${a.actual.toFixed(2)} ${currency} against ${a.expected.toFixed(2)} ${currency} ` +
           `expected (${signedPercent(a.impactPercent)})${driver ? `, driven by ${driver}` : ''}.`
-        return {
+        const row: DetectedRow = {
           id: deps.ids.uuid(),
           organisationId: organisationId!,
           tenantId,
-          scopeKey: level === 'tenant' ? 'tenant' : `${level}:${series.key}`,
+          scopeKey: scopeKeyOf(level, series.key),
           scopeKind: scope.kind,
           subscriptionId: scope.subscriptionId,
           resourceGroupName: scope.resourceGroupName,
@@ -257,11 +345,43 @@ export function createAnomalyAnalyser(deps: {
           totalImpact: roundMoney(a.totalImpact),
           maxImpact: roundMoney(a.maxImpact),
         }
+        return { row, level, key: series.key, index: a.index, drivers }
       }
       if (signal.aborted) throw new LeaseLostError()
+      const rows = written.map((w) => w.row)
       await store.upsert(rows, detectedAt)
       await store.removeUnconfirmed(tenantId, from, to, new Set(rows.map((r) => `${r.scopeKey}\n${r.dateRaised}`)))
+      if (rows.length > 0) {
+        progress('grouping incidents')
+        const starts = rows.map((r) => r.dateRaised).sort()
+        const ids = await store.idsBetween(tenantId, starts[0]!, starts.at(-1)!)
+        const heads = new Map<string, string>()
+        for (const [key, head] of incidentsOf(written, (level) => CHILD_LEVEL[level])) {
+          const id = ids.get(key)
+          const headId = ids.get(head)
+          if (id && headId) heads.set(id, headId)
+        }
+        await store.setIncidents(heads)
+      }
       progress(`${rows.length} anomalies`)
     },
   }
+}
+
+/** An anomaly's scope key: `tenant`, or `{level}:{series key}`. */
+function scopeKeyOf(level: ScopeLevel, key: string): string {
+  return level === 'tenant' ? 'tenant' : `${level}:${key}`
+}
+
+/** The positions (from `firstDay`) of the episode starts a person said were expected, by scope key. */
+function adoptionsOf(starts: readonly { scopeKey: string; dateRaised: string }[], firstDay: string) {
+  const byScope = new Map<string, Set<number>>()
+  for (const s of starts) {
+    const index = dayDiff(firstDay, s.dateRaised)
+    if (index < 0) continue
+    const set = byScope.get(s.scopeKey) ?? new Set<number>()
+    set.add(index)
+    byScope.set(s.scopeKey, set)
+  }
+  return byScope
 }

@@ -5,6 +5,7 @@ import { pagingOf } from '../../platform/http/paging.js'
 import { replyPage } from '../../platform/http/reply.js'
 import { Page } from '../../platform/http/schemas.js'
 import {
+  AnomalyFeedbackCounts,
   AnomalyListQuery,
   AnomalyParams,
   AnomalyRecord,
@@ -13,6 +14,7 @@ import {
   ImpactQuery,
   PatchAnomalyRequest,
   SEVERITY_RULE,
+  TenantParams,
 } from './schemas.js'
 import type { AnomalyService } from './service.js'
 
@@ -34,7 +36,9 @@ export const anomalyRoutes: FastifyPluginAsyncTypebox<{ anomalies: AnomalyServic
           'Newest dateRaised first (id last). Filters combine: severity, status, dateRaised (the UTC day raised) ' +
           'and tenancyId (a tenancy the key cannot see gives an empty page). Extensions to the specification: ' +
           'from and to (UTC days raised, both included; from after to is a 400), and scope (with subscriptionId ' +
-          'for a group): the anomalies drawn on that cost chart, its own and those of the scopes inside it. ' +
+          'for a group): the anomalies drawn on that cost chart, its own and those of the scopes inside it; ' +
+          'incidentId: the anomalies of one incident; view=incidents: only the anomalies heading an incident, one ' +
+          'item per incident (incidentSize says how many anomalies it holds). ' +
           SEVERITY_RULE,
         querystring: AnomalyListQuery,
         response: { 200: Page(ref(AnomalyRecord), 'AnomalyPage'), ...problemResponses(400) },
@@ -66,7 +70,12 @@ export const anomalyRoutes: FastifyPluginAsyncTypebox<{ anomalies: AnomalyServic
         description:
           'Any status may move to Acknowledged or Resolved, and the change is recorded in statusChangedAt and ' +
           'statusChangedBy. Repeating the current status is a 200 that changes nothing. Active (or any other ' +
-          'value) is a 400: only detection raises an anomaly. Later analysis runs never change a status set here.',
+          'value) is a 400: only detection raises an anomaly. Later analysis runs never change a status set here. ' +
+          'Extension: feedback (Expected, NotAnAnomaly, Confirmed, or null to clear), recorded in feedbackAt and ' +
+          'feedbackBy and never changed by analysis. Expected (given or taken back) queues an analysis run of ' +
+          "the tenancy from the episode's start: the change becomes the new level of its scope, and of the " +
+          'other scopes of the incident it heads, at once. NotAnAnomaly is counted per tenancy ' +
+          '(GET /tenants/{tenantId}/anomaly-feedback).',
         params: AnomalyParams,
         body: ref(PatchAnomalyRequest),
         response: { 200: ref(AnomalyRecord), ...bodyProblems(), ...problemResponses(403, 404) },
@@ -74,6 +83,26 @@ export const anomalyRoutes: FastifyPluginAsyncTypebox<{ anomalies: AnomalyServic
       config: { requires: onAnomaly('Editor') },
     },
     async (req) => anomalies.setStatus(req.principal!, req.params.anomalyId.toLowerCase(), req.body),
+  )
+
+  app.get(
+    '/tenants/:tenantId/anomaly-feedback',
+    {
+      schema: publicOperation(
+        'GetAnomalyFeedbackCounts',
+        "How many of a tenancy's anomalies people marked Expected, NotAnAnomaly or Confirmed.",
+        {
+          description:
+            "Counts over all the tenancy's anomalies (any day, any status), and their number: confirmed / " +
+            '(confirmed + notAnAnomaly) is the precision of detection in use.',
+          params: TenantParams,
+          response: { 200: ref(AnomalyFeedbackCounts), ...problemResponses(400, 404) },
+        },
+        'Extensions',
+      ),
+      config: { requires: { tenancyRole: 'Viewer' } },
+    },
+    async (req) => anomalies.feedbackCounts(req.params.tenantId.toLowerCase()),
   )
 
   app.get(

@@ -91,11 +91,15 @@ export const AnomalyRecord = Type.Object(
     impact: Type.Number({ description: 'actualCost - expectedCost: positive for a spike, negative for a drop.' }),
     impactPercent: Type.Number({ description: 'impact in percent of expectedCost (100 when nothing was expected).' }),
     currency: Currency,
-    description: Type.String({ description: 'One sentence; names the child scope that drove it, when one did.' }),
+    description: Type.String({
+      description:
+        'One sentence; names the child scope that drove it, when one did. Subscriptions by their display name.',
+    }),
     drivers: Type.Array(AnomalyDriver, {
       description:
-        'The child scopes (subscriptions of a tenant, groups of a subscription, resources of a group) that moved ' +
-        'the same way on that day, largest share of the change first, at most 5. Empty for Resource and Service.',
+        'The child scopes (subscriptions of a tenant, groups of a subscription, resources of a group or of a ' +
+        'service) that moved the same way on that day, largest share of the change first, at most 5. Empty for ' +
+        'Resource.',
     }),
     relatedEvents: Type.Array(ref(EventRecord), {
       description:
@@ -111,7 +115,15 @@ export const AnomalyRecord = Type.Object(
       format: 'uuid',
       description:
         'Extension: the anomalies one root cause explains share an incident, headed by the broadest scope that ' +
-        'says it best; incidentId is the id of that head anomaly (its own id when it heads the incident).',
+        'says it best; incidentId is the id of that head anomaly (its own id when it heads the incident). A ' +
+        "parent's episode joins a child's when the child is among its drivers with at least 25% of the change and " +
+        "the two start within a day of each other (a Service's children are its resources). The head is the " +
+        'broadest scope (Tenant, Subscription, ResourceGroup, Service, Resource), then the largest total impact. ' +
+        'Stable over re-runs of the same costs.',
+    }),
+    incidentSize: Type.Integer({
+      minimum: 1,
+      description: 'Extension: how many anomalies the incident holds (1 for an anomaly alone).',
     }),
     feedback: Nullable(
       StringEnum(AnomalyFeedbacks, {
@@ -132,7 +144,8 @@ export const AnomalyRecord = Type.Object(
       'same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is ' +
       'at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the ' +
       'expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its ' +
-      `first day. ${SEVERITY_RULE} Newest dateRaised first in lists. Extensions: episode, incidentId, feedback ` +
+      `first day. ${SEVERITY_RULE} Newest dateRaised first in lists. Extensions: episode, incidentId, ` +
+      'incidentSize, feedback ' +
       '(with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or ' +
       "before the episode's start.",
     examples: [
@@ -189,6 +202,7 @@ export const AnomalyRecord = Type.Object(
           maxImpact: 359.75,
         },
         incidentId: '0193a8f2-7c4e-7a10-9d2b-3f5e6a7b8c9d',
+        incidentSize: 3,
         feedback: null,
         feedbackAt: null,
         feedbackBy: null,
@@ -250,9 +264,43 @@ export const AnomalyListQuery = Type.Object({
   subscriptionId: Type.Optional(
     Type.String({ description: 'Extension: with a resourceGroup scope, the subscription the group is in.' }),
   ),
+  incidentId: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description: 'Extension: the anomalies of one incident (the id of the anomaly heading it), the head included.',
+    }),
+  ),
+  view: Type.Optional(
+    StringEnum(['anomalies', 'incidents'] as const, {
+      description:
+        'Extension: `incidents` lists only the anomalies that head an incident (one item per incident, with ' +
+        'incidentSize); `anomalies` (the default) lists every anomaly.',
+    }),
+  ),
 })
 export type AnomalyListQuery = Static<typeof AnomalyListQuery>
 export const AnomalyParams = Type.Object({ anomalyId: Uuid })
+export const TenantParams = Type.Object({ tenantId: Uuid }, { additionalProperties: false })
+
+export const AnomalyFeedbackCounts = Type.Object(
+  {
+    tenantId: Uuid,
+    anomalies: Type.Integer({ minimum: 0, description: "The tenancy's anomalies, with feedback or without." }),
+    expected: Type.Integer({ minimum: 0, description: 'Anomalies with feedback Expected.' }),
+    notAnAnomaly: Type.Integer({ minimum: 0, description: 'Anomalies with feedback NotAnAnomaly: false alarms.' }),
+    confirmed: Type.Integer({ minimum: 0, description: 'Anomalies with feedback Confirmed.' }),
+  },
+  {
+    $id: 'AnomalyFeedbackCounts',
+    description:
+      "Extension: the people's feedback on a tenancy's anomalies. confirmed / (confirmed + notAnAnomaly) is " +
+      'the precision detection has in use.',
+    examples: [
+      { tenantId: '0193a8f0-1111-7222-8333-444455556666', anomalies: 40, expected: 3, notAnAnomaly: 2, confirmed: 9 },
+    ],
+  },
+)
+export type AnomalyFeedbackCounts = Static<typeof AnomalyFeedbackCounts>
 
 export const ImpactQuery = Type.Object({
   days: Type.Optional(

@@ -13,6 +13,7 @@ import type { InventoryStore } from '../inventory/public.js'
 import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
 import type {
   AnomalyDriver,
+  AnomalyFeedbackCounts,
   AnomalyListQuery,
   AnomalyRecord,
   AnomalyStatus,
@@ -54,7 +55,7 @@ function episodeOf(row: AnomalyRow): AnomalyRecord['episode'] {
   }
 }
 
-export function toAnomalyRecord(row: AnomalyRow, relatedEvents: EventRecord[]): AnomalyRecord {
+export function toAnomalyRecord(row: AnomalyRow, relatedEvents: EventRecord[], incidentSize = 1): AnomalyRecord {
   const episode = episodeOf(row)
   const likelyCause =
     relatedEvents.filter((e) => e.category === 'Deployment' && e.occurredAt.slice(0, 10) <= episode.start).at(-1) ??
@@ -85,6 +86,7 @@ export function toAnomalyRecord(row: AnomalyRow, relatedEvents: EventRecord[]): 
     statusChangedBy: actorOf(row.statusChangedByType, row.statusChangedById, row.statusChangedByName),
     episode,
     incidentId: row.incidentId ?? row.id,
+    incidentSize,
     feedback: row.feedback as AnomalyRecord['feedback'],
     feedbackAt: row.feedbackAt,
     feedbackBy: actorOf(row.feedbackByType, row.feedbackById, row.feedbackByName),
@@ -98,6 +100,8 @@ export function createAnomalyService(deps: {
   events: Pick<EventStore, 'range' | 'get'>
   inventory: Pick<InventoryStore, 'resourceTags' | 'resourceGroupsNamed' | 'resourcesByKey'>
   clock: Clock
+  /** Queues an analysis of the tenant's days from `from` to its newest cost day (feedback Expected re-judges). */
+  requestAnalysis(tenantId: string, from: string): Promise<void>
 }) {
   const { store } = deps
 
@@ -163,7 +167,8 @@ export function createAnomalyService(deps: {
         )
       }
     }
-    return rows.map((r) => toAnomalyRecord(r, related.get(r.id) ?? []))
+    const sizes = await store.incidentSizes(rows.map((r) => r.incidentId ?? r.id))
+    return rows.map((r) => toAnomalyRecord(r, related.get(r.id) ?? [], sizes.get(r.incidentId ?? r.id) ?? 1))
   }
 
   async function getRow(id: string): Promise<AnomalyRow> {
@@ -195,6 +200,8 @@ export function createAnomalyService(deps: {
           tenancyId: tenancyId?.toLowerCase(),
           scope: scope ?? undefined,
           subscriptionId: subscriptionId || undefined,
+          incidentId: query.incidentId?.toLowerCase(),
+          headsOnly: query.view === 'incidents',
         },
         paging,
       )
@@ -215,10 +222,22 @@ export function createAnomalyService(deps: {
         throw ApiError.invalid({ status: ['must be Acknowledged or Resolved; Active is set only by the service'] })
       }
       const at = deps.clock.now().toISOString()
+      const before = await getRow(id)
       if (patch.status !== undefined) await store.setStatus(id, patch.status, who.actor, at)
       if (patch.feedback !== undefined) await store.setFeedback(id, patch.feedback, who.actor, at)
+      // Expected adopts the episode's new level: given or taken back, the scope is judged again from its start.
+      const expectedChanged =
+        patch.feedback !== undefined &&
+        patch.feedback !== before.feedback &&
+        (patch.feedback === 'Expected' || before.feedback === 'Expected')
+      if (expectedChanged) await deps.requestAnalysis(before.tenantId, before.dateRaised)
       const [record] = await recordsOf([await getRow(id)])
       return record!
+    },
+
+    /** How many of the tenant's anomalies carry each feedback. */
+    async feedbackCounts(tenantId: string): Promise<AnomalyFeedbackCounts> {
+      return { tenantId, ...(await store.feedbackCounts(tenantId)) }
     },
 
     /**

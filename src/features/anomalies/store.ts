@@ -56,6 +56,10 @@ export interface AnomalyFilter {
   /** The anomalies drawn on one chart (see ChartScope); a group scope may name its subscription. */
   scope?: ChartScope
   subscriptionId?: string
+  /** The anomalies of one incident (the id of its head). */
+  incidentId?: string
+  /** Only the anomalies that head their incident. */
+  headsOnly?: boolean
 }
 
 /** Rows per upsert statement: 28 parameters a row stays well under SQLite's 32,766. */
@@ -101,20 +105,108 @@ export function createAnomalyStore(db: Kysely<Database>) {
     },
 
     /**
-     * Removes the tenant's anomalies raised from `from` to `to` that a new judgement of those days no longer finds
-     * (the provider restated the costs), unless a person has set their status: those are kept as they are.
+     * Removes the tenant's anomalies whose episode overlaps `from`..`to` that a new judgement of those days no longer
+     * finds (the provider restated the costs), unless a person has set their status or given feedback: those are
+     * kept as they are. `stillFound` holds `{scopeKey}\n{dateRaised}` of the episodes found.
      */
     async removeUnconfirmed(tenantId: string, from: string, to: string, stillFound: ReadonlySet<string>) {
       const rows = await db
         .selectFrom('anomalies')
         .select(['id', 'scopeKey', 'dateRaised'])
         .where('tenantId', '=', tenantId)
-        .where('dateRaised', '>=', from)
         .where('dateRaised', '<=', to)
+        .where((eb) => eb(eb.fn.coalesce('episodeEnd', 'dateRaised'), '>=', from))
         .where('statusChangedAt', 'is', null)
+        .where('feedback', 'is', null)
         .execute()
       const gone = rows.filter((r) => !stillFound.has(`${r.scopeKey}\n${r.dateRaised}`)).map((r) => r.id)
       for (const ids of chunk(gone, 500)) await db.deleteFrom('anomalies').where('id', 'in', ids).execute()
+    },
+
+    /** The ids of the tenant's anomalies raised from `from` to `to`, by `{scopeKey}\n{dateRaised}`. */
+    async idsBetween(tenantId: string, from: string, to: string): Promise<Map<string, string>> {
+      const rows = await db
+        .selectFrom('anomalies')
+        .select(['id', 'scopeKey', 'dateRaised'])
+        .where('tenantId', '=', tenantId)
+        .where('dateRaised', '>=', from)
+        .where('dateRaised', '<=', to)
+        .execute()
+      return new Map(rows.map((r) => [`${r.scopeKey}\n${r.dateRaised}`, r.id]))
+    },
+
+    /** Sets the incident of anomalies: `heads` maps an anomaly's id to the id of the anomaly heading its incident. */
+    async setIncidents(heads: ReadonlyMap<string, string>): Promise<void> {
+      const byHead = new Map<string, string[]>()
+      for (const [id, head] of heads) byHead.set(head, [...(byHead.get(head) ?? []), id])
+      for (const [head, ids] of byHead) {
+        for (const part of chunk(ids, 500)) {
+          await db
+            .updateTable('anomalies')
+            .set({ incidentId: head })
+            .where('id', 'in', part)
+            .where((eb) => eb.or([eb('incidentId', 'is', null), eb('incidentId', '<>', head)]))
+            .execute()
+        }
+      }
+    },
+
+    /**
+     * The starts of the tenant's episodes a person said were expected: those with feedback Expected, and those in
+     * an incident whose head has it (one change, one judgement).
+     */
+    async expectedStarts(tenantId: string): Promise<{ scopeKey: string; dateRaised: string }[]> {
+      return db
+        .selectFrom('anomalies')
+        .select(['scopeKey', 'dateRaised'])
+        .where('tenantId', '=', tenantId)
+        .where((eb) =>
+          eb.or([
+            eb('feedback', '=', 'Expected'),
+            eb(
+              'incidentId',
+              'in',
+              eb
+                .selectFrom('anomalies as h')
+                .select('h.id')
+                .where('h.tenantId', '=', tenantId)
+                .where('h.feedback', '=', 'Expected'),
+            ),
+          ]),
+        )
+        .execute()
+    },
+
+    /** The tenant's anomalies and how many of them carry each feedback. */
+    async feedbackCounts(tenantId: string) {
+      const rows = await db
+        .selectFrom('anomalies')
+        .select((eb) => ['feedback', eb.fn.countAll<number>().as('n')])
+        .where('tenantId', '=', tenantId)
+        .groupBy('feedback')
+        .execute()
+      const count = (f: string | null) => Number(rows.find((r) => r.feedback === f)?.n ?? 0)
+      return {
+        anomalies: rows.reduce((sum, r) => sum + Number(r.n), 0),
+        expected: count('Expected'),
+        notAnAnomaly: count('NotAnAnomaly'),
+        confirmed: count('Confirmed'),
+      }
+    },
+
+    /** How many anomalies each of these incidents holds. */
+    async incidentSizes(incidentIds: readonly string[]): Promise<Map<string, number>> {
+      const sizes = new Map<string, number>()
+      for (const part of chunk([...new Set(incidentIds)], 500)) {
+        const rows = await db
+          .selectFrom('anomalies')
+          .select((eb) => ['incidentId', eb.fn.countAll<number>().as('n')])
+          .where('incidentId', 'in', part)
+          .groupBy('incidentId')
+          .execute()
+        for (const r of rows) sizes.set(r.incidentId!, Number(r.n))
+      }
+      return sizes
     },
 
     /** A page of the anomalies the visibility allows, newest dateRaised first, id last. */
@@ -132,6 +224,17 @@ export function createAnomalyStore(db: Kysely<Database>) {
         .$if(filter.from !== undefined, (qb) => qb.where('dateRaised', '>=', filter.from!))
         .$if(filter.to !== undefined, (qb) => qb.where('dateRaised', '<=', filter.to!))
         .$if(filter.scope !== undefined, (qb) => onChart(qb, filter.scope!, filter.subscriptionId))
+        .$if(filter.incidentId !== undefined, (qb) =>
+          qb.where((eb) =>
+            eb.or([
+              eb('incidentId', '=', filter.incidentId!),
+              eb.and([eb('incidentId', 'is', null), eb('id', '=', filter.incidentId!)]),
+            ]),
+          ),
+        )
+        .$if(filter.headsOnly === true, (qb) =>
+          qb.where((eb) => eb.or([eb('incidentId', 'is', null), eb('incidentId', '=', eb.ref('id'))])),
+        )
       const [rows, total] = await Promise.all([
         matching
           .selectAll()

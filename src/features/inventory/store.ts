@@ -198,6 +198,22 @@ export function createInventoryStore(db: Kysely<Database>, dialect: DialectName)
       return new Map(rows.map((r) => [`${r.subscriptionId}/${r.name.toLowerCase()}`, r.name]))
     },
 
+    /** Subscription display names by subscription id (as written and lower-cased, the key cost rows carry). */
+    async subscriptionNames(tenantId: string): Promise<Map<string, string>> {
+      const rows = await db
+        .selectFrom('subscriptions')
+        .select(['subscriptionId', 'displayName'])
+        .where('tenantId', '=', tenantId)
+        .execute()
+      const names = new Map<string, string>()
+      for (const r of rows) {
+        if (!r.displayName) continue
+        names.set(r.subscriptionId, r.displayName)
+        names.set(r.subscriptionId.toLowerCase(), r.displayName)
+      }
+      return names
+    },
+
     /** The names of a few resources, by key (those of the groups a chart shows, not the tenant's all). */
     async resourceNames(tenantId: string, keys: string[]): Promise<Map<string, string>> {
       if (keys.length === 0) return new Map()

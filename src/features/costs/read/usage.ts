@@ -14,6 +14,8 @@ export interface UsageSeries {
    */
   parent: string | null
   currency: string
+  /** A resource's service (the largest name when it has several), for a service's drivers; absent otherwise. */
+  service?: string
   /** `costs[i]` is the usage cost of day `from + i`. */
   costs: Float64Array
 }
@@ -44,13 +46,20 @@ export function createUsageReads(
       to: string,
     ): Promise<UsageSeries[]> {
       const where = sql`tenant_id = ${tenantId} and date >= ${from} and date <= ${to} and charge_category = 'Usage'`
-      type Row = { scopeKey: string; parent: string | null; date: string; currency: string; cost: number }
+      type Row = {
+        scopeKey: string
+        parent: string | null
+        service?: string
+        date: string
+        currency: string
+        cost: number
+      }
       const rows =
         level === 'resource'
           ? await sql<Row>`
-              select ${keyOfResource('g')} as "scopeKey", g.parent, g.date, g.currency, g.cost from (
-                select resource_id, max(subscription_id || '/' || resource_group_key) as parent, date, currency,
-                  sum(cost) as cost
+              select ${keyOfResource('g')} as "scopeKey", g.parent, g.service, g.date, g.currency, g.cost from (
+                select resource_id, max(subscription_id || '/' || resource_group_key) as parent,
+                  max(service_name) as service, date, currency, sum(cost) as cost
                 from resource_cost_series where ${where} group by resource_id, date, currency
               ) g`.execute(db)
           : await sql<Row>`
@@ -67,6 +76,7 @@ export function createUsageReads(
           s = { scopeKey: r.scopeKey, parent: parentOf(r), currency: r.currency, costs: new Float64Array(days) }
           series.set(id, s)
         }
+        if (r.service && (s.service === undefined || r.service > s.service)) s.service = r.service
         s.costs[dayDiff(from, r.date)]! += Number(r.cost)
       }
       return [...series.values()].sort((a, b) =>
