@@ -25,13 +25,14 @@ export const SEVERITY_BANDS: Record<AnomalySeverity, { fill: string; active: str
 }
 
 /**
- * "incident of 5 anomalies", "2 anomalies of one incident" when its head is not at hand (a narrower chart), or ""
+ * "incident of 5 anomalies", "2 of an incident's 5 anomalies" when a narrower chart holds only some of them, or ""
  * for an anomaly alone.
  */
 export function incidentSize(incident: Incident): string {
-  const count = incident.members.length + 1
-  if (count === 1) return ''
-  return incident.head.id === incident.id ? `incident of ${count} anomalies` : `${count} anomalies of one incident`
+  const atHand = incident.members.length + 1
+  const size = Math.max(atHand, ...[incident.head, ...incident.members].map((a) => a.incidentSize))
+  if (size === 1) return ''
+  return atHand === size ? `incident of ${size} anomalies` : `${atHand} of an incident's ${size} anomalies`
 }
 
 /** One mark per incident of the anomalies, earliest first, spanning the days of its episodes. */

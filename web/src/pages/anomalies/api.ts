@@ -28,6 +28,7 @@ export function listAnomalies(filter: AnomalyFilter) {
         query: {
           page: filter.page,
           pageSize: PAGE_SIZE,
+          view: 'incidents',
           ...(filter.tenancyId ? { tenancyId: filter.tenancyId } : {}),
           ...(filter.status ? { status: filter.status as AnomalyStatus } : {}),
           ...(filter.severity ? { severity: filter.severity as AnomalySeverity } : {}),
@@ -48,23 +49,11 @@ export const setAnomalyStatus = (anomalyId: string, status: 'Acknowledged' | 'Re
 export const setAnomalyFeedback = (anomalyId: string, feedback: AnomalyFeedback | null) =>
   answer(client.PATCH('/anomalies/{anomalyId}', { params: { path: { anomalyId } }, body: { feedback } }))
 
-/** The other anomalies of `anomaly`'s incident, broadest scope first. */
-export async function incidentMembers(anomaly: Anomaly): Promise<Anomaly[]> {
-  const pageOf = (page: number, pageSize: number) =>
-    answer(
-      client.GET('/anomalies', {
-        params: {
-          query: {
-            tenancyId: anomaly.tenancyId,
-            from: anomaly.episode.start,
-            to: anomaly.episode.start,
-            page,
-            pageSize,
-          },
-        },
-      }),
-    )
-  return (await everyItem(pageOf)).filter((a) => a.incidentId === anomaly.incidentId && a.id !== anomaly.id)
+/** Every anomaly of an incident (the id of the anomaly heading it), the head included. */
+export function incidentAnomalies(incidentId: string): Promise<Anomaly[]> {
+  return everyItem((page, pageSize) =>
+    answer(client.GET('/anomalies', { params: { query: { incidentId, page, pageSize } } })),
+  )
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type AnomalyFeedback,
   chartScopeOf,
   getAnomaly,
-  incidentMembers,
+  incidentAnomalies,
   resourceName,
   scopedDailyCosts,
   scopeLabel,
@@ -194,8 +194,8 @@ function IncidentCard({ anomaly }: { anomaly: Anomaly }) {
     let current = true
     setOthers(null)
     setError(null)
-    incidentMembers(anomaly).then(
-      (found) => current && setOthers([...found].sort(byBreadth)),
+    incidentAnomalies(anomaly.incidentId).then(
+      (found) => current && setOthers(found.filter((a) => a.id !== anomaly.id).sort(byBreadth)),
       (err) => current && setError(err),
     )
     return () => {

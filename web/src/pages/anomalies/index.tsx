@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks'
 import { Badge } from '../../components/badge'
 import { Pager } from '../../components/pager'
 import { ProblemMessage } from '../../components/problem'
@@ -6,8 +7,8 @@ import { SelectFilter } from '../../components/select-filter'
 import { TenantFilter, useTenants } from '../../components/tenant-filter'
 import { useLoad } from '../../components/use-load'
 import { onLinkClick } from '../../router'
-import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, type Anomaly, listAnomalies, scopeLabel } from './api'
-import { episodeText, FEEDBACK_LABELS, groupIncidents, type Incident, signedMoney, signedPercent } from './incidents'
+import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, type Anomaly, incidentAnomalies, listAnomalies, scopeLabel } from './api'
+import { byBreadth, episodeText, FEEDBACK_LABELS, signedMoney, signedPercent } from './incidents'
 import './anomalies.css'
 
 /**
@@ -31,7 +32,10 @@ export function AnomaliesPage() {
   return (
     <section aria-labelledby="anomalies-title">
       <h1 id="anomalies-title">Anomalies</h1>
-      <p class="status">Days whose cost departed from what the weeks before it led to expect.</p>
+      <p class="status">
+        Days whose cost departed from what the weeks before it led to expect, one item per change: the anomalies it
+        caused on other scopes are inside it.
+      </p>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <TenantFilter
           id="anomaly-tenancy"
@@ -82,40 +86,56 @@ export function AnomaliesPage() {
       {list && list.items.length > 0 && (
         <>
           <ul class="finding-list" aria-label="Anomalies" aria-busy={loading}>
-            {groupIncidents(list.items).map((incident) => (
-              <IncidentItem
-                key={incident.id}
-                incident={incident}
-                tenantName={tenants.nameOf(incident.head.tenancyId)}
-              />
+            {list.items.map((head) => (
+              <IncidentItem key={head.id} head={head} tenantName={tenants.nameOf(head.tenancyId)} />
             ))}
           </ul>
-          <Pager page={list} noun="anomalies" onPage={(page) => setFilters({ page: String(page) })} />
+          <Pager page={list} noun="incidents" onPage={(page) => setFilters({ page: String(page) })} />
         </>
       )}
     </section>
   )
 }
 
-/** One incident: its head's episode, impact, severity, status and feedback; its other anomalies folded inside. */
-function IncidentItem({ incident, tenantName }: { incident: Incident; tenantName: string }) {
-  const a = incident.head
-  const others = incident.members.length
+/**
+ * One incident: its head's episode, impact, severity, status and feedback; its other anomalies folded inside,
+ * loaded when first unfolded.
+ */
+function IncidentItem({ head, tenantName }: { head: Anomaly; tenantName: string }) {
+  const others = head.incidentSize - 1
+  const [members, setMembers] = useState<Anomaly[] | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const load = (open: boolean) => {
+    if (!open || members) return
+    setError(null)
+    incidentAnomalies(head.incidentId).then(
+      (found) => setMembers(found.filter((a) => a.id !== head.id).sort(byBreadth)),
+      setError,
+    )
+  }
   return (
     <li>
-      <AnomalyLink anomaly={a} tenantName={tenantName} />
+      <AnomalyLink anomaly={head} tenantName={tenantName} />
       {others > 0 && (
-        <details class="incident-members">
+        <details class="incident-members" onToggle={(e) => load(e.currentTarget.open)}>
           <summary>
             and {others} related {others === 1 ? 'anomaly' : 'anomalies'}
           </summary>
-          <ul aria-label={`Related to ${scopeLabel(a.scope)} ${episodeText(a.episode)}`}>
-            {incident.members.map((m) => (
-              <li key={m.id}>
-                <AnomalyLink anomaly={m} />
-              </li>
-            ))}
-          </ul>
+          <ProblemMessage error={error} />
+          {!members && !error && (
+            <p class="status" role="status">
+              Loading the incident…
+            </p>
+          )}
+          {members && (
+            <ul aria-label={`Related to ${scopeLabel(head.scope)} ${episodeText(head.episode)}`}>
+              {members.map((m) => (
+                <li key={m.id}>
+                  <AnomalyLink anomaly={m} />
+                </li>
+              ))}
+            </ul>
+          )}
         </details>
       )}
     </li>
