@@ -98,7 +98,13 @@ describe('web interface: anomalies as incidents and episodes', () => {
     expect(await members.isVisible()).toBe(false)
     await spikeItems.getByText('and 4 related anomalies').click()
     await expect.poll(() => members.getByRole('link').count()).toBe(4)
-    expect(await members.getByRole('link').first().textContent()).toContain(`Subscription`)
+    // A subscription is named by its display name, not its id.
+    const [subscription] = (
+      await apiGet<{ items: { subscriptionId: string; displayName: string }[] }>(`/tenants/${shopId}/subscriptions`)
+    ).items
+    const subscriptionLink = await members.getByRole('link').first().textContent()
+    expect(subscriptionLink).toContain(`Subscription ${subscription!.displayName} on ${SPIKE_DAY}`)
+    expect(subscriptionLink).not.toContain(subscription!.subscriptionId)
     // The head reads its episode's total impact with its percentage.
     const head = spikeHead()
     expect(await spikeItems.getByRole('link').first().textContent()).toContain(

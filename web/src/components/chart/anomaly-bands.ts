@@ -13,8 +13,13 @@ export interface AnomalyMark {
   severity: AnomalySeverity
   /** Marks whose days overlap are stacked: 0 at the foot of the chart, 1 above it, … */
   lane: number
-  /** What the mark says (the link's accessible name): the head's severity, episode and scope, and the size. */
-  label: string
+}
+
+/** What a mark says (its link's accessible name): the head's severity, episode and scope, and the size. */
+export function markLabel({ incident }: AnomalyMark): string {
+  const { head } = incident
+  const size = incidentSize(incident)
+  return `${head.severity} anomaly ${episodeText(head.episode)}, ${scopeLabel(head.scope)}${size ? ` (${size})` : ''}: ${head.description}`
 }
 
 /** Band colours by the severity of the incident's head (as the lists show it): light enough for the lines to read over them. */
@@ -43,16 +48,13 @@ export function anomalyMarks(anomalies: Anomaly[]): AnomalyMark[] {
     let lane = laneEnds.findIndex((end) => end < incident.start)
     if (lane < 0) lane = laneEnds.length
     laneEnds[lane] = incident.lastDay
-    const { head } = incident
-    const size = incidentSize(incident)
     return {
       key: `incident:${incident.id}`,
       incident,
       start: incident.start,
       lastDay: incident.lastDay,
-      severity: head.severity,
+      severity: incident.head.severity,
       lane,
-      label: `${head.severity} anomaly ${episodeText(head.episode)}, ${scopeLabel(head.scope)}${size ? ` (${size})` : ''}: ${head.description}`,
     }
   })
 }

@@ -5,7 +5,7 @@ import { type Anomaly, scopeLabel } from '../../pages/anomalies/api'
 import { episodeText, signedMoney } from '../../pages/anomalies/incidents'
 import { onLinkClick } from '../../router'
 import { formatInstant, formatMoney } from '../format'
-import { type AnomalyMark, activatedBy, anomalyMarks, incidentSize, SEVERITY_BANDS } from './anomaly-bands'
+import { type AnomalyMark, activatedBy, anomalyMarks, incidentSize, markLabel, SEVERITY_BANDS } from './anomaly-bands'
 import { CATEGORY_COLOURS, markerTag } from './markers'
 
 const PALETTE = ['#2563eb', '#0d9488', '#d97706', '#9333ea', '#db2777', '#65a30d', '#0891b2', '#7c3aed']
@@ -196,7 +196,7 @@ export function CostChart(props: {
             aria-describedby={props.active === mark.key ? 'anomaly-tooltip' : undefined}
             {...activatedBy(mark.key, props.onActivate)}
           >
-            <span class="anomaly-handle-text">{mark.label}</span>
+            <span class="anomaly-handle-text">{markLabel(mark)}</span>
           </a>
         ))}
         {activeMark && <IncidentTooltip placed={activeMark} plotWidth={plotBox.width} />}

@@ -1,4 +1,5 @@
 import { answer, client, everyItem, everyOf, type Schemas } from '../../api'
+import { subscriptionNames } from './subscription-names'
 
 export type Anomaly = Schemas['Anomaly']
 export type AnomalySeverity = Anomaly['severity']
@@ -106,11 +107,11 @@ export const resourceName = (tenantId: string, resourceId: string) =>
     (r) => r.name,
   )
 
-/** How people name an anomaly's scope. */
+/** How people name an anomaly's scope (a subscription by its display name once useSubscriptionNames knows it). */
 export function scopeLabel(scope: AnomalyScope, resource?: string | null): string {
   switch (scope.kind) {
     case 'Subscription':
-      return `Subscription ${scope.subscriptionId}`
+      return `Subscription ${subscriptionNames.get(scope.subscriptionId?.toLowerCase() ?? '') ?? scope.subscriptionId}`
     case 'ResourceGroup':
       return `Resource group ${scope.resourceGroupName}`
     case 'Resource':

@@ -20,6 +20,7 @@ import {
   setAnomalyStatus,
 } from './api'
 import { byBreadth, episodeText, FEEDBACK_LABELS, signedMoney, signedPercent } from './incidents'
+import { useSubscriptionNames } from './subscription-names'
 import './anomalies.css'
 
 /** Days drawn before an anomaly's episode and after its last day. */
@@ -67,6 +68,7 @@ export function AnomalyPage({ anomalyId, user }: { anomalyId: string; user: Sess
     }
   }, [anomalyId])
 
+  useSubscriptionNames(anomaly ? [anomaly.tenancyId] : [])
   const label = anomaly ? scopeLabel(anomaly.scope, resource) : 'Anomaly'
   const canChange = anomaly ? hasRole(user, anomaly.tenancyId, 'Editor') : false
   // The likely cause's link highlights its marker on the chart, as the marker list does.

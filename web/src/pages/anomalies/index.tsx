@@ -9,6 +9,7 @@ import { useLoad } from '../../components/use-load'
 import { onLinkClick } from '../../router'
 import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, type Anomaly, incidentAnomalies, listAnomalies, scopeLabel } from './api'
 import { byBreadth, episodeText, FEEDBACK_LABELS, signedMoney, signedPercent } from './incidents'
+import { useSubscriptionNames } from './subscription-names'
 import './anomalies.css'
 
 /**
@@ -26,6 +27,8 @@ export function AnomaliesPage() {
     () => listAnomalies({ ...filters, page: Number(filters.page) || 1 }),
     [filters.tenancyId, filters.status, filters.severity, filters.dateRaised, filters.page],
   )
+
+  useSubscriptionNames(list?.items.map((a) => a.tenancyId) ?? [])
 
   const filter = (changes: Partial<typeof filters>) => setFilters({ ...changes, page: '1' })
   const filtered = Boolean(filters.tenancyId || filters.status || filters.severity || filters.dateRaised)
