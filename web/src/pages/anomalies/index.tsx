@@ -108,8 +108,10 @@ function IncidentItem({ head, tenantName }: { head: Anomaly; tenantName: string 
   const others = head.incidentSize - 1
   const [members, setMembers] = useState<Anomaly[] | null>(null)
   const [error, setError] = useState<unknown>(null)
-  const load = (open: boolean) => {
-    if (!open || members) return
+  const [open, setOpen] = useState(false)
+  const load = (opened: boolean) => {
+    setOpen(opened)
+    if (!opened || members) return
     setError(null)
     incidentAnomalies(head.incidentId).then(
       (found) => setMembers(found.filter((a) => a.id !== head.id).sort(byBreadth)),
@@ -125,7 +127,7 @@ function IncidentItem({ head, tenantName }: { head: Anomaly; tenantName: string 
             and {others} related {others === 1 ? 'anomaly' : 'anomalies'}
           </summary>
           <ProblemMessage error={error} />
-          {!members && !error && (
+          {open && !members && !error && (
             <p class="status" role="status">
               Loading the incident…
             </p>
