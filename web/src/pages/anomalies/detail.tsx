@@ -194,8 +194,13 @@ function IncidentCard({ anomaly }: { anomaly: Anomaly }) {
   const [error, setError] = useState<unknown>(null)
   useEffect(() => {
     let current = true
-    setOthers(null)
     setError(null)
+    // An anomaly alone needs no request to say so.
+    if (anomaly.incidentSize <= 1) {
+      setOthers([])
+      return
+    }
+    setOthers(null)
     incidentAnomalies(anomaly.incidentId).then(
       (found) => current && setOthers(found.filter((a) => a.id !== anomaly.id).sort(byBreadth)),
       (err) => current && setError(err),
@@ -203,7 +208,7 @@ function IncidentCard({ anomaly }: { anomaly: Anomaly }) {
     return () => {
       current = false
     }
-  }, [anomaly.id, anomaly.incidentId])
+  }, [anomaly.id, anomaly.incidentId, anomaly.incidentSize])
 
   const head = others?.find((a) => a.id === anomaly.incidentId)
   return (
