@@ -77,22 +77,24 @@ describe('web interface: anomalies and insights', () => {
   }, 120_000)
 
   it('filters the anomalies, opens one on its chart, acknowledges it, and finds it on the explorer', async () => {
+    // The lists and the chart show one item per incident (the anomalies one change explains), its others inside.
+    const incidents = (anomalies: AnomalyRecord[]) => new Set(anomalies.map((a) => a.incidentId)).size
+    const shopAnomalies = (await apiGet<{ items: AnomalyRecord[] }>(`/anomalies?tenancyId=${shopId}&pageSize=200`))
+      .items
     const page = await browser.newPage()
     await browser.signInAsOwner(page, org)
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Anomalies' }).click()
     const list = page.getByRole('list', { name: 'Anomalies' })
+    const items = list.locator(':scope > li')
     await list.getByRole('link').first().waitFor()
-    // The web shop's ten and the simulated estate's own (the changes it plants in its 30 days), a page of 25.
-    const all = await apiGet<{ totalCount: number }>('/anomalies')
-    const estates = await apiGet<{ totalCount: number }>(`/anomalies?tenancyId=${contosoId}`)
-    expect(estates.totalCount).toBeGreaterThan(0)
-    expect(all.totalCount).toBe(10 + estates.totalCount)
-    expect(await list.getByRole('link').count()).toBe(Math.min(25, all.totalCount))
+    const heads = (query: string) =>
+      apiGet<{ items: AnomalyRecord[] }>(`/anomalies?view=incidents&pageSize=25${query}`).then((p) => p.items.length)
+    expect(await items.count()).toBe(await heads(''))
 
     await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Web shop' })
     await page.getByLabel('Severity').selectOption('High')
     await page.waitForURL(/severity=High/)
-    await expect.poll(() => list.getByRole('link').count()).toBe(5)
+    await expect.poll(() => items.count()).toBe(await heads(`&tenancyId=${shopId}&severity=High`))
     for (const text of await list.getByRole('link').allTextContents()) expect(text).toContain('High')
     await page.getByLabel('Raised on').fill(addDays(SPIKE_DAY, -1))
     await page.getByText('No anomaly matches these filters.').waitFor()
@@ -125,15 +127,20 @@ describe('web interface: anomalies and insights', () => {
     expect(await page.getByRole('button', { name: 'Acknowledge' }).isDisabled()).toBe(true)
     await page.screenshot({ path: '/work/shots/analysis-anomaly-1280.png', fullPage: true })
 
-    // The explorer shades both anomalous days; the spike's link names it and leads to the broadest anomaly.
+    // The explorer shades both episodes once each; the spike's link names its incident and leads to its head.
     await page.goto(`${base}/tenants/${shopId}`)
+    const spikeIncident = shopAnomalies.filter((a) => a.incidentId === tenantAnomaly.incidentId).length
     const onChart = page.getByRole('link', {
-      name: new RegExp(`^High anomaly on ${SPIKE_DAY}, Whole tenant \\(5 anomalies`),
+      name: new RegExp(
+        `^High anomaly on ${SPIKE_DAY}, Whole tenant${spikeIncident > 1 ? ` \\(incident of ${spikeIncident} anomalies\\)` : ':'}`,
+      ),
     })
     await onChart.focus()
-    expect(await page.getByRole('tooltip').textContent()).toContain('5 anomalies on')
-    expect(await page.getByRole('link', { name: /^Medium anomaly on/ }).count()).toBe(1)
-    expect(await page.getByRole('list', { name: 'Anomalies' }).getByRole('link').count()).toBe(10)
+    expect(await page.getByRole('tooltip').textContent()).toContain(
+      `${spikeIncident > 1 ? `Incident of ${spikeIncident} anomalies` : 'Anomaly'} on ${SPIKE_DAY}`,
+    )
+    expect(await page.locator('.anomaly-handle').count()).toBe(incidents(shopAnomalies))
+    expect(await page.getByRole('list', { name: 'Anomalies' }).getByRole('link').count()).toBe(incidents(shopAnomalies))
     await page.screenshot({ path: '/work/shots/analysis-explorer-1280.png', fullPage: true })
     await onChart.click()
     await page.waitForURL(`${base}/anomalies/${tenantAnomaly.id}`)
@@ -152,16 +159,23 @@ describe('web interface: anomalies and insights', () => {
     await page.setViewportSize({ width: 1280, height: 900 })
     await page.goto(`${base}/tenants/${shopId}?scope=resourceGroup:web-prod`)
     const chartList = page.getByRole('list', { name: 'Anomalies' })
+    const inGroup = shopAnomalies.filter((a) => a.scope.resourceGroupName === 'web-prod')
     await page
-      .getByRole('link', { name: new RegExp(`^High anomaly on ${SPIKE_DAY}, Resource group web-prod \\(2 anomalies`) })
+      .getByRole('link', { name: new RegExp(`^High anomaly on ${SPIKE_DAY}, Resource group web-prod`) })
       .waitFor()
-    expect(await page.getByRole('link', { name: /^Medium anomaly on/ }).count()).toBe(0)
-    await expect.poll(() => chartList.getByRole('link').count()).toBe(2)
+    expect(await page.locator('.anomaly-handle').count()).toBe(incidents(inGroup))
+    await expect.poll(() => chartList.getByRole('link').count()).toBe(incidents(inGroup))
     await page.screenshot({ path: '/work/shots/analysis-explorer-group-1280.png', fullPage: true })
     const [db1] = (await apiGet<{ items: { id: string }[] }>(`/tenants/${shopId}/resources?armResourceName=db-1`)).items
     await page.goto(`${base}/tenants/${shopId}?scope=resource:${db1!.id}`)
-    await page.getByRole('link', { name: /^Medium anomaly on \d{4}-\d\d-\d\d, Resource / }).waitFor()
-    expect(await page.getByRole('link', { name: /^High anomaly on/ }).count()).toBe(0)
+    const outage = shopAnomalies.find((a) => a.scope.resourceId === db1!.id)!
+    await page
+      .getByRole('link', {
+        name: `${outage.severity} anomaly from ${outage.episode.start} to ${outage.episode.end} (2 days), Resource`,
+        exact: false,
+      })
+      .waitFor()
+    expect(await page.locator('.anomaly-handle').count()).toBe(1)
     await expect.poll(() => chartList.getByRole('link').count()).toBe(1)
     await page.close()
     expect(problems).toEqual([])

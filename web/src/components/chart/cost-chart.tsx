@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import uPlot from 'uplot'
 import type { CostSeries, EventMarker } from '../../api'
-import type { Anomaly } from '../../pages/anomalies/api'
+import { type Anomaly, scopeLabel } from '../../pages/anomalies/api'
+import { episodeText, signedMoney } from '../../pages/anomalies/incidents'
 import { onLinkClick } from '../../router'
 import { formatInstant, formatMoney } from '../format'
-import { type AnomalyDay, anomalyDays, SEVERITY_BANDS } from './anomaly-bands'
+import { type AnomalyMark, activatedBy, anomalyMarks, incidentSize, markLabel, SEVERITY_BANDS } from './anomaly-bands'
 import { CATEGORY_COLOURS, markerTag } from './markers'
 import { PreliminaryDays, PreliminaryNote, preliminaryBox, preliminaryFrom } from './preliminary'
 
@@ -12,6 +13,8 @@ const PALETTE = ['#2563eb', '#0d9488', '#d97706', '#9333ea', '#db2777', '#65a30d
 /** Lines beyond these groups make the chart unreadable; the rest stay in the totals. */
 const MAX_LINES = 6
 const HEIGHT = 320
+/** The height of a row of incident links at the chart's foot (anomalies.css's handle, and a gap). */
+const LANE_HEIGHT = 24
 
 const dayToSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000
 const instantToSeconds = (iso: string) => Date.parse(iso) / 1000
@@ -34,8 +37,8 @@ interface Placed {
   marker: EventMarker
   left: number
 }
-interface PlacedDay {
-  day: AnomalyDay
+interface PlacedMark {
+  mark: AnomalyMark
   left: number
   width: number
 }
@@ -43,8 +46,9 @@ interface PlacedDay {
 /**
  * Daily costs drawn by uPlot, the event markers as vertical lines in their category's colour on the canvas, and
  * above each line a focusable handle that shows the marker's title, description and tag on hover and on focus.
- * Days with anomalies are shaded in their severity's colour, with a link at the foot of the day that names them on
- * hover and focus and leads to the anomaly. `active` is a marker's id or an anomaly day's key.
+ * Each incident (the anomalies one change explains) shades its episode's days in its severity's colour, with one
+ * link at the foot of the band that says the episode and the incident's size on hover and focus and leads to the
+ * incident's head. `active` is a marker's id or an incident mark's key.
  */
 export function CostChart(props: {
   series: CostSeries
@@ -56,9 +60,9 @@ export function CostChart(props: {
   const plot = useRef<uPlot | null>(null)
   const activeRef = useRef(props.active)
   const [placed, setPlaced] = useState<Placed[]>([])
-  const [placedDays, setPlacedDays] = useState<PlacedDay[]>([])
+  const [placedMarks, setPlacedMarks] = useState<PlacedMark[]>([])
   // The chart is rebuilt when the anomalies shown change, not when the same ones arrive in a new array.
-  const anomalyKey = (props.anomalies ?? []).map((a) => `${a.id}@${a.dateRaised}`).join()
+  const anomalyKey = (props.anomalies ?? []).map((a) => `${a.id}@${a.episode.lastDay}:${a.incidentId}`).join()
   const [plotBox, setPlotBox] = useState({ top: 0, height: 0, width: 0 })
   const preliminary = preliminaryFrom(props.series)
   const [preliminaryAt, setPreliminaryAt] = useState<{ left: number; width: number } | null>(null)
@@ -68,7 +72,15 @@ export function CostChart(props: {
     if (!element) return
     const { series } = props
     const { labels, data } = chartData(series)
-    const days = anomalyDays(props.anomalies ?? [])
+    const marks = anomalyMarks(props.anomalies ?? [])
+    // A mark's band runs from half a day before its first point to half a day after its last, within the plot.
+    const span = (u: uPlot, mark: AnomalyMark, canvas: boolean) => {
+      const [min, max] = canvas ? [u.bbox.left, u.bbox.left + u.bbox.width] : [0, u.over.clientWidth]
+      return [
+        Math.max(min, u.valToPos(dayToSeconds(mark.start) - HALF_DAY, 'x', canvas)),
+        Math.min(max, u.valToPos(dayToSeconds(mark.lastDay) + HALF_DAY, 'x', canvas)),
+      ] as const
+    }
     const money = (v: number | null) => (v == null ? '–' : formatMoney(v, series.currency))
 
     const place = (u: uPlot) => {
@@ -80,25 +92,23 @@ export function CostChart(props: {
           .filter(({ x }) => x >= 0 && x <= u.over.clientWidth)
           .map(({ marker, x }) => ({ marker, left: u.over.offsetLeft + x })),
       )
-      setPlacedDays(
-        days
-          .map((day) => {
-            const start = Math.max(0, u.valToPos(dayToSeconds(day.date) - HALF_DAY, 'x'))
-            const end = Math.min(u.over.clientWidth, u.valToPos(dayToSeconds(day.date) + HALF_DAY, 'x'))
-            return { day, left: u.over.offsetLeft + start, width: end - start }
+      setPlacedMarks(
+        marks
+          .map((mark) => {
+            const [start, end] = span(u, mark, false)
+            return { mark, left: u.over.offsetLeft + start, width: end - start }
           })
           .filter(({ width }) => width > 0),
       )
     }
-    // Under the grid and the lines: a band over each anomalous day, stronger while its link is active.
+    // Under the grid and the lines: a band over each incident's days, stronger while its link is active.
     const drawBands = (u: uPlot) => {
       const { ctx } = u
       ctx.save()
-      for (const day of days) {
-        const start = Math.max(u.bbox.left, u.valToPos(dayToSeconds(day.date) - HALF_DAY, 'x', true))
-        const end = Math.min(u.bbox.left + u.bbox.width, u.valToPos(dayToSeconds(day.date) + HALF_DAY, 'x', true))
-        const band = SEVERITY_BANDS[day.severity]
-        ctx.fillStyle = activeRef.current === day.key ? band.active : band.fill
+      for (const mark of marks) {
+        const [start, end] = span(u, mark, true)
+        const band = SEVERITY_BANDS[mark.severity]
+        ctx.fillStyle = activeRef.current === mark.key ? band.active : band.fill
         ctx.fillRect(start, u.bbox.top, end - start, u.bbox.height)
       }
       ctx.restore()
@@ -163,8 +173,8 @@ export function CostChart(props: {
   }, [props.active])
 
   const active = placed.find((p) => p.marker.id === props.active)
-  const activeDay = placedDays.find((p) => p.day.key === props.active)
-  const listed = placedDays.length ? 'the markers and anomalies are' : 'the markers are'
+  const activeMark = placedMarks.find((p) => p.mark.key === props.active)
+  const listed = placedMarks.length ? 'the markers and anomalies are' : 'the markers are'
   return (
     <div class="chart">
       <div ref={host} class="chart-canvas" role="img" aria-label={`Daily cost chart; ${listed} listed below it`} />
@@ -178,55 +188,23 @@ export function CostChart(props: {
             style={{ left: `${left}px`, color: CATEGORY_COLOURS[marker.category] }}
             aria-label={`${marker.category} marker: ${marker.title}`}
             aria-describedby={props.active === marker.id ? 'marker-tooltip' : undefined}
-            onMouseEnter={() => props.onActivate(marker.id)}
-            onMouseLeave={() => props.onActivate(null)}
-            onFocus={() => props.onActivate(marker.id)}
-            onBlur={() => props.onActivate(null)}
-            onKeyDown={(e) => e.key === 'Escape' && props.onActivate(null)}
+            {...activatedBy(marker.id, props.onActivate)}
           />
         ))}
-        {placedDays.map(({ day, left, width }) => (
+        {placedMarks.map(({ mark, left, width }) => (
           <a
-            key={day.key}
-            href={`/anomalies/${day.anomalies[0]!.id}`}
+            key={mark.key}
+            href={`/anomalies/${mark.incident.head.id}`}
             onClick={onLinkClick}
-            class={`anomaly-handle severity-${day.severity.toLowerCase()}`}
-            style={{ left: `${left}px`, width: `${width}px` }}
-            aria-describedby={props.active === day.key ? 'anomaly-tooltip' : undefined}
-            onMouseEnter={() => props.onActivate(day.key)}
-            onMouseLeave={() => props.onActivate(null)}
-            onFocus={() => props.onActivate(day.key)}
-            onBlur={() => props.onActivate(null)}
-            onKeyDown={(e) => e.key === 'Escape' && props.onActivate(null)}
+            class={`anomaly-handle severity-${mark.severity.toLowerCase()}`}
+            style={{ left: `${left}px`, width: `${width}px`, bottom: `${mark.lane * LANE_HEIGHT}px` }}
+            aria-describedby={props.active === mark.key ? 'anomaly-tooltip' : undefined}
+            {...activatedBy(mark.key, props.onActivate)}
           >
-            <span class="anomaly-handle-text">{day.label}</span>
+            <span class="anomaly-handle-text">{markLabel(mark)}</span>
           </a>
         ))}
-        {activeDay && (
-          <div
-            id="anomaly-tooltip"
-            role="tooltip"
-            class="marker-tooltip"
-            style={
-              activeDay.left > plotBox.width / 2
-                ? { right: `${Math.max(0, plotBox.width - activeDay.left + 8)}px` }
-                : { left: `${activeDay.left + activeDay.width + 8}px` }
-            }
-          >
-            <strong>
-              {activeDay.day.anomalies.length === 1 ? 'Anomaly' : `${activeDay.day.anomalies.length} anomalies`} on{' '}
-              {activeDay.day.date}
-            </strong>
-            {activeDay.day.anomalies.slice(0, 3).map((a) => (
-              <span key={a.id}>
-                {a.severity}: {a.description}
-              </span>
-            ))}
-            {activeDay.day.anomalies.length > 3 && (
-              <span class="muted">and {activeDay.day.anomalies.length - 3} more; the link opens the first</span>
-            )}
-          </div>
-        )}
+        {activeMark && <IncidentTooltip placed={activeMark} plotWidth={plotBox.width} />}
         {active && (
           <div
             id="marker-tooltip"
@@ -248,6 +226,46 @@ export function CostChart(props: {
         )}
       </div>
       <PreliminaryNote first={preliminary} />
+    </div>
+  )
+}
+
+/** What an incident's mark says on hover and focus: its episode, its size, its head and the others' scopes. */
+function IncidentTooltip({ placed, plotWidth }: { placed: PlacedMark; plotWidth: number }) {
+  const { incident } = placed.mark
+  const { head, members } = incident
+  const size = incidentSize(incident)
+  return (
+    <div
+      id="anomaly-tooltip"
+      role="tooltip"
+      class="marker-tooltip"
+      style={
+        placed.left > plotWidth / 2
+          ? { right: `${Math.max(0, plotWidth - placed.left + 8)}px` }
+          : { left: `${placed.left + placed.width + 8}px` }
+      }
+    >
+      <strong>
+        {size ? `${size.charAt(0).toUpperCase()}${size.slice(1)}` : 'Anomaly'} {episodeText(head.episode)}
+      </strong>
+      <span>
+        {head.severity}: {head.description}
+      </span>
+      <span class="muted">
+        Total impact {signedMoney(head.episode.totalImpact, head.currency)} over{' '}
+        {head.episode.days === 1 ? '1 day' : `${head.episode.days} days`}
+      </span>
+      {members.length > 0 && (
+        <span class="muted">
+          Also on{' '}
+          {members
+            .slice(0, 3)
+            .map((a) => scopeLabel(a.scope))
+            .join(', ')}
+          {members.length > 3 ? ` and ${members.length - 3} more` : ''}
+        </span>
+      )}
     </div>
   )
 }

@@ -12,7 +12,7 @@ export function MarkerList(props: {
   return (
     <ul class="marker-list" aria-label="Event markers">
       {props.markers.map((marker) => (
-        <li key={marker.id}>
+        <li key={marker.id} id={`marker-${marker.id}`}>
           <button
             type="button"
             class={`marker-item${props.active === marker.id ? ' active' : ''}`}

@@ -1,13 +1,16 @@
 import { answer, client, everyItem, everyOf, type Schemas } from '../../api'
+import { subscriptionNames } from './subscription-names'
 
 export type Anomaly = Schemas['Anomaly']
 export type AnomalySeverity = Anomaly['severity']
 export type AnomalyStatus = Anomaly['status']
 export type AnomalyScope = Anomaly['scope']
 export type AnomalyDriver = Anomaly['drivers'][number]
+export type AnomalyFeedback = NonNullable<Anomaly['feedback']>
 export type Actor = NonNullable<Anomaly['statusChangedBy']>
 export const ANOMALY_SEVERITIES = everyOf<AnomalySeverity>()(['High', 'Medium', 'Low'])
 export const ANOMALY_STATUSES = everyOf<AnomalyStatus>()(['Active', 'Acknowledged', 'Resolved'])
+export const ANOMALY_FEEDBACKS = everyOf<AnomalyFeedback>()(['Expected', 'NotAnAnomaly', 'Confirmed'])
 
 export interface AnomalyFilter {
   tenancyId: string
@@ -26,6 +29,7 @@ export function listAnomalies(filter: AnomalyFilter) {
         query: {
           page: filter.page,
           pageSize: PAGE_SIZE,
+          view: 'incidents',
           ...(filter.tenancyId ? { tenancyId: filter.tenancyId } : {}),
           ...(filter.status ? { status: filter.status as AnomalyStatus } : {}),
           ...(filter.severity ? { severity: filter.severity as AnomalySeverity } : {}),
@@ -41,6 +45,17 @@ export const getAnomaly = (anomalyId: string) =>
 
 export const setAnomalyStatus = (anomalyId: string, status: 'Acknowledged' | 'Resolved') =>
   answer(client.PATCH('/anomalies/{anomalyId}', { params: { path: { anomalyId } }, body: { status } }))
+
+/** `null` clears the judgement. */
+export const setAnomalyFeedback = (anomalyId: string, feedback: AnomalyFeedback | null) =>
+  answer(client.PATCH('/anomalies/{anomalyId}', { params: { path: { anomalyId } }, body: { feedback } }))
+
+/** Every anomaly of an incident (the id of the anomaly heading it), the head included. */
+export function incidentAnomalies(incidentId: string): Promise<Anomaly[]> {
+  return everyItem((page, pageSize) =>
+    answer(client.GET('/anomalies', { params: { query: { incidentId, page, pageSize } } })),
+  )
+}
 
 /**
  * The anomalies drawn on one chart of a tenant (`scope` as the explorer's address names it: its own and those of
@@ -92,11 +107,11 @@ export const resourceName = (tenantId: string, resourceId: string) =>
     (r) => r.name,
   )
 
-/** How people name an anomaly's scope. */
+/** How people name an anomaly's scope (a subscription by its display name once useSubscriptionNames knows it). */
 export function scopeLabel(scope: AnomalyScope, resource?: string | null): string {
   switch (scope.kind) {
     case 'Subscription':
-      return `Subscription ${scope.subscriptionId}`
+      return `Subscription ${subscriptionNames.get(scope.subscriptionId?.toLowerCase() ?? '') ?? scope.subscriptionId}`
     case 'ResourceGroup':
       return `Resource group ${scope.resourceGroupName}`
     case 'Resource':

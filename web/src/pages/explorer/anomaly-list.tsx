@@ -1,12 +1,12 @@
-import { anomalyDays } from '../../components/chart/anomaly-bands'
-import { formatMoney } from '../../components/format'
+import { activatedBy, anomalyMarks } from '../../components/chart/anomaly-bands'
 import { ProblemMessage } from '../../components/problem'
 import { onLinkClick } from '../../router'
-import type { Anomaly } from '../anomalies/api'
+import { type Anomaly, scopeLabel } from '../anomalies/api'
+import { episodeText, signedMoney } from '../anomalies/incidents'
 
 /**
- * The anomalies of the chart's range as links, for keyboards and screen readers; hovering or focusing one
- * highlights its day on the chart.
+ * The incidents of the chart's range as links, for keyboards and screen readers: each head with its related
+ * anomalies folded inside; hovering or focusing one highlights its episode on the chart.
  */
 export function AnomalyList(props: {
   anomalies: Anomaly[]
@@ -18,29 +18,45 @@ export function AnomalyList(props: {
   if (props.anomalies.length === 0) return <p class="status">No anomalies in this range.</p>
   return (
     <ul class="anomaly-links" aria-label="Anomalies">
-      {anomalyDays(props.anomalies).flatMap((day) =>
-        day.anomalies.map((a) => (
-          <li key={a.id}>
+      {anomalyMarks(props.anomalies).map(({ key, incident }) => {
+        const { head, members } = incident
+        return (
+          <li key={key}>
             <a
-              href={`/anomalies/${a.id}`}
+              href={`/anomalies/${head.id}`}
               onClick={onLinkClick}
-              class={props.active === day.key ? 'active' : undefined}
-              onFocus={() => props.onActivate(day.key)}
-              onBlur={() => props.onActivate(null)}
-              onMouseEnter={() => props.onActivate(day.key)}
-              onMouseLeave={() => props.onActivate(null)}
+              class={props.active === key ? 'active' : undefined}
+              {...activatedBy(key, props.onActivate)}
             >
               <span class="finding-title">
-                {a.dateRaised} · {a.severity} · {a.impact >= 0 ? '+' : ''}
-                {formatMoney(a.impact, a.currency)}
+                {scopeLabel(head.scope)} {episodeText(head.episode)} · {head.severity} ·{' '}
+                {signedMoney(head.episode.totalImpact, head.currency)}
               </span>
               <span class="muted">
-                {a.status} · {a.description}
+                {head.status} · {head.description}
               </span>
             </a>
+            {members.length > 0 && (
+              <details class="anomaly-members">
+                <summary>
+                  and {members.length} related {members.length === 1 ? 'anomaly' : 'anomalies'}
+                </summary>
+                <ul class="anomaly-links">
+                  {members.map((a) => (
+                    <li key={a.id}>
+                      <a href={`/anomalies/${a.id}`} onClick={onLinkClick} {...activatedBy(key, props.onActivate)}>
+                        <span>
+                          {scopeLabel(a.scope)} · {a.severity} · {signedMoney(a.episode.totalImpact, a.currency)}
+                        </span>
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            )}
           </li>
-        )),
-      )}
+        )
+      })}
     </ul>
   )
 }

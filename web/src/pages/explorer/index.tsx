@@ -8,6 +8,7 @@ import { ProblemMessage } from '../../components/problem'
 import { useSearchParams } from '../../components/search-params'
 import { TenantTabs } from '../../components/tenant-tabs'
 import { useLoad } from '../../components/use-load'
+import { useSubscriptionNames } from '../anomalies/subscription-names'
 import { AnomalyList } from './anomaly-list'
 import { useLiveMarkers } from './live-markers'
 import { ScopeHeading } from './scope-heading'
@@ -34,6 +35,8 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
   const [tagKey, setTagKey] = useState('')
   const [active, setActive] = useState<string | null>(null)
   const anomalies = useChartAnomalies(tenantId, scope, from, to)
+  // Anomalies name a subscription by its display name.
+  useSubscriptionNames([tenantId])
 
   // One resource is one group of either kind: those splits say nothing there.
   const groupings = GROUPINGS.filter(
