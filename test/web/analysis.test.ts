@@ -22,7 +22,6 @@ const VIEWER = 'vera.viewer@analysis.test'
 describe('web interface: anomalies and insights', () => {
   let org: OrgContext
   let shopId: string
-  let contosoId: string
   let viewerId: string
   const apiGet = async <T>(path: string) => {
     const res = await t.request('GET', `${API_PREFIX}${path}`, org.ownerKey)
@@ -35,7 +34,6 @@ describe('web interface: anomalies and insights', () => {
     const contoso = await t.given.tenant(org, { name: 'Contoso estate' })
     const shop = await t.given.tenant(org, { name: 'Web shop' })
     shopId = shop.id
-    contosoId = contoso.id
     const queued = await t.request(
       'POST',
       `${API_PREFIX}/tenants/${contoso.id}/snapshots?deepHistory=true`,
