@@ -614,7 +614,17 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
       for (let i = start; i < t; i++) extend(episode, i)
     }
     extend(episode, t)
-    if (episode.shift !== null) continue // a confirmed new level: keep the actual value
+    if (episode.shift !== null) {
+      // A confirmed new level (keep the actual value) that this weekday, in the week after, does not follow: the
+      // one shift does not describe it (a resource added that costs less at weekends), so it takes its own level.
+      if (settling && settling.confirmedAt < t) {
+        for (let j = t - 7; j >= 0; j -= 7) {
+          cleaned[j] = base >= o.minImpact ? (cleaned[j]! * actual) / base : cleaned[j]! + actual - base
+        }
+        scaleAt = -1
+      }
+      continue
+    }
     const adopted = isAdopted(episode.start)
     if (adopted || episode.days >= o.shiftConfirmDays) {
       const raised = episode.raised
