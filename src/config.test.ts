@@ -105,3 +105,15 @@ describe('HTTP settings', () => {
     }
   })
 })
+
+describe('settling window', () => {
+  it('COSTWATCH_AZURE_SETTLING_DAYS: 2 days by default, 0 to 14, anything else refused', () => {
+    expect(loadConfig(base).azureSettlingDays).toBe(2)
+    expect(loadConfig({ ...base, COSTWATCH_AZURE_SETTLING_DAYS: '0' }).azureSettlingDays).toBe(0)
+    expect(loadConfig({ ...base, COSTWATCH_AZURE_SETTLING_DAYS: '14' }).azureSettlingDays).toBe(14)
+    for (const raw of ['15', '-1', '1.5', 'two'])
+      expect(() => loadConfig({ ...base, COSTWATCH_AZURE_SETTLING_DAYS: raw })).toThrow(
+        `Setting COSTWATCH_AZURE_SETTLING_DAYS: must be a whole number from 0 to 14, got "${raw}"`,
+      )
+  })
+})

@@ -79,6 +79,15 @@ function positiveInteger(env: Env, name: string, fallback: number, max = Number.
   return Number(raw)
 }
 
+/** COSTWATCH_AZURE_SETTLING_DAYS: the newest days of a collection Azure still restates, 0 to 14; 2 by default. */
+function azureSettlingDaysFrom(env: Env): number {
+  const raw = env.COSTWATCH_AZURE_SETTLING_DAYS
+  if (raw === undefined || raw === '') return 2
+  if (!/^\d+$/.test(raw) || Number(raw) > 14)
+    throw new ConfigError(`Setting COSTWATCH_AZURE_SETTLING_DAYS: must be a whole number from 0 to 14, got "${raw}"`)
+  return Number(raw)
+}
+
 function positiveNumber(env: Env, name: string, fallback: number): number {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
@@ -281,8 +290,7 @@ export function loadConfig(
     azureAuthorityHost: httpsUrl(env, 'COSTWATCH_AZURE_AUTHORITY_HOST', 'https://login.microsoftonline.com'),
     azureArmEndpoint: httpsUrl(env, 'COSTWATCH_AZURE_ARM_ENDPOINT', 'https://management.azure.com'),
     azureCertificateDir: env.COSTWATCH_AZURE_CERT_DIR || null,
-    azureSettlingDays:
-      env.COSTWATCH_AZURE_SETTLING_DAYS === '0' ? 0 : positiveInteger(env, 'COSTWATCH_AZURE_SETTLING_DAYS', 2, 14),
+    azureSettlingDays: azureSettlingDaysFrom(env),
     hostCredentialOrganisations: organisationIds(env, 'COSTWATCH_HOST_CREDENTIAL_ORGS'),
     anomalyDetection: anomalyDetectionFrom(env),
     logLevel: oneOf(env, 'COSTWATCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

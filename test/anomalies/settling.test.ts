@@ -139,6 +139,25 @@ for (const dialect of testDialects()) {
     })
   })
 
+  describe(`${dialect}: a settling window of another length`, () => {
+    const t = useTestApp({
+      dialect,
+      now: '2026-03-01T09:00:00.000Z',
+      env: { COSTWATCH_SNAPSHOT_HOUR: '23', COSTWATCH_AZURE_SETTLING_DAYS: '4' },
+    })
+
+    it("COSTWATCH_AZURE_SETTLING_DAYS sets how many of a collection's newest days are preliminary", async () => {
+      const org = await t.given.organisation()
+      const tenant = (await t.given.tenant(org)).id
+      await t.services.snapshots.trigger(org.owner, tenant, true)
+      await drain(t, { simulated: azureLike() })
+      expect(await t.services.costReads.settledThrough(tenant)).toBe('2026-02-25')
+      const chart = await t.request('GET', `${API}/tenants/${tenant}/costs/daily`, org.ownerKey)
+      expect(chart.json()).toMatchObject({ to: '2026-03-01', settledThrough: '2026-02-25' })
+      expect((await anomaliesOf(t, org.ownerKey, tenant)).filter((a) => a.dateRaised > '2026-02-25')).toEqual([])
+    })
+  })
+
   describe(`${dialect}: removals are not outages`, () => {
     const t = useTestApp({ dialect, now: '2026-03-01T09:00:00.000Z', env: { COSTWATCH_SNAPSHOT_HOUR: '23' } })
 

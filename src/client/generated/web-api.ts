@@ -1076,6 +1076,11 @@ export interface components {
             scope: string;
             /**
              * Format: date
+             * @description Extension: the last day every recently active source of the tenant's costs has settled (UTC day). Later days are preliminary: still being restated (a collection's newest days) or not yet covered by every source, and anomaly detection does not judge them. Null when no source has recorded what it settled.
+             */
+            settledThrough: string | null;
+            /**
+             * Format: date
              * @description YYYY-MM-DD (UTC day).
              */
             to: string;

@@ -22,6 +22,15 @@ export const CostSeries = Type.Object(
       }),
     ),
     markers: Type.Array(ref(EventRecord), { description: 'The event markers visible on this chart, oldest first.' }),
+    settledThrough: Nullable(
+      Type.String({
+        format: 'date',
+        description:
+          "Extension: the last day every recently active source of the tenant's costs has settled (UTC day). Later " +
+          "days are preliminary: still being restated (a collection's newest days) or not yet covered by every " +
+          'source, and anomaly detection does not judge them. Null when no source has recorded what it settled.',
+      }),
+    ),
   },
   {
     $id: 'CostSeries',

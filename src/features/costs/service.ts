@@ -73,7 +73,10 @@ function filterOf(scope: ResolvedChartScope): SeriesFilter {
 }
 
 export function createCostService(deps: {
-  series: Pick<CostReads, 'daily' | 'resourceTotals' | 'resourceDaily' | 'tagDaily' | 'billingCurrency'>
+  series: Pick<
+    CostReads,
+    'daily' | 'resourceTotals' | 'resourceDaily' | 'tagDaily' | 'billingCurrency' | 'settledThrough'
+  >
   inventoryStore: ChartNames
   inventory: ChartScopes
   events: Pick<EventService, 'visibleOn'>
@@ -209,6 +212,7 @@ export function createCostService(deps: {
             to: dayBounds(to).end,
           })
         ).items,
+        settledThrough: await series.settledThrough(tenantId),
       }
       if (groupBy === null) return result
 

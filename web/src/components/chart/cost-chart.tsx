@@ -6,6 +6,7 @@ import { onLinkClick } from '../../router'
 import { formatInstant, formatMoney } from '../format'
 import { type AnomalyDay, anomalyDays, SEVERITY_BANDS } from './anomaly-bands'
 import { CATEGORY_COLOURS, markerTag } from './markers'
+import { PreliminaryDays, PreliminaryNote, preliminaryBox, preliminaryFrom } from './preliminary'
 
 const PALETTE = ['#2563eb', '#0d9488', '#d97706', '#9333ea', '#db2777', '#65a30d', '#0891b2', '#7c3aed']
 /** Lines beyond these groups make the chart unreadable; the rest stay in the totals. */
@@ -59,6 +60,8 @@ export function CostChart(props: {
   // The chart is rebuilt when the anomalies shown change, not when the same ones arrive in a new array.
   const anomalyKey = (props.anomalies ?? []).map((a) => `${a.id}@${a.dateRaised}`).join()
   const [plotBox, setPlotBox] = useState({ top: 0, height: 0, width: 0 })
+  const preliminary = preliminaryFrom(props.series)
+  const [preliminaryAt, setPreliminaryAt] = useState<{ left: number; width: number } | null>(null)
 
   useEffect(() => {
     const element = host.current
@@ -70,6 +73,7 @@ export function CostChart(props: {
 
     const place = (u: uPlot) => {
       setPlotBox({ top: u.over.offsetTop, height: u.over.clientHeight, width: element.clientWidth })
+      setPreliminaryAt(preliminaryBox(u, preliminaryFrom(series)))
       setPlaced(
         series.markers
           .map((marker) => ({ marker, x: u.valToPos(instantToSeconds(marker.occurredAt), 'x') }))
@@ -165,6 +169,7 @@ export function CostChart(props: {
     <div class="chart">
       <div ref={host} class="chart-canvas" role="img" aria-label={`Daily cost chart; ${listed} listed below it`} />
       <div class="marker-handles" style={{ top: `${plotBox.top}px`, height: `${plotBox.height}px` }}>
+        <PreliminaryDays box={preliminaryAt} first={preliminary} />
         {placed.map(({ marker, left }) => (
           <button
             key={marker.id}
@@ -242,6 +247,7 @@ export function CostChart(props: {
           </div>
         )}
       </div>
+      <PreliminaryNote first={preliminary} />
     </div>
   )
 }
