@@ -12,7 +12,8 @@
  * one on a decoy. Recall is over the planted changes detection must find (not removals), on their resource; per
  * scope kind, over the changes large enough there to be worth raising (at least twice the minimum impact, in money
  * and percent, on the day). After a lasting change (shift, new resource, removal) each scope that contains it is
- * watched to the end of the estate: the days it raises anomalies that no other planted change explains.
+ * watched for six weeks: the days it raises anomalies that no other planted change explains (later ones are no
+ * longer its doing, and count as false alarms).
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -50,6 +51,8 @@ const ESTATE_KINDS: EstateKind[] = [
 const TARGET_F1 = 0.95
 const TARGET_CLEAN_PER_10K = 1
 const TARGET_DAYS_AFTER_LASTING = 2
+/** How long a scope is watched after a lasting change: twice the three weeks it has to be quiet again. */
+const AFTER_LASTING_DAYS = 42
 
 function argsOf(args: string[]): { seeds: number[]; kinds: EstateKind[]; verbose: boolean } {
   const seeds: number[] = []
@@ -217,7 +220,8 @@ function score(estate: Estate, anomalies: Raised[]): Scored {
       if (kind === 'Resource' && l.kind === 'removal') continue
       const days = new Set(
         anomalies
-          .filter((a) => a.scopeKey === scopes[kind] && dayDiff(a.dateRaised, l.start) >= -1)
+          .filter((a) => a.scopeKey === scopes[kind])
+          .filter((a) => dayDiff(a.dateRaised, l.start) >= -1 && dayDiff(a.dateRaised, l.start) <= AFTER_LASTING_DAYS)
           .filter((a) => !explaining(a).some((other) => other !== l))
           .map((a) => a.dateRaised),
       )

@@ -253,6 +253,19 @@ describe('a lasting change on a scope that sums many resources', () => {
     }
   })
 
+  it('a new resource cheaper at weekends raises one episode, whatever weekday it starts on', () => {
+    // From nothing: the first days fix one amount added, which the other weekdays do not follow.
+    for (let start = 100; start < 107; start++) {
+      for (const weekend of [0.55, 0.65, 0.8]) {
+        const next = random(start)
+        const values = Array.from({ length: 200 }, (_, d) =>
+          d < start ? 0 : 410 * (d % 7 >= 5 ? weekend : 1) * (1 + 0.04 * (2 * next() - 1)),
+        )
+        expect(found(values)).toEqual([start])
+      }
+    }
+  })
+
   it('the expected cost of every weekday is the new level within three weeks', () => {
     const values = parent(WEEKS[0], { start: 103, add: 141 })
     const { expected } = judgeSeries(values)

@@ -19,13 +19,16 @@
  * shift: the history before it is moved by the episode's median change (a factor, or an amount added when that fits
  * days of unlike levels better), so the baseline follows the new level at once instead of raising an anomaly a day
  * until it catches up. A lasting change must agree with the baseline on every weekday, so:
- * - in the week after a shift is confirmed, each weekday not yet seen at the new level settles on its own: back to
- *   its old level when the day shows it kept it, or to the day's own level when it departs as the shift did;
+ * - the shift moves each weekday of its episode that one change does not describe to that day's own level, and in
+ *   the week after it is confirmed each other weekday settles on its own: back to its old level when the day shows
+ *   it kept it, to the day's own level when it departs as the shift did or when it departs from the shift itself;
  * - a change that began quietly (days under the thresholds, departing alike) and then clears them on a quiet
  *   weekday is one episode from its first day, a shift when that run lasts `shiftConfirmDays`;
  * - a change on every other day goes on in the episode that ended a day or two before;
  * - a day that departs as the same weekday a week before did, when that day was held out of the history, is that
  *   weekday's new level: both return to the history as they were and raise nothing more.
+ * - a week of days under the thresholds departing alike is a lasting change too small to raise: the history
+ *   moves to it quietly, so what comes next is judged on the level the scope now has.
  * A shift that returns to the old level within four weeks was a long spike: the return raises nothing.
  */
 
@@ -614,7 +617,17 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
       for (let i = start; i < t; i++) extend(episode, i)
     }
     extend(episode, t)
-    if (episode.shift !== null) continue // a confirmed new level: keep the actual value
+    if (episode.shift !== null) {
+      // A confirmed new level (keep the actual value) that this weekday, in the week after, does not follow: the
+      // one shift does not describe it (a resource added that costs less at weekends), so it takes its own level.
+      if (settling && settling.confirmedAt < t) {
+        for (let j = t - 7; j >= 0; j -= 7) {
+          cleaned[j] = base >= o.minImpact ? (cleaned[j]! * actual) / base : cleaned[j]! + actual - base
+        }
+        scaleAt = -1
+      }
+      continue
+    }
     const adopted = isAdopted(episode.start)
     if (adopted || episode.days >= o.shiftConfirmDays) {
       const raised = episode.raised
