@@ -5,6 +5,61 @@ import type { CostReads } from '../costs/read/index.js'
 import { createAnomalyAnalyser } from './detection.js'
 import type { AnomalyStore, DetectedRow } from './store.js'
 
+/**
+ * Runs the analyser from `from` to `to` (clock: the day after `to`) over these costs, with a store that keeps what
+ * the run writes and removes, and knows the episodes `ongoing` names as last seen ongoing.
+ */
+async function analyseWith(
+  costs: Pick<CostReads, 'usageSeries' | 'billingCurrencies'>,
+  ongoing: Set<string>,
+  from: string,
+  to: string,
+) {
+  const written: DetectedRow[] = []
+  const removals: unknown[][] = []
+  const store = {
+    async upsert(rows: readonly DetectedRow[]) {
+      written.push(...rows)
+    },
+    async removeUnconfirmed(...args: unknown[]) {
+      removals.push(args)
+    },
+    async expectedStarts() {
+      return []
+    },
+    async ongoingKeys() {
+      return ongoing
+    },
+    async idsBetween() {
+      return new Map()
+    },
+    async setIncidents() {},
+  } as unknown as AnomalyStore
+  const now = new Date(`${addDays(to, 1)}T00:00:00Z`)
+  const analyser = createAnomalyAnalyser({
+    store,
+    costs,
+    inventory: {
+      groupNames: async () => new Map(),
+      resourcesByKey: async () => new Map(),
+      subscriptionNames: async () => new Map(),
+    },
+    organisationOf: async () => 'org-1',
+    options: DEFAULT_DETECTION,
+    clock: { now: () => now },
+    ids: { uuid: () => crypto.randomUUID() },
+  })
+  await analyser.analyse({
+    tenantId: 'tenant-1',
+    from,
+    to,
+    now,
+    signal: new AbortController().signal,
+    progress: () => {},
+  })
+  return { written, removals }
+}
+
 describe('anomaly detection', () => {
   it('reads each level of costs once and the currency once per run, through the cost read path', async () => {
     const ongoing = new Set<string>()
@@ -42,44 +97,7 @@ describe('anomaly detection', () => {
         return new Map(tenantIds.map((id) => [id, 'EUR']))
       },
     }
-    const written: DetectedRow[] = []
-    const store = {
-      async upsert(rows: readonly DetectedRow[]) {
-        written.push(...rows)
-      },
-      async removeUnconfirmed() {},
-      async expectedStarts() {
-        return []
-      },
-      async ongoingKeys() {
-        return ongoing
-      },
-      async idsBetween() {
-        return new Map()
-      },
-      async setIncidents() {},
-    } as unknown as AnomalyStore
-    const analyser = createAnomalyAnalyser({
-      store,
-      costs,
-      inventory: {
-        groupNames: async () => new Map(),
-        resourcesByKey: async () => new Map(),
-        subscriptionNames: async () => new Map(),
-      },
-      organisationOf: async () => 'org-1',
-      options: DEFAULT_DETECTION,
-      clock: { now: () => new Date('2026-03-02T00:00:00Z') },
-      ids: { uuid: () => crypto.randomUUID() },
-    })
-    await analyser.analyse({
-      tenantId: 'tenant-1',
-      from: '2026-03-01',
-      to: '2026-03-01',
-      now: new Date('2026-03-02T00:00:00Z'),
-      signal: new AbortController().signal,
-      progress: () => {},
-    })
+    const { written } = await analyseWith(costs, ongoing, '2026-03-01', '2026-03-01')
     expect(usageReads).toEqual(['tenant', 'subscription', 'resourceGroup', 'service', 'resource'])
     expect(currencyReads).toBe(1)
     // The reads were used: the spike was found at every level, in the billing currency.
@@ -107,48 +125,7 @@ describe('anomaly episodes over a run', () => {
         return new Map(tenantIds.map((id) => [id, 'EUR']))
       },
     }
-    const written: DetectedRow[] = []
-    const removals: unknown[][] = []
-    const store = {
-      async upsert(rows: readonly DetectedRow[]) {
-        written.push(...rows)
-      },
-      async removeUnconfirmed(...args: unknown[]) {
-        removals.push(args)
-      },
-      async expectedStarts() {
-        return []
-      },
-      async ongoingKeys() {
-        return ongoing
-      },
-      async idsBetween() {
-        return new Map()
-      },
-      async setIncidents() {},
-    } as unknown as AnomalyStore
-    const analyser = createAnomalyAnalyser({
-      store,
-      costs,
-      inventory: {
-        groupNames: async () => new Map(),
-        resourcesByKey: async () => new Map(),
-        subscriptionNames: async () => new Map(),
-      },
-      organisationOf: async () => 'org-1',
-      options: DEFAULT_DETECTION,
-      clock: { now: () => new Date('2026-03-01T00:00:00Z') },
-      ids: { uuid: () => crypto.randomUUID() },
-    })
-    await analyser.analyse({
-      tenantId: 'tenant-1',
-      from: '2026-02-27',
-      to: '2026-02-28',
-      now: new Date('2026-03-01T00:00:00Z'),
-      signal: new AbortController().signal,
-      progress: () => {},
-    })
-    return { written, removals }
+    return analyseWith(costs, ongoing, '2026-02-27', '2026-02-28')
   }
 
   it('writes an episode that started before the run and goes on in it, keyed by its first day', async () => {
