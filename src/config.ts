@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
+import ipaddr from 'ipaddr.js'
 
 export const CONNECTORS = ['azure', 'simulated'] as const
 export type ConnectorName = (typeof CONNECTORS)[number]
@@ -62,6 +63,11 @@ export interface Config {
    * null when not set: then only a server of a single organisation allows them.
    */
   hostCredentialOrganisations: string[] | null
+  /**
+   * Networks (CIDRs) the outbound client may reach although they are not public, over http as well as https
+   * (an internal chat server); empty by default.
+   */
+  outboundAllow: string[]
   /** Anomaly detection thresholds (COSTWATCH_ANOMALY_*); the defaults are DEFAULT_DETECTION's. */
   anomalyDetection: DetectionOptions
 }
@@ -163,6 +169,23 @@ function organisationIds(env: Env, name: string): string[] | null {
   if (bad !== undefined)
     throw new ConfigError(`Setting ${name}: must be organisation ids separated by commas, got "${bad}"`)
   return ids
+}
+
+/** A list of CIDRs separated by commas (`10.1.2.0/24, fd00::/8`); a bare address is its own /32 or /128. */
+function cidrList(env: Env, name: string): string[] {
+  const raw = env[name]?.trim()
+  if (!raw) return []
+  return raw.split(',').map((item) => {
+    const text = item.trim()
+    try {
+      const [address, bits] = text.includes('/')
+        ? ipaddr.parseCIDR(text)
+        : ipaddr.parseCIDR(`${text}/${ipaddr.parse(text).kind() === 'ipv4' ? 32 : 128}`)
+      return `${address.toString()}/${bits}`
+    } catch {
+      throw new ConfigError(`Setting ${name}: must be CIDRs separated by commas (10.1.2.0/24, fd00::/8), got "${text}"`)
+    }
+  })
 }
 
 function httpsUrl(env: Env, name: string, fallback: string): string {
@@ -292,6 +315,7 @@ export function loadConfig(
     azureCertificateDir: env.COSTWATCH_AZURE_CERT_DIR || null,
     azureSettlingDays: azureSettlingDaysFrom(env),
     hostCredentialOrganisations: organisationIds(env, 'COSTWATCH_HOST_CREDENTIAL_ORGS'),
+    outboundAllow: cidrList(env, 'COSTWATCH_OUTBOUND_ALLOW'),
     anomalyDetection: anomalyDetectionFrom(env),
     logLevel: oneOf(env, 'COSTWATCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     sqliteSynchronous: oneOf(env, 'COSTWATCH_SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS, 'NORMAL'),

@@ -53,6 +53,12 @@ const OWNERS: Record<string, string[]> = {
   reportRunTenancies: ['features/reports/store.ts'],
   auditLog: ['platform/audit.ts'],
   mailOutbox: ['platform/mail.ts'],
+  notificationChannels: ['features/notifications/store.ts'],
+  notificationDeliveries: ['features/notifications/store.ts'],
+  alertRules: ['features/alerts/store.ts'],
+  alertRuleTenancies: ['features/alerts/store.ts'],
+  alertRuns: ['features/alerts/store.ts'],
+  alertSends: ['features/alerts/store.ts'],
   // Exact counts and the cache's versions: kept by the platform for every feature (platform/db/counters.ts).
   rowCounts: ['platform/db/counters.ts', 'platform/cache.ts'],
 }

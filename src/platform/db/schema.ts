@@ -44,6 +44,12 @@ export interface Database {
   reportTenancies: ReportTenanciesTable
   reportRuns: ReportRunsTable
   reportRunTenancies: ReportRunTenanciesTable
+  notificationChannels: NotificationChannelsTable
+  notificationDeliveries: NotificationDeliveriesTable
+  alertRules: AlertRulesTable
+  alertRuleTenancies: AlertRuleTenanciesTable
+  alertRuns: AlertRunsTable
+  alertSends: AlertSendsTable
 }
 
 export interface OrganisationsTable {
@@ -551,4 +557,86 @@ export interface ReportRunsTable extends RunColumns {
 export interface ReportRunTenanciesTable {
   runId: string
   tenancyId: string
+}
+
+/** Where alerts go (migration 0030). JSON columns are text; the URL and the signing secrets are sealed. */
+export interface NotificationChannelsTable {
+  id: string
+  organisationId: string
+  name: string
+  /** Email, Slack, Teams or Webhook. */
+  type: string
+  enabled: number
+  disabledReason: string | null
+  urlSealed: string | null
+  /** JSON string[] (Email). */
+  emails: string | null
+  /** JSON string[] (Email): users of the organisation. */
+  userIds: string | null
+  secretSealed: string | null
+  previousSecretSealed: string | null
+  previousSecretUntil: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+/** One message to one channel: a run of the `notification` kind. */
+export interface NotificationDeliveriesTable extends RunColumns {
+  organisationId: string
+  channelId: string
+  ruleId: string | null
+  eventType: string
+  /** Unique per channel: the same event is never queued twice to one channel. */
+  eventKey: string
+  webhookId: string
+  /** JSON of the event (see features/notifications/message.ts). */
+  payload: string
+  /** Succeeded, Accepted or Failed once settled. */
+  outcome: string | null
+  lastStatusCode: number | null
+  lastError: string | null
+  latencyMs: number | null
+}
+
+export interface AlertRulesTable {
+  id: string
+  organisationId: string
+  name: string
+  enabled: number
+  /** JSON string[]. */
+  channelIds: string
+  /** JSON of the rule's scope. */
+  scope: string
+  triggerType: string
+  /** JSON of the trigger. */
+  trigger: string
+  frequency: string
+  digestHour: number | null
+  digestWeekday: string | null
+  timeZone: string
+  sendWhenQuiet: number
+  createdAt: string
+  updatedAt: string
+}
+
+export interface AlertRuleTenanciesTable {
+  ruleId: string
+  tenancyId: string
+}
+
+/** An evaluation of alert rules: after an analysis run (`analysis`) or for one rule's digest period (`digest`). */
+export interface AlertRunsTable extends RunColumns {
+  organisationId: string | null
+  source: string
+  sourceRunId: string | null
+  ruleId: string | null
+  periodKey: string | null
+}
+
+/** What a rule has sent about a subject, and at which level (an anomaly's severity rank). */
+export interface AlertSendsTable {
+  ruleId: string
+  subjectKey: string
+  level: number
+  sentAt: string
 }
