@@ -136,6 +136,13 @@ const VISITS: Visit[] = [
   { route: '/settings/keys', url: () => '/settings/keys', title: 'API keys', section: 'Settings', tab: 'API keys' },
   { route: '/settings/users', url: () => '/settings/users', title: 'Users', section: 'Settings', tab: 'Users' },
   { route: '/settings/audit', url: () => '/settings/audit', title: 'Audit log', section: 'Settings', tab: 'Audit log' },
+  {
+    route: '/settings/notifications',
+    url: () => '/settings/notifications',
+    title: 'Notifications',
+    section: 'Settings',
+    tab: 'Notifications',
+  },
 ]
 
 /** The route patterns of `ROUTES`, read from the route table itself: a new page without a visit here fails. */

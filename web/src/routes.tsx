@@ -8,7 +8,7 @@ import { InsightPage } from './pages/insights/detail'
 import { InventoryPage } from './pages/inventory'
 import { MarkersPage } from './pages/markers'
 import { ReportPage, ReportsPage } from './pages/reports'
-import { AuditPage, KeysPage, UsersPage } from './pages/settings'
+import { AuditPage, KeysPage, NotificationsPage, UsersPage } from './pages/settings'
 import { TenantsPage } from './pages/tenants'
 
 /** What a page gets: the path's named parts (decoded) and the signed-in user. */
@@ -61,6 +61,11 @@ export const ROUTES: Route[] = [
   { path: '/settings', title: 'API keys', page: () => <KeysPage />, ownersOnly: true },
   { path: '/settings/keys', title: 'API keys', page: () => <KeysPage />, ownersOnly: true },
   { path: '/settings/users', title: 'Users', page: ({ user }) => <UsersPage me={user} />, ownersOnly: true },
+  {
+    path: '/settings/notifications',
+    title: 'Notifications',
+    page: ({ user }) => <NotificationsPage user={user} />,
+  },
   { path: '/settings/audit', title: 'Audit log', page: () => <AuditPage />, ownersOnly: true },
   {
     path: '/tenants/:tenantId/markers',
@@ -70,12 +75,25 @@ export const ROUTES: Route[] = [
 ]
 
 /** The sections in the top bar; `prefix` marks the link current for every page under it. */
-export const NAV: { href: string; label: string; prefix: string; ownersOnly?: boolean }[] = [
+export const NAV: {
+  href: string
+  label: string
+  prefix: string
+  ownersOnly?: boolean
+  /** Where the section's link goes for anyone but an owner (then it is shown to them). */
+  othersHref?: string
+}[] = [
   { href: '/tenants', label: 'Tenants', prefix: '/tenants' },
   { href: '/anomalies', label: 'Anomalies', prefix: '/anomalies' },
   { href: '/insights', label: 'Insights', prefix: '/insights' },
   { href: '/reports', label: 'Reports', prefix: '/reports' },
-  { href: '/settings/keys', label: 'Settings', prefix: '/settings', ownersOnly: true },
+  {
+    href: '/settings/keys',
+    label: 'Settings',
+    prefix: '/settings',
+    ownersOnly: true,
+    othersHref: '/settings/notifications',
+  },
 ]
 
 /** The document's title for a page named `name`. */

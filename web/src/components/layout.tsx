@@ -14,10 +14,10 @@ export function Layout(props: { user: SessionUser | null; onSignOut?: () => void
         </a>
         {user && (
           <nav class="sections" aria-label="Sections">
-            {NAV.filter((item) => !item.ownersOnly || user.isOwner).map((item) => (
+            {NAV.filter((item) => !item.ownersOnly || user.isOwner || item.othersHref).map((item) => (
               <a
                 key={item.href}
-                href={item.href}
+                href={!item.ownersOnly || user.isOwner ? item.href : item.othersHref}
                 onClick={onLinkClick}
                 aria-current={path.startsWith(item.prefix) ? 'page' : undefined}
               >

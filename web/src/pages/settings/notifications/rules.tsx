@@ -1,0 +1,891 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { ApiProblem, answer, client, hasRole, type SessionUser, type Tenant } from '../../../api'
+import { ConfirmDialog } from '../../../components/confirm-dialog'
+import { inWords, withoutFields } from '../../../components/field-errors'
+import { formatMoney } from '../../../components/format'
+import { ProblemMessage } from '../../../components/problem'
+import { onLinkClick } from '../../../router'
+import {
+  type Channel,
+  FREQUENCIES,
+  type Frequency,
+  notificationsApi,
+  type Preview,
+  type Rule,
+  type RuleInput,
+  type RuleTrigger,
+  SEVERITIES,
+  TRIGGER_TYPES,
+  type TriggerType,
+  WEEKDAYS,
+  type Weekday,
+} from './api'
+
+const TRIGGER_LABEL: Record<TriggerType, string> = {
+  AnomalyRaised: 'An anomaly is raised',
+  InsightFound: 'A saving is found',
+  Digest: 'A digest of the period',
+  BudgetThreshold: 'A budget threshold is crossed',
+}
+const FREQUENCY_LABEL: Record<Frequency, string> = {
+  Immediate: 'At once',
+  Daily: 'Daily digest',
+  Weekly: 'Weekly digest',
+}
+
+/** The browser's time zone, the default of a new rule's digests. */
+function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+  } catch {
+    return 'UTC'
+  }
+}
+function timeZones(): string[] {
+  try {
+    return (Intl as unknown as { supportedValuesOf(key: string): string[] }).supportedValuesOf('timeZone')
+  } catch {
+    return ['UTC']
+  }
+}
+
+/** The server's messages of a field and the fields under it ("scope.tags" holds "scope.tags.0.key"). */
+function messagesUnder(error: unknown, field: string): string[] {
+  if (!(error instanceof ApiProblem) || !error.problem.errors) return []
+  return Object.entries(error.problem.errors)
+    .filter(([name]) => name === field || name.startsWith(`${field}.`))
+    .flatMap(([, messages]) => messages)
+}
+function FieldMessages(props: { id: string; label: string; error: unknown; field: string }) {
+  const messages = messagesUnder(props.error, props.field)
+  if (messages.length === 0) return null
+  return (
+    <p id={props.id} class="field-error">
+      {messages.map((m) => `${props.label} ${inWords(m)}.`).join(' ')}
+    </p>
+  )
+}
+const RULE_FIELDS = [
+  'name',
+  'channelIds',
+  'scope',
+  'trigger',
+  'frequency',
+  'digestHour',
+  'digestWeekday',
+  'timeZone',
+  'sendWhenQuiet',
+]
+const withoutRuleFields = (error: unknown) => {
+  if (!(error instanceof ApiProblem) || !error.problem.errors) return error
+  const shown = Object.keys(error.problem.errors).filter((name) =>
+    RULE_FIELDS.some((f) => name === f || name.startsWith(`${f}.`)),
+  )
+  return withoutFields(error, shown)
+}
+
+/** Whether the user may change a rule: owners any; a tenancy's Admins the rules scoped to their tenancies only. */
+export function mayManage(user: SessionUser, rule: Pick<Rule, 'scope'>): boolean {
+  if (user.isOwner) return true
+  const ids = rule.scope.tenancyIds
+  return ids !== null && ids.length > 0 && ids.every((id) => hasRole(user, id, 'Admin'))
+}
+
+function triggerText(trigger: RuleTrigger, currency: string): string {
+  switch (trigger.type) {
+    case 'AnomalyRaised': {
+      const parts = [
+        trigger.minImpact != null ? `over ${formatMoney(trigger.minImpact, currency)}` : null,
+        trigger.minImpactPercent != null ? `over ${trigger.minImpactPercent}%` : null,
+      ].filter(Boolean)
+      const joined = parts.join(trigger.combine === 'all' ? ' and ' : ' or ')
+      const severity = trigger.minSeverity ? `, ${trigger.minSeverity} severity or more` : ''
+      return `Anomalies${joined ? ` ${joined}` : ''}${severity}`
+    }
+    case 'InsightFound':
+      return trigger.minMonthlySavings != null
+        ? `Savings of ${formatMoney(trigger.minMonthlySavings, currency)} a month or more`
+        : 'Every saving found'
+    case 'Digest':
+      return 'A summary of the period'
+    case 'BudgetThreshold':
+      return 'Budget thresholds'
+  }
+}
+
+function scopeText(rule: Pick<Rule, 'scope'>, tenants: Tenant[]): string {
+  const { scope } = rule
+  const where =
+    scope.tenancyIds === null
+      ? 'Every tenancy'
+      : scope.tenancyIds.map((id) => tenants.find((t) => t.id === id)?.name ?? 'a tenancy').join(', ')
+  const more = [
+    ...(scope.tags ?? []).map((t) => `tag ${t.key}=${t.value}`),
+    scope.resourceGroup ? `resource group ${scope.resourceGroup}` : null,
+    scope.service ? `service ${scope.service}` : null,
+  ].filter(Boolean)
+  return more.length > 0 ? `${where}; ${more.join(', ')}` : where
+}
+
+function frequencyText(rule: Rule): string {
+  if (rule.frequency === 'Immediate') return 'At once'
+  const hour = `${String(rule.digestHour).padStart(2, '0')}:00 ${rule.timeZone}`
+  return rule.frequency === 'Daily' ? `Daily at ${hour}` : `${rule.digestWeekday}s at ${hour}`
+}
+
+/** The rules the user may see; create, edit and delete those the user may manage. */
+export function RulesSection(props: {
+  user: SessionUser
+  rules: Rule[] | null
+  error: unknown
+  channels: Channel[] | null
+  channelsError: unknown
+  tenants: Tenant[]
+  reload(): void
+}) {
+  const [editing, setEditing] = useState<Rule | 'new' | null>(null)
+  const [deleting, setDeleting] = useState<Rule | null>(null)
+  const { user, rules, tenants } = props
+  const mayCreate = user.isOwner || user.tenancyRoles.some((r) => r.role === 'Admin')
+  const channelName = (id: string) => props.channels?.find((c) => c.id === id)?.name ?? 'a channel'
+  const currency = 'USD'
+
+  return (
+    <section aria-labelledby="rules-title">
+      <div class="section-head">
+        <h2 id="rules-title">Rules</h2>
+        {mayCreate && editing === null && (
+          <button type="button" onClick={() => setEditing('new')}>
+            New rule
+          </button>
+        )}
+      </div>
+      <p class="muted">
+        Which events go to which channels: anomalies over a threshold, savings found, or a digest, for the tenancies and
+        tags a rule names.
+        {!user.isOwner && ' Owners manage every rule; a tenancy\u2019s Admins manage the rules of their tenancies.'}
+      </p>
+      {editing !== null && (
+        <RuleForm
+          key={editing === 'new' ? 'new' : editing.id}
+          user={user}
+          rule={editing === 'new' ? null : editing}
+          channels={props.channels}
+          channelsError={props.channelsError}
+          tenants={tenants}
+          onCancel={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null)
+            props.reload()
+          }}
+        />
+      )}
+      <ProblemMessage error={props.error} />
+      {!rules && !props.error && <p class="status">Loading rules…</p>}
+      {rules?.length === 0 && <p class="status">No rules yet.</p>}
+      {rules && rules.length > 0 && (
+        <table class="records" aria-labelledby="rules-title">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">When</th>
+              <th scope="col">Scope</th>
+              <th scope="col">Channels</th>
+              <th scope="col">How often</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rules.map((rule) => (
+              <tr key={rule.id} class={rule.enabled ? undefined : 'inactive'}>
+                <th scope="row" data-label="Name">
+                  {rule.name}
+                  {!rule.enabled && <span class="badge channel-disabled">Off</span>}
+                </th>
+                <td data-label="When" class="wide">
+                  {triggerText(rule.trigger, currency)}
+                </td>
+                <td data-label="Scope" class="wide">
+                  {scopeText(rule, tenants)}
+                </td>
+                <td data-label="Channels">{rule.channelIds.map(channelName).join(', ')}</td>
+                <td data-label="How often">{frequencyText(rule)}</td>
+                <td class="row-actions">
+                  {mayManage(user, rule) && (
+                    <>
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`Edit ${rule.name}`}
+                        onClick={() => setEditing(rule)}
+                      >
+                        Edit
+                      </button>{' '}
+                      <button
+                        type="button"
+                        class="danger-outline"
+                        aria-label={`Delete ${rule.name}`}
+                        onClick={() => setDeleting(rule)}
+                      >
+                        Delete
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete the rule "${deleting.name}"?`}
+          confirmLabel="Delete the rule"
+          onConfirm={async () => {
+            await notificationsApi.deleteRule(deleting.id)
+            props.reload()
+          }}
+          onClose={() => setDeleting(null)}
+        >
+          <p>No alerts are sent for it from now on. This cannot be undone.</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  )
+}
+
+interface Draft {
+  name: string
+  enabled: boolean
+  channelIds: string[]
+  everyTenancy: boolean
+  tenancyIds: string[]
+  tags: { key: string; value: string }[]
+  resourceGroup: string
+  service: string
+  triggerType: TriggerType
+  minImpact: string
+  minImpactPercent: string
+  combine: 'all' | 'any'
+  minSeverity: string
+  minMonthlySavings: string
+  frequency: Frequency
+  digestHour: number
+  digestWeekday: Weekday
+  timeZone: string
+  sendWhenQuiet: boolean
+}
+
+function draftOf(rule: Rule | null, user: SessionUser): Draft {
+  const trigger = rule?.trigger
+  const number = (value: number | null | undefined) => (value == null ? '' : String(value))
+  return {
+    name: rule?.name ?? '',
+    enabled: rule?.enabled ?? true,
+    channelIds: rule?.channelIds ?? [],
+    everyTenancy: rule ? rule.scope.tenancyIds === null : user.isOwner,
+    tenancyIds: rule?.scope.tenancyIds ?? [],
+    tags: rule?.scope.tags ?? [],
+    resourceGroup: rule?.scope.resourceGroup ?? '',
+    service: rule?.scope.service ?? '',
+    triggerType: trigger?.type ?? 'AnomalyRaised',
+    minImpact: number(trigger?.minImpact),
+    minImpactPercent: number(trigger?.minImpactPercent),
+    combine: trigger?.combine ?? 'any',
+    minSeverity: trigger?.minSeverity ?? '',
+    minMonthlySavings: number(trigger?.minMonthlySavings),
+    frequency: rule?.frequency ?? 'Immediate',
+    digestHour: rule?.digestHour ?? 8,
+    digestWeekday: rule?.digestWeekday ?? 'Monday',
+    timeZone: rule?.timeZone ?? browserTimeZone(),
+    sendWhenQuiet: rule?.sendWhenQuiet ?? false,
+  }
+}
+
+/** A number field's text as the API takes it: empty is no threshold; anything else is sent for the API to judge. */
+const amount = (text: string): number | null => (text.trim() === '' ? null : Number(text))
+
+function inputOf(draft: Draft): RuleInput {
+  const trigger: RuleTrigger =
+    draft.triggerType === 'AnomalyRaised'
+      ? {
+          type: 'AnomalyRaised',
+          minImpact: amount(draft.minImpact),
+          minImpactPercent: amount(draft.minImpactPercent),
+          combine: draft.combine,
+          minSeverity: draft.minSeverity || null,
+        }
+      : draft.triggerType === 'InsightFound'
+        ? { type: 'InsightFound', minMonthlySavings: amount(draft.minMonthlySavings) }
+        : draft.triggerType === 'BudgetThreshold'
+          ? { type: 'BudgetThreshold', budgetIds: [] }
+          : { type: 'Digest' }
+  return {
+    name: draft.name,
+    enabled: draft.enabled,
+    channelIds: draft.channelIds,
+    scope: {
+      tenancyIds: draft.everyTenancy ? null : draft.tenancyIds,
+      tags: draft.tags.filter((t) => t.key.trim() !== '' || t.value.trim() !== ''),
+      resourceGroup: draft.resourceGroup.trim() || null,
+      service: draft.service.trim() || null,
+    },
+    trigger,
+    frequency: draft.frequency,
+    digestHour: draft.digestHour,
+    digestWeekday: draft.digestWeekday,
+    timeZone: draft.timeZone,
+    sendWhenQuiet: draft.sendWhenQuiet,
+  }
+}
+
+/** The tags of the chosen tenancies (of every visible one when none is chosen), merged: key → values. */
+function useScopeTags(tenancyIds: string[]): Map<string, string[]> {
+  const [tags, setTags] = useState(new Map<string, string[]>())
+  const key = tenancyIds.slice().sort().join(',')
+  useEffect(() => {
+    let current = true
+    Promise.all(
+      tenancyIds
+        .slice(0, 20)
+        .map((tenantId) =>
+          answer(client.GET('/tenants/{tenantId}/tags', { params: { path: { tenantId } } })).catch(() => null),
+        ),
+    ).then((answers) => {
+      if (!current) return
+      const merged = new Map<string, string[]>()
+      for (const found of answers)
+        for (const k of found?.keys ?? []) {
+          const known = [...merged.keys()].find((m) => m.toLowerCase() === k.key.toLowerCase()) ?? k.key
+          merged.set(known, [...new Set([...(merged.get(known) ?? []), ...k.values])])
+        }
+      setTags(merged)
+    })
+    return () => {
+      current = false
+    }
+  }, [key])
+  return tags
+}
+
+/** How long the form waits after the last change before asking for a preview. */
+const PREVIEW_DEBOUNCE_MS = 500
+
+function RuleForm(props: {
+  user: SessionUser
+  rule: Rule | null
+  channels: Channel[] | null
+  channelsError: unknown
+  tenants: Tenant[]
+  onCancel(): void
+  onSaved(): void
+}) {
+  const { user, tenants } = props
+  const [draft, setDraft] = useState<Draft>(() => draftOf(props.rule, user))
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  const set = <K extends keyof Draft>(field: K, value: Draft[K]) => setDraft((d) => ({ ...d, [field]: value }))
+  const zones = useMemo(timeZones, [])
+  // A non-owner scopes a rule to tenancies they administer.
+  const choosable = tenants.filter((t) => hasRole(user, t.id, 'Admin'))
+  const tagTenancies =
+    draft.everyTenancy || draft.tenancyIds.length === 0 ? choosable.map((t) => t.id) : draft.tenancyIds
+  const tags = useScopeTags(tagTenancies)
+  const input = inputOf(draft)
+  const p = props.rule ? `rule-${props.rule.id}` : 'rule-new'
+
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    setError(null)
+    setBusy(true)
+    try {
+      if (props.rule) await notificationsApi.updateRule(props.rule.id, input)
+      else await notificationsApi.createRule(input)
+      props.onSaved()
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const describedBy = (field: string, hint?: string) =>
+    [hint, messagesUnder(error, field).length > 0 ? `${p}-${field.replaceAll('.', '-')}-error` : undefined]
+      .filter(Boolean)
+      .join(' ') || undefined
+  const invalid = (field: string) => (messagesUnder(error, field).length > 0 ? true : undefined)
+  const fieldError = (field: string, label: string) => (
+    <FieldMessages id={`${p}-${field.replaceAll('.', '-')}-error`} label={label} error={error} field={field} />
+  )
+
+  return (
+    <form class="card settings-form rule-form" onSubmit={submit} aria-labelledby={`${p}-title`}>
+      <h3 id={`${p}-title`}>{props.rule ? `Edit "${props.rule.name}"` : 'New rule'}</h3>
+      <div class="form-grid">
+        <div class="field">
+          <label for={`${p}-name`}>Name</label>
+          <input
+            id={`${p}-name`}
+            required
+            maxLength={200}
+            placeholder="e.g. Payments anomalies"
+            value={draft.name}
+            onInput={(e) => set('name', e.currentTarget.value)}
+            aria-invalid={invalid('name')}
+            aria-describedby={describedBy('name')}
+          />
+          {fieldError('name', 'The name')}
+        </div>
+        <label class="inline rule-enabled">
+          <input type="checkbox" checked={draft.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} />
+          Enabled
+        </label>
+      </div>
+
+      <fieldset class="check-group" aria-describedby={describedBy('channelIds')}>
+        <legend>Channels</legend>
+        <ProblemMessage error={props.channelsError} />
+        {props.channels?.length === 0 && <p class="status">No channels yet: an owner adds them above.</p>}
+        {props.channels?.map((channel) => (
+          <label class="inline" key={channel.id}>
+            <input
+              type="checkbox"
+              checked={draft.channelIds.includes(channel.id)}
+              onChange={(e) =>
+                set(
+                  'channelIds',
+                  e.currentTarget.checked
+                    ? [...draft.channelIds, channel.id]
+                    : draft.channelIds.filter((id) => id !== channel.id),
+                )
+              }
+            />
+            {channel.name} <span class="muted">({channel.type})</span>
+          </label>
+        ))}
+        {fieldError('channelIds', 'The channels')}
+      </fieldset>
+
+      <fieldset class="scope-picker">
+        <legend>Scope</legend>
+        <fieldset class="check-group" aria-describedby={describedBy('scope.tenancyIds')}>
+          <legend>Tenancies</legend>
+          {user.isOwner && (
+            <label class="inline">
+              <input
+                type="checkbox"
+                checked={draft.everyTenancy}
+                onChange={(e) => set('everyTenancy', e.currentTarget.checked)}
+              />
+              Every tenancy, now and later
+            </label>
+          )}
+          {!draft.everyTenancy &&
+            choosable.map((tenant) => (
+              <label class="inline" key={tenant.id}>
+                <input
+                  type="checkbox"
+                  checked={draft.tenancyIds.includes(tenant.id)}
+                  onChange={(e) =>
+                    set(
+                      'tenancyIds',
+                      e.currentTarget.checked
+                        ? [...draft.tenancyIds, tenant.id]
+                        : draft.tenancyIds.filter((id) => id !== tenant.id),
+                    )
+                  }
+                />
+                {tenant.name}
+              </label>
+            ))}
+          {fieldError('scope.tenancyIds', 'The tenancies')}
+        </fieldset>
+
+        <fieldset class="tag-rows" aria-describedby={`${p}-tags-hint`}>
+          <legend>Tags</legend>
+          <p id={`${p}-tags-hint`} class="hint">
+            Only anomalies on resources or resource groups carrying every tag (key in any letter case, value exact).
+          </p>
+          {draft.tags.map((tag, i) => (
+            <div class="tag-row" key={i}>
+              <div class="field">
+                <label for={`${p}-tag-key-${i}`}>Tag key {i + 1}</label>
+                <input
+                  id={`${p}-tag-key-${i}`}
+                  list={`${p}-tag-keys`}
+                  autocomplete="off"
+                  value={tag.key}
+                  onInput={(e) => {
+                    const key = e.currentTarget.value
+                    set(
+                      'tags',
+                      draft.tags.map((t, j) => (j === i ? { ...t, key } : t)),
+                    )
+                  }}
+                  aria-invalid={invalid(`scope.tags.${i}.key`)}
+                />
+              </div>
+              <div class="field">
+                <label for={`${p}-tag-value-${i}`}>Tag value {i + 1}</label>
+                <input
+                  id={`${p}-tag-value-${i}`}
+                  list={`${p}-tag-values-${i}`}
+                  autocomplete="off"
+                  value={tag.value}
+                  onInput={(e) => {
+                    const value = e.currentTarget.value
+                    set(
+                      'tags',
+                      draft.tags.map((t, j) => (j === i ? { ...t, value } : t)),
+                    )
+                  }}
+                  aria-invalid={invalid(`scope.tags.${i}.value`)}
+                />
+                <datalist id={`${p}-tag-values-${i}`}>
+                  {([...tags.entries()].find(([k]) => k.toLowerCase() === tag.key.trim().toLowerCase())?.[1] ?? []).map(
+                    (value) => (
+                      <option key={value} value={value} />
+                    ),
+                  )}
+                </datalist>
+              </div>
+              <button
+                type="button"
+                class="plain"
+                aria-label={`Remove tag ${i + 1}`}
+                onClick={() =>
+                  set(
+                    'tags',
+                    draft.tags.filter((_, j) => j !== i),
+                  )
+                }
+              >
+                Remove
+              </button>
+            </div>
+          ))}
+          <datalist id={`${p}-tag-keys`}>
+            {[...tags.keys()].map((key) => (
+              <option key={key} value={key} />
+            ))}
+          </datalist>
+          {fieldError('scope.tags', 'The tags')}
+          {draft.tags.length < 10 && (
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => set('tags', [...draft.tags, { key: '', value: '' }])}
+            >
+              Add a tag
+            </button>
+          )}
+        </fieldset>
+
+        <div class="form-grid">
+          <div class="field">
+            <label for={`${p}-group`}>Resource group (optional)</label>
+            <input
+              id={`${p}-group`}
+              maxLength={90}
+              value={draft.resourceGroup}
+              onInput={(e) => set('resourceGroup', e.currentTarget.value)}
+              aria-invalid={invalid('scope.resourceGroup')}
+              aria-describedby={describedBy('scope.resourceGroup')}
+            />
+            {fieldError('scope.resourceGroup', 'The resource group')}
+          </div>
+          <div class="field">
+            <label for={`${p}-service`}>Service (optional)</label>
+            <input
+              id={`${p}-service`}
+              maxLength={200}
+              placeholder="e.g. Virtual Machines"
+              value={draft.service}
+              onInput={(e) => set('service', e.currentTarget.value)}
+              aria-invalid={invalid('scope.service')}
+              aria-describedby={describedBy('scope.service')}
+            />
+            {fieldError('scope.service', 'The service')}
+          </div>
+        </div>
+        {fieldError('scope', 'The scope')}
+      </fieldset>
+
+      <fieldset>
+        <legend>When</legend>
+        <div class="form-grid">
+          <div class="field">
+            <label for={`${p}-trigger`}>Trigger</label>
+            <select
+              id={`${p}-trigger`}
+              value={draft.triggerType}
+              onChange={(e) => set('triggerType', e.currentTarget.value as TriggerType)}
+            >
+              {TRIGGER_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {TRIGGER_LABEL[type]}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        {draft.triggerType === 'AnomalyRaised' && (
+          <div class="form-grid">
+            <div class="field">
+              <label for={`${p}-min-impact`}>Impact at least (money)</label>
+              <input
+                id={`${p}-min-impact`}
+                type="number"
+                min={0}
+                step="any"
+                inputMode="decimal"
+                value={draft.minImpact}
+                onInput={(e) => set('minImpact', e.currentTarget.value)}
+                aria-invalid={invalid('trigger.minImpact')}
+                aria-describedby={describedBy('trigger.minImpact')}
+              />
+              {fieldError('trigger.minImpact', 'The impact')}
+            </div>
+            <div class="field">
+              <label for={`${p}-min-percent`}>Impact at least (percent)</label>
+              <input
+                id={`${p}-min-percent`}
+                type="number"
+                min={0}
+                step="any"
+                inputMode="decimal"
+                value={draft.minImpactPercent}
+                onInput={(e) => set('minImpactPercent', e.currentTarget.value)}
+                aria-invalid={invalid('trigger.minImpactPercent')}
+                aria-describedby={describedBy('trigger.minImpactPercent')}
+              />
+              {fieldError('trigger.minImpactPercent', 'The percentage')}
+            </div>
+            <div class="field">
+              <label for={`${p}-combine`}>Thresholds</label>
+              <select
+                id={`${p}-combine`}
+                value={draft.combine}
+                onChange={(e) => set('combine', e.currentTarget.value as 'all' | 'any')}
+              >
+                <option value="any">Either is enough</option>
+                <option value="all">Both must hold</option>
+              </select>
+            </div>
+            <div class="field">
+              <label for={`${p}-severity`}>Severity at least</label>
+              <select
+                id={`${p}-severity`}
+                value={draft.minSeverity}
+                onChange={(e) => set('minSeverity', e.currentTarget.value)}
+              >
+                <option value="">Any severity</option>
+                {SEVERITIES.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+        )}
+        {draft.triggerType === 'InsightFound' && (
+          <div class="form-grid">
+            <div class="field">
+              <label for={`${p}-min-savings`}>Monthly savings at least (money)</label>
+              <input
+                id={`${p}-min-savings`}
+                type="number"
+                min={0}
+                step="any"
+                inputMode="decimal"
+                value={draft.minMonthlySavings}
+                onInput={(e) => set('minMonthlySavings', e.currentTarget.value)}
+                aria-invalid={invalid('trigger.minMonthlySavings')}
+                aria-describedby={describedBy('trigger.minMonthlySavings')}
+              />
+              {fieldError('trigger.minMonthlySavings', 'The savings')}
+            </div>
+          </div>
+        )}
+        {draft.triggerType === 'BudgetThreshold' && (
+          <p class="hint">Budgets are not available yet: a rule made now starts alerting once they are.</p>
+        )}
+        {draft.triggerType === 'Digest' && (
+          <p class="hint">The period's top anomalies by impact with their status, and the new savings found.</p>
+        )}
+        {fieldError('trigger', 'The trigger')}
+      </fieldset>
+
+      <fieldset>
+        <legend>How often</legend>
+        <div class="type-choices">
+          {FREQUENCIES.map((frequency) => (
+            <label class="inline" key={frequency}>
+              <input
+                type="radio"
+                name={`${p}-frequency`}
+                checked={draft.frequency === frequency}
+                onChange={() => set('frequency', frequency)}
+              />
+              {FREQUENCY_LABEL[frequency]}
+            </label>
+          ))}
+        </div>
+        {fieldError('frequency', 'The frequency')}
+        {(draft.frequency !== 'Immediate' || draft.triggerType === 'Digest') && (
+          <div class="form-grid">
+            <div class="field">
+              <label for={`${p}-hour`}>At</label>
+              <select
+                id={`${p}-hour`}
+                value={String(draft.digestHour)}
+                onChange={(e) => set('digestHour', Number(e.currentTarget.value))}
+              >
+                {Array.from({ length: 24 }, (_, h) => (
+                  <option key={h} value={String(h)}>
+                    {`${String(h).padStart(2, '0')}:00`}
+                  </option>
+                ))}
+              </select>
+              {fieldError('digestHour', 'The hour')}
+            </div>
+            {draft.frequency === 'Weekly' && (
+              <div class="field">
+                <label for={`${p}-weekday`}>On</label>
+                <select
+                  id={`${p}-weekday`}
+                  value={draft.digestWeekday}
+                  onChange={(e) => set('digestWeekday', e.currentTarget.value as Weekday)}
+                >
+                  {WEEKDAYS.map((day) => (
+                    <option key={day} value={day}>
+                      {day}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+            <div class="field">
+              <label for={`${p}-zone`}>Time zone</label>
+              <input
+                id={`${p}-zone`}
+                list={`${p}-zones`}
+                autocomplete="off"
+                value={draft.timeZone}
+                onInput={(e) => set('timeZone', e.currentTarget.value)}
+                aria-invalid={invalid('timeZone')}
+                aria-describedby={describedBy('timeZone')}
+              />
+              <datalist id={`${p}-zones`}>
+                {zones.map((zone) => (
+                  <option key={zone} value={zone} />
+                ))}
+              </datalist>
+              {fieldError('timeZone', 'The time zone')}
+            </div>
+          </div>
+        )}
+        {(draft.frequency !== 'Immediate' || draft.triggerType === 'Digest') && (
+          <label class="inline">
+            <input
+              type="checkbox"
+              checked={draft.sendWhenQuiet}
+              onChange={(e) => set('sendWhenQuiet', e.currentTarget.checked)}
+            />
+            Send the digest even when the period was quiet
+          </label>
+        )}
+      </fieldset>
+
+      <RulePreview input={input} id={`${p}-preview`} />
+
+      <ProblemMessage error={withoutRuleFields(error)} />
+      <div class="form-actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : props.rule ? 'Save the rule' : 'Create the rule'}
+        </button>
+        <button type="button" class="plain" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}
+
+/**
+ * Which of the last 30 days' anomalies the rule, as it stands in the form, would have alerted on: asked again a
+ * moment after the last change, an older answer dropped.
+ */
+function RulePreview(props: { input: RuleInput; id: string }) {
+  const body = JSON.stringify(props.input)
+  const [state, setState] = useState<{ preview: Preview | null; error: unknown; loading: boolean }>({
+    preview: null,
+    error: null,
+    loading: true,
+  })
+  const latest = useRef(0)
+  useEffect(() => {
+    const controller = new AbortController()
+    const asked = ++latest.current
+    setState((s) => ({ ...s, loading: true }))
+    const timer = setTimeout(() => {
+      notificationsApi.preview(JSON.parse(body) as RuleInput, controller.signal).then(
+        (preview) => asked === latest.current && setState({ preview, error: null, loading: false }),
+        (error) =>
+          asked === latest.current &&
+          !(error instanceof DOMException && error.name === 'AbortError') &&
+          setState({ preview: null, error, loading: false }),
+      )
+    }, PREVIEW_DEBOUNCE_MS)
+    return () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
+  }, [body])
+
+  const items = state.preview?.items ?? []
+  const count = state.preview?.totalCount ?? items.length
+  return (
+    <section class="preview" aria-labelledby={`${props.id}-title`} aria-busy={state.loading}>
+      <h4 id={`${props.id}-title`}>Preview: the last 30 days</h4>
+      <p role="status" class="muted">
+        {state.loading
+          ? 'Checking the last 30 days…'
+          : state.error
+            ? ''
+            : count === 0
+              ? 'No anomaly of the last 30 days would have alerted.'
+              : `${count} ${count === 1 ? 'anomaly' : 'anomalies'} of the last 30 days would have alerted.`}
+      </p>
+      {state.error instanceof ApiProblem && state.error.problem.status === 400 ? (
+        <p class="hint">The preview shows once the rule is complete: {state.error.problem.title}</p>
+      ) : (
+        <ProblemMessage error={state.error} />
+      )}
+      {items.length > 0 && (
+        <ul class="preview-list">
+          {items.map((item) => (
+            <li key={item.anomalyId}>
+              <a href={`/anomalies/${item.anomalyId}`} onClick={onLinkClick}>
+                {item.scopeName ?? 'Anomaly'}
+              </a>
+              {item.tenancyName && <span class="muted"> · {item.tenancyName}</span>}
+              {item.severity && <span class={`badge severity-${item.severity.toLowerCase()}`}>{item.severity}</span>}
+              {item.impact != null && (
+                <span>
+                  {' '}
+                  {formatMoney(item.impact, item.currency ?? 'USD')}
+                  {item.impactPercent != null && ` (${Math.round(item.impactPercent)}%)`}
+                </span>
+              )}
+              {item.startDate && <span class="muted"> since {item.startDate}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
