@@ -2,7 +2,7 @@ import { api, type SessionUser } from '../../../api'
 import { useLoad } from '../../../components/use-load'
 import { settingsApi, type User } from '../api'
 import { SettingsFrame } from '../frame'
-import { notificationsApi } from './api'
+import { type Channel, notificationsApi } from './api'
 import { ChannelsSection } from './channels'
 import { RulesSection } from './rules'
 import './notifications.css'
@@ -12,7 +12,12 @@ import './notifications.css'
  * and the rules the user may see, with a live preview of what a rule would have alerted on.
  */
 export function NotificationsPage({ user }: { user: SessionUser }) {
-  const channels = useLoad(() => notificationsApi.channels(), [])
+  // Channels are the owners'; a tenancy's Admins see them only to pick them for a rule.
+  const picksChannels = user.isOwner || user.tenancyRoles.some((r) => r.role === 'Admin')
+  const channels = useLoad(
+    () => (picksChannels ? notificationsApi.channels() : Promise.resolve([] as Channel[])),
+    [picksChannels],
+  )
   const rules = useLoad(() => notificationsApi.rules(), [])
   const tenants = useLoad(() => api.allTenants(), [])
   // Owners pick users of the organisation for e-mail channels; others see no channels to manage.
