@@ -245,7 +245,7 @@ function ChannelItem(props: {
         </button>
         <button
           type="button"
-          class="secondary"
+          class="plain"
           aria-expanded={props.open}
           aria-controls={logId}
           aria-label={`Delivery log of ${channel.name}`}
@@ -256,7 +256,7 @@ function ChannelItem(props: {
         {channel.type === 'Webhook' && (
           <button
             type="button"
-            class="secondary"
+            class="plain"
             disabled={busy}
             aria-label={`Rotate the secret of ${channel.name}`}
             onClick={props.onRotate}
@@ -266,7 +266,7 @@ function ChannelItem(props: {
         )}
         <button
           type="button"
-          class="secondary"
+          class="plain"
           disabled={busy}
           aria-label={`${channel.enabled ? 'Disable' : 'Enable'} ${channel.name}`}
           onClick={() => setEnabled(!channel.enabled)}

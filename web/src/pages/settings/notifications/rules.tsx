@@ -217,7 +217,7 @@ export function RulesSection(props: {
                     <>
                       <button
                         type="button"
-                        class="secondary"
+                        class="plain"
                         aria-label={`Edit ${rule.name}`}
                         onClick={() => setEditing(rule)}
                       >
@@ -573,11 +573,7 @@ function RuleForm(props: {
           </datalist>
           {fieldError('scope.tags', 'The tags')}
           {draft.tags.length < 10 && (
-            <button
-              type="button"
-              class="secondary"
-              onClick={() => set('tags', [...draft.tags, { key: '', value: '' }])}
-            >
+            <button type="button" class="plain" onClick={() => set('tags', [...draft.tags, { key: '', value: '' }])}>
               Add a tag
             </button>
           )}
