@@ -114,6 +114,11 @@ describe('web interface: Settings → Notifications', () => {
     await drainWorker()
     const row = item.getByRole('row').filter({ hasText: 'test' }).first()
     await row.getByText(status, { exact: true }).waitFor({ timeout: 20_000 })
+    // The result beside the button too.
+    await item
+      .getByRole('status')
+      .filter({ hasText: new RegExp(`^Test message: ${status} \\(\\d{3} in \\d+ ms\\)$`) })
+      .waitFor()
     return row
   }
 

@@ -35,6 +35,14 @@ function destination(channel: Channel, users: User[]): string {
   return [...(channel.emails ?? []), ...people].join(', ') || '—'
 }
 
+/** A delivery's outcome in words: "Succeeded (200 in 42 ms)", "Failed (500): the error". */
+function resultText(delivery: Delivery): string {
+  const code = delivery.lastStatusCode === null ? '' : String(delivery.lastStatusCode)
+  const latency = delivery.latencyMs === null ? '' : `${delivery.latencyMs} ms`
+  const facts = [code, latency].filter(Boolean).join(' in ')
+  return `${delivery.status}${facts ? ` (${facts})` : ''}${delivery.lastError ? `: ${delivery.lastError}` : ''}`
+}
+
 /** A secret shown once (a new webhook channel's, or a rotation's), with a copy button and the warning. */
 function SecretBox(props: { title: string; secret: string; note?: string; onDone(): void }) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
@@ -188,6 +196,7 @@ function ChannelItem(props: {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
   const [tested, setTested] = useState<string | null>(null)
+  const [testResult, setTestResult] = useState<Delivery | null>(null)
   const logId = `log-${channel.id}`
 
   const act = async (action: () => Promise<unknown>) => {
@@ -204,6 +213,7 @@ function ChannelItem(props: {
   const test = () =>
     act(async () => {
       const queued = await notificationsApi.testChannel(channel.id)
+      setTestResult(null)
       setTested(queued.deliveryId)
       if (!props.open) props.onToggleLog()
     })
@@ -277,13 +287,12 @@ function ChannelItem(props: {
           Delete
         </button>
       </div>
-      {tested && (
-        <p role="status" class="muted">
-          Test message queued: its result is in the delivery log.
-        </p>
-      )}
+      <p role="status" class="muted">
+        {tested && !testResult && 'Test message queued: its result is in the delivery log.'}
+        {testResult && `Test message: ${resultText(testResult)}`}
+      </p>
       <ProblemMessage error={error} />
-      {props.open && <DeliveryLog id={logId} channel={channel} highlight={tested} />}
+      {props.open && <DeliveryLog id={logId} channel={channel} highlight={tested} onSettled={setTestResult} />}
     </>
   )
 }
@@ -293,7 +302,13 @@ const LOG_PAGE_SIZE = 10
 const LOG_POLL_MS = 2000
 
 /** A channel's deliveries, newest first, each with its attempts; asks again while one is pending. */
-function DeliveryLog(props: { id: string; channel: Channel; highlight: string | null }) {
+function DeliveryLog(props: {
+  id: string
+  channel: Channel
+  highlight: string | null
+  /** Told the highlighted delivery once it is no longer pending. */
+  onSettled(delivery: Delivery): void
+}) {
   const [page, setPage] = useState(1)
   const { data, error, reload } = useLoad(
     () => notificationsApi.deliveries(props.channel.id, page, LOG_PAGE_SIZE),
@@ -303,6 +318,10 @@ function DeliveryLog(props: { id: string; channel: Channel; highlight: string | 
   const waiting =
     data?.items.some((d) => d.status === 'Pending') ||
     (props.highlight !== null && data !== null && !data.items.some((d) => d.id === props.highlight))
+  const settled = data?.items.find((d) => d.id === props.highlight && d.status !== 'Pending')
+  useEffect(() => {
+    if (settled) props.onSettled(settled)
+  }, [settled?.id, settled?.status])
   useEffect(() => {
     if (!waiting) return
     const timer = setTimeout(reload, LOG_POLL_MS)
