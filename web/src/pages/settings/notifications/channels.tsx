@@ -345,14 +345,25 @@ function DeliveryLog(props: {
       {!data && !error && <p class="status">Loading deliveries…</p>}
       {data?.items.length === 0 && <p class="status">Nothing sent yet.</p>}
       {data && data.items.length > 0 && (
-        <DeliveryTable labelledBy={`${props.id}-title`} page={data} onRedeliver={redeliver} />
+        <DeliveryTable
+          labelledBy={`${props.id}-title`}
+          page={data}
+          canRedeliver={props.channel.enabled}
+          onRedeliver={redeliver}
+        />
       )}
       {data && <Pager page={data} noun="deliveries" onPage={setPage} />}
     </div>
   )
 }
 
-function DeliveryTable(props: { labelledBy: string; page: Page<Delivery>; onRedeliver(d: Delivery): void }) {
+function DeliveryTable(props: {
+  labelledBy: string
+  page: Page<Delivery>
+  /** A disabled channel sends nothing, redeliveries included. */
+  canRedeliver: boolean
+  onRedeliver(d: Delivery): void
+}) {
   return (
     <table class="records deliveries" aria-labelledby={props.labelledBy}>
       <thead>
@@ -394,6 +405,7 @@ function DeliveryTable(props: { labelledBy: string; page: Page<Delivery>; onRede
                 <button
                   type="button"
                   class="plain"
+                  disabled={!props.canRedeliver}
                   aria-label={`Send the ${delivery.eventType} of ${formatDateTime(delivery.createdAt)} again`}
                   onClick={() => props.onRedeliver(delivery)}
                 >
