@@ -202,6 +202,26 @@ describe('web interface: Settings → Notifications', () => {
     // Both secrets sign during the overlap.
     expect(new Webhook(secret).verify(second.body, second.headers as Record<string, string>)).toBeTruthy()
 
+    // Redelivered from the log: the same webhook-id, so the receiver can tell it has it already.
+    const hookLog = hookItem.getByRole('table', { name: 'Delivery log of On-call' })
+    await hookLog.getByText(String(second.headers['webhook-id'])).waitFor()
+    const newest = hookLog
+      .getByRole('row')
+      .filter({ hasText: String(second.headers['webhook-id']) })
+      .first()
+    await newest.getByRole('button', { name: /again$/ }).click()
+    await drainWorker()
+    await expect.poll(() => hook.received.length, { timeout: 20_000 }).toBe(3)
+    expect(hook.received[2]!.headers['webhook-id']).toBe(second.headers['webhook-id'])
+    await expect
+      .poll(() =>
+        hookLog
+          .getByRole('row')
+          .filter({ hasText: String(second.headers['webhook-id']) })
+          .count(),
+      )
+      .toBe(2)
+
     // Disable and enable again; a disabled channel cannot be tested.
     await slackItem.getByRole('button', { name: 'Disable #finops' }).click()
     await slackItem.getByText('Disabled', { exact: true }).waitFor()
