@@ -1,4 +1,7 @@
 import type { Config } from './config.js'
+import { createAlertService } from './features/alerts/service.js'
+import { createAlertSources } from './features/alerts/sources.js'
+import { ALERT_RUNS, type AlertRunColumns, type AlertStore, createAlertStore } from './features/alerts/store.js'
 import { createAnalysers } from './features/analysis/analysers.js'
 import { ANALYSIS_RUNS, type AnalysisRunColumns, createAnalysisStore } from './features/analysis/store.js'
 import { createAnomalyService } from './features/anomalies/service.js'
@@ -16,6 +19,7 @@ import { createInsightService } from './features/insights/service.js'
 import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
+import type { QueueDeliveries } from './features/notifications/public.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
 import { createReportService } from './features/reports/service.js'
@@ -173,6 +177,29 @@ export function createServices(deps: {
     ids,
   })
   const inventory = createInventoryService({ store: inventoryStore, costs: costReads, clock })
+  const anomalies = createAnomalyService({
+    store: anomalyStore,
+    costs: costReads,
+    events: eventStore,
+    inventory: inventoryStore,
+    clock,
+    // From the episode's start to the tenant's newest cost day: every later judgement of the scope may change.
+    requestAnalysis: async (tenantId, from) => {
+      const newest = await costReads.observedWindow(tenantId, addDays(toDay(clock.now()), 1), 1)
+      const to = newest && newest.to > from ? newest.to : from
+      await analysisStore.request(tenantId, from, to, null)
+    },
+  })
+  const alertStore = createAlertStore(
+    db.kysely,
+    createRunStore<AlertRunColumns>(db, ALERT_RUNS, { clock, events: runEvents }),
+  )
+  const alertSources = createAlertSources(db.kysely, { anomalies, inventory: inventoryStore })
+  wireAlertRunEvents(runEvents, alertStore, { ids, clock, onRunQueued: deps.onRunQueued })
+  /** The notifications feature's queue of deliveries, in an alert run's success transaction. */
+  const queueDeliveries: QueueDeliveries = async () => {
+    throw new Error('no delivery of notifications is wired')
+  }
   /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */
   const authFailures = createAuthFailureLimiter(config.authFailureLimitPerMinute)
   const sessions = createSessionService({
@@ -192,7 +219,7 @@ export function createServices(deps: {
     /** Requests per client address to what needs no key or session (sign-in, resets, invitation pages). */
     anonymousRequests: createAnonymousLimiter(config.anonymousLimitPerMinute),
     /** The store of every run kind's table (queue depth metrics). */
-    runStores: [snapshotStore.runs, analysisStore.runs, outbox.runs, reportStore.runs] as RunStore[],
+    runStores: [snapshotStore.runs, analysisStore.runs, outbox.runs, reportStore.runs, alertStore.runs] as RunStore[],
     analysisStore,
     analysers,
     secrets,
@@ -228,6 +255,10 @@ export function createServices(deps: {
     blobs,
     reportStore,
     reports,
+    alertStore,
+    alertSources,
+    alerts: createAlertService({ store: alertStore, sources: alertSources, clock, ids }),
+    queueDeliveries,
     snapshots: createSnapshotService({ store: snapshotStore, clock, ids }),
     events,
     inventory,
@@ -238,19 +269,7 @@ export function createServices(deps: {
       clock,
       ids,
     }),
-    anomalies: createAnomalyService({
-      store: anomalyStore,
-      costs: costReads,
-      events: eventStore,
-      inventory: inventoryStore,
-      clock,
-      // From the episode's start to the tenant's newest cost day: every later judgement of the scope may change.
-      requestAnalysis: async (tenantId, from) => {
-        const newest = await costReads.observedWindow(tenantId, addDays(toDay(clock.now()), 1), 1)
-        const to = newest && newest.to > from ? newest.to : from
-        await analysisStore.request(tenantId, from, to, null)
-      },
-    }),
+    anomalies,
     insightStore,
     insights: createInsightService({ store: insightStore, clock }),
     costs: createCostService({
@@ -288,5 +307,31 @@ function wireSnapshotRunEvents(
         warn?.(err, `an after-snapshot hook failed for run ${runId}; the run stays Succeeded`)
       }
     }
+  })
+}
+
+/**
+ * An analysis run's success queues the evaluation of the alert rules of its tenant's organisation in the same
+ * transaction (when the organisation has an enabled rule): an analysis that committed is always evaluated, even
+ * when the process dies right after. The worker is woken once it committed.
+ */
+function wireAlertRunEvents(
+  events: RunEvents,
+  store: AlertStore,
+  deps: { ids: Ids; clock: Clock; onRunQueued?: () => void },
+) {
+  events.beforeCommit(async (tx, changes) => {
+    for (const e of changes) {
+      if (e.type !== 'run:succeeded' || e.kind !== ANALYSIS_RUNS.name || !e.tenantId) continue
+      await store.queueAfterAnalysis(tx, {
+        id: deps.ids.uuid(),
+        tenantId: e.tenantId,
+        sourceRunId: e.runId,
+        requestedAt: deps.clock.now().toISOString(),
+      })
+    }
+  })
+  events.on('run:succeeded', ({ kind }) => {
+    if (kind === ANALYSIS_RUNS.name) deps.onRunQueued?.()
   })
 }

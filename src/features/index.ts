@@ -1,3 +1,4 @@
+import { alerts } from './alerts/index.js'
 import { anomalies } from './anomalies/index.js'
 import { apiKeys } from './apikeys/index.js'
 import { audit } from './audit/index.js'
@@ -26,6 +27,7 @@ export const FEATURES = [
   anomalies,
   insights,
   reports,
+  alerts,
   users,
   apiKeys,
   session,

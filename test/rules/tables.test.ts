@@ -53,7 +53,7 @@ const OWNERS: Record<string, string[]> = {
   reportRunTenancies: ['features/reports/store.ts'],
   auditLog: ['platform/audit.ts'],
   mailOutbox: ['platform/mail.ts'],
-  notificationChannels: ['features/notifications/store.ts'],
+  notificationChannels: ['features/notifications/store.ts', 'features/notifications/reads.ts'],
   notificationDeliveries: ['features/notifications/store.ts'],
   alertRules: ['features/alerts/store.ts'],
   alertRuleTenancies: ['features/alerts/store.ts'],

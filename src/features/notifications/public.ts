@@ -6,6 +6,7 @@ import type { NotificationEvent } from './message.js'
 export type { EventType } from './constants.js'
 export { EventTypes } from './constants.js'
 export type { AlertMessage, NotificationEvent } from './message.js'
+export { channelsOf } from './reads.js'
 
 /** One event for some channels of an organisation (an alert rule's, or a test's). */
 export interface DeliveryRequest {
