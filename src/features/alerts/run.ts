@@ -138,8 +138,12 @@ export function alertRunKind(deps: {
     let anomalies: AnomalyRecord[] = []
     let anomalyCount = 0
     let insights: InsightLine[] = []
+    // A summary covers its period; the matches of AnomalyRaised and InsightFound rules are gathered from the
+    // rule's creation (a week back at most) and sent once each, so a period the workers missed loses none of them.
+    const gatherFrom = new Date(Math.max(Date.parse(rule.createdAt), period.from.getTime() - 7 * 86_400_000))
+    const since = type === 'Digest' ? from : gatherFrom.toISOString()
     if (type === 'Digest' || type === 'AnomalyRaised') {
-      const records = await sources.anomalies.written(tenancyIds, from, before)
+      const records = await sources.anomalies.written(tenancyIds, since, before)
       const candidates = await sources.candidates(records, (rule.scope.tags ?? []).length > 0)
       // A digest lists the period's anomalies in scope; an AnomalyRaised rule's, those over its thresholds that it
       // has not sent yet (at this severity), one per incident.
@@ -154,7 +158,7 @@ export function alertRunKind(deps: {
       anomalies = alerts.map((a) => a.lead)
     }
     if (type === 'Digest' || type === 'InsightFound') {
-      const found = await sources.insightsFound(tenancyIds, from, before)
+      const found = await sources.insightsFound(tenancyIds, since, before)
       insights =
         type === 'InsightFound'
           ? await unsentInsights(rule, found)
