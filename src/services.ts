@@ -16,6 +16,8 @@ import { createInsightService } from './features/insights/service.js'
 import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
+import { createDeliveryStore } from './features/notifications/deliveries.js'
+import type { QueueDeliveries } from './features/notifications/public.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
 import { createReportService } from './features/reports/service.js'
@@ -90,6 +92,9 @@ export function createServices(deps: {
     events: runEvents,
     runs: createRunStore<MailRunColumns>(db, MAIL_RUNS, { clock, events: runEvents }),
   })
+  const deliveryStore = createDeliveryStore(db, { clock, ids, events: runEvents })
+  /** For the alerts feature: one delivery per enabled channel and request, in the alert run's transaction. */
+  const queueDeliveries: QueueDeliveries = async (tx, requests) => (await deliveryStore.queue(tx, requests)).length
   const users = createUserService({
     store: userStore,
     outbox,
@@ -192,7 +197,15 @@ export function createServices(deps: {
     /** Requests per client address to what needs no key or session (sign-in, resets, invitation pages). */
     anonymousRequests: createAnonymousLimiter(config.anonymousLimitPerMinute),
     /** The store of every run kind's table (queue depth metrics). */
-    runStores: [snapshotStore.runs, analysisStore.runs, outbox.runs, reportStore.runs] as RunStore[],
+    runStores: [
+      snapshotStore.runs,
+      analysisStore.runs,
+      outbox.runs,
+      reportStore.runs,
+      deliveryStore.runs,
+    ] as RunStore[],
+    deliveryStore,
+    queueDeliveries,
     analysisStore,
     analysers,
     secrets,
