@@ -19,6 +19,7 @@ import { createInsightService } from './features/insights/service.js'
 import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
+import { createDeliveryStore } from './features/notifications/deliveries.js'
 import type { QueueDeliveries } from './features/notifications/public.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
@@ -94,6 +95,9 @@ export function createServices(deps: {
     events: runEvents,
     runs: createRunStore<MailRunColumns>(db, MAIL_RUNS, { clock, events: runEvents }),
   })
+  const deliveryStore = createDeliveryStore(db, { clock, ids, events: runEvents })
+  /** For the alerts feature: one delivery per enabled channel and request, in the alert run's transaction. */
+  const queueDeliveries: QueueDeliveries = async (tx, requests) => (await deliveryStore.queue(tx, requests)).length
   const users = createUserService({
     store: userStore,
     outbox,
@@ -196,10 +200,6 @@ export function createServices(deps: {
   )
   const alertSources = createAlertSources(db.kysely, { anomalies, inventory: inventoryStore })
   wireAlertRunEvents(runEvents, alertStore, { ids, clock, onRunQueued: deps.onRunQueued })
-  /** The notifications feature's queue of deliveries, in an alert run's success transaction. */
-  const queueDeliveries: QueueDeliveries = async () => {
-    throw new Error('no delivery of notifications is wired')
-  }
   /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */
   const authFailures = createAuthFailureLimiter(config.authFailureLimitPerMinute)
   const sessions = createSessionService({
@@ -219,7 +219,16 @@ export function createServices(deps: {
     /** Requests per client address to what needs no key or session (sign-in, resets, invitation pages). */
     anonymousRequests: createAnonymousLimiter(config.anonymousLimitPerMinute),
     /** The store of every run kind's table (queue depth metrics). */
-    runStores: [snapshotStore.runs, analysisStore.runs, outbox.runs, reportStore.runs, alertStore.runs] as RunStore[],
+    runStores: [
+      snapshotStore.runs,
+      analysisStore.runs,
+      outbox.runs,
+      reportStore.runs,
+      deliveryStore.runs,
+      alertStore.runs,
+    ] as RunStore[],
+    deliveryStore,
+    queueDeliveries,
     analysisStore,
     analysers,
     secrets,
@@ -258,7 +267,6 @@ export function createServices(deps: {
     alertStore,
     alertSources,
     alerts: createAlertService({ store: alertStore, sources: alertSources, clock, ids }),
-    queueDeliveries,
     snapshots: createSnapshotService({ store: snapshotStore, clock, ids }),
     events,
     inventory,
