@@ -145,6 +145,10 @@ for (const dialect of testDialects()) {
         trigger: { type: 'AnomalyRaised', minImpact: 1e9, minImpactPercent: 0, combine: 'all' },
       })
       await createRule('Every anomaly', { scope: { tenancyIds: null }, trigger: { type: 'AnomalyRaised' } })
+      await createRule('Savings', {
+        scope: { tenancyIds: [tenant.id] },
+        trigger: { type: 'InsightFound', minMonthlySavings: 50 },
+      })
       await createRule('Daily', {
         scope: { tenancyIds: [tenant.id] },
         trigger: { type: 'AnomalyRaised' },
@@ -276,6 +280,21 @@ for (const dialect of testDialects()) {
       expect(new Set(high.map((e) => e.data.incidentId))).toEqual(highIncidents)
       // A Daily rule's matches wait for its digest.
       expect(eventsOf('Daily')).toEqual([])
+    })
+
+    it('an InsightFound rule sends each insight the analysis found with the savings asked, once', async () => {
+      const res = await t.request('GET', `${API}/insights?tenancyId=${tenant.id}&pageSize=200`, org.ownerKey)
+      const insights: { id: string; estimatedMonthlySavings: number }[] = res.json().items
+      const over = insights.filter((i) => i.estimatedMonthlySavings >= 50).map((i) => i.id)
+      // The estate has insights on both sides of the threshold: the rule must tell them apart.
+      expect(over.length).toBeGreaterThan(0)
+      expect(over.length).toBeLessThan(insights.length)
+      const events = eventsOf('Savings')
+      expect(events.map((e) => e.type)).toEqual(over.map(() => 'insight.found'))
+      expect(events.map((e) => e.data.insightId).sort()).toEqual([...over].sort())
+      const [first] = events
+      expect(first!.data.url).toBe(`${PUBLIC_URL}/insights/${first!.data.insightId}`)
+      expect(first!.message.title).toMatch(/^Saving found on .+ \(Payments estate\): US\$[\d,]+\.\d\d a month$/)
     })
 
     it('the preview shows, for the last 30 days, what the rule alerted about', async () => {
