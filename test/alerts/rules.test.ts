@@ -207,6 +207,27 @@ for (const dialect of testDialects()) {
       expect((await t.request('DELETE', `${API}/notification-rules/${rule.id}`, adminT1)).statusCode).toBe(204)
     })
 
+    it('the preview checks its rule like a creation, and previews nothing for a trigger other than AnomalyRaised', async () => {
+      const unknown = await t.request('POST', `${API}/notification-rules/preview`, org.ownerKey, {
+        scope: { tenancyIds: [randomUUID()] },
+        trigger: { type: 'AnomalyRaised' },
+      })
+      expect(unknown.statusCode).toBe(400)
+      expect(Object.keys(unknown.json().errors)).toEqual(['scope.tenancyIds'])
+      const foreign = await t.request('POST', `${API}/notification-rules/preview`, org.ownerKey, {
+        scope: { tenancyIds: null },
+        trigger: { type: 'AnomalyRaised', minMonthlySavings: 3 },
+      })
+      expect(foreign.statusCode).toBe(400)
+      expect(Object.keys(foreign.json().errors)).toEqual(['trigger.minMonthlySavings'])
+      const digest = await t.request('POST', `${API}/notification-rules/preview`, viewerT1, {
+        scope: { tenancyIds: [t1.id] },
+        trigger: { type: 'Digest' },
+      })
+      expect(digest.statusCode, digest.body).toBe(200)
+      expect(digest.json()).toMatchObject({ count: 0, items: [] })
+    })
+
     it("another organisation's rules are unknown", async () => {
       const mine = await t.request('POST', `${API}/notification-rules`, org.ownerKey, payments())
       const id = mine.json().id
