@@ -16,6 +16,9 @@ import { createInsightService } from './features/insights/service.js'
 import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
+import { createChannelService } from './features/notifications/service.js'
+import { createChannelStore } from './features/notifications/store.js'
+import type { ChannelDirectory } from './features/notifications/target.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
 import { createReportService } from './features/reports/service.js'
@@ -185,6 +188,18 @@ export function createServices(deps: {
     mailEnabled: config.smtpUrl !== null,
     failures: authFailures,
   })
+  const channels = createChannelService({
+    store: createChannelStore(db.kysely),
+    secrets,
+    // Interim until the guarded outbound client is wired: its form check, https only.
+    outbound: { refusalOf: (url) => (new URL(url).protocol === 'https:' ? null : 'must be an https URL') },
+    outbox,
+    clock,
+    ids,
+    publicUrl: config.publicUrl,
+    contacts: (organisationId, which) => userStore.contacts(organisationId, which),
+    organisationName: async (id) => (await organisationStore.get(id))?.name ?? null,
+  })
   return {
     runEvents,
     sessions,
@@ -251,6 +266,9 @@ export function createServices(deps: {
         await analysisStore.request(tenantId, from, to, null)
       },
     }),
+    /** Notification channels: the API's, and what deliveries read of them (`channelDirectory`). */
+    channels,
+    channelDirectory: channels as ChannelDirectory,
     insightStore,
     insights: createInsightService({ store: insightStore, clock }),
     costs: createCostService({
