@@ -48,6 +48,7 @@ import type { Clock, Ids } from './platform/clock.js'
 import { createSecretBox } from './platform/crypto.js'
 import type { Db } from './platform/db/index.js'
 import { createOutbox, MAIL_RUNS, type MailRunColumns } from './platform/mail.js'
+import { createOutboundClient } from './platform/outbound/index.js'
 import { createRunEvents, type RunEvents } from './platform/runs/events.js'
 import { createRunStore, type RunStore } from './platform/runs/store.js'
 import { addDays, toDay } from './platform/time.js'
@@ -212,6 +213,8 @@ export function createServices(deps: {
     analysers,
     secrets,
     outbox,
+    /** Every request to a URL someone gave (webhooks, Slack, Teams) goes through this guard. */
+    outbound: createOutboundClient({ allow: config.outboundAllow }),
     audit: createAuditStore(db.kysely),
     organisationStore,
     tenantStore,
