@@ -189,11 +189,12 @@ export function createServices(deps: {
     mailEnabled: config.smtpUrl !== null,
     failures: authFailures,
   })
+  /** Every request to a URL someone gave (webhooks, Slack, Teams) goes through this guard. */
+  const outbound = createOutboundClient({ allow: config.outboundAllow })
   const channels = createChannelService({
     store: createChannelStore(db.kysely),
     secrets,
-    // Interim until the guarded outbound client is wired: its form check, https only.
-    outbound: { refusalOf: (url) => (new URL(url).protocol === 'https:' ? null : 'must be an https URL') },
+    outbound,
     outbox,
     clock,
     ids,
@@ -213,8 +214,7 @@ export function createServices(deps: {
     analysers,
     secrets,
     outbox,
-    /** Every request to a URL someone gave (webhooks, Slack, Teams) goes through this guard. */
-    outbound: createOutboundClient({ allow: config.outboundAllow }),
+    outbound,
     audit: createAuditStore(db.kysely),
     organisationStore,
     tenantStore,
