@@ -1,4 +1,4 @@
-import { hasRole, type Principal, visibleTenancies } from '../../platform/auth/principal.js'
+import { authoriseSomewhere, hasRole, type Principal, visibleTenancies } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf } from '../../platform/http/paging.js'
@@ -132,6 +132,8 @@ export function createAlertService(deps: {
     },
 
     async create(who: Principal, input: CreateRuleRequest): Promise<RuleRecord> {
+      // A key that administers no tenancy can make no rule, whatever the request says.
+      authoriseSomewhere(who, 'Admin')
       const now = clock.now().toISOString()
       const frequency: Frequency = input.frequency ?? (input.trigger.type === 'Digest' ? 'Daily' : 'Immediate')
       const rule = await validated(

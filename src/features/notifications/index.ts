@@ -1,12 +1,11 @@
 import type { Feature } from '../feature.js'
-import { deliveryRoutes } from './delivery-routes.js'
-import type { DeliveryService } from './delivery-service.js'
-import { DeliveryRecord, QueuedDelivery } from './schemas.js'
+import { channelRoutes } from './routes.js'
+import { ChannelRecord, ChannelSecret, CreateChannelRequest, CreatedChannel, PatchChannelRequest } from './schemas.js'
+import type { ChannelService } from './service.js'
 
-export const notifications: Feature<{ deliveries: DeliveryService }> = {
+/** Notification channels (e-mail, Slack, Teams, signed webhooks), managed by owners. */
+export const notifications: Feature<{ channels: ChannelService }> = {
   name: 'notifications',
-  schemas: [DeliveryRecord, QueuedDelivery],
-  routes: async (api, s) => {
-    await api.register(deliveryRoutes, { deliveries: s.deliveries })
-  },
+  schemas: [ChannelRecord, CreatedChannel, CreateChannelRequest, PatchChannelRequest, ChannelSecret],
+  routes: (api, s) => api.register(channelRoutes, { channels: s.channels }),
 }
