@@ -1,4 +1,7 @@
 import type { Config } from './config.js'
+import { createAlertService } from './features/alerts/service.js'
+import { createAlertSources } from './features/alerts/sources.js'
+import { ALERT_RUNS, type AlertRunColumns, type AlertStore, createAlertStore } from './features/alerts/store.js'
 import { createAnalysers } from './features/analysis/analysers.js'
 import { ANALYSIS_RUNS, type AnalysisRunColumns, createAnalysisStore } from './features/analysis/store.js'
 import { createAnomalyService } from './features/anomalies/service.js'
@@ -16,6 +19,11 @@ import { createInsightService } from './features/insights/service.js'
 import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
+import { createDeliveryStore } from './features/notifications/deliveries.js'
+import type { QueueDeliveries } from './features/notifications/public.js'
+import { createChannelService } from './features/notifications/service.js'
+import { createChannelStore } from './features/notifications/store.js'
+import type { ChannelDirectory } from './features/notifications/target.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
 import { createReportService } from './features/reports/service.js'
@@ -45,6 +53,7 @@ import type { Clock, Ids } from './platform/clock.js'
 import { createSecretBox } from './platform/crypto.js'
 import type { Db } from './platform/db/index.js'
 import { createOutbox, MAIL_RUNS, type MailRunColumns } from './platform/mail.js'
+import { createOutboundClient } from './platform/outbound/index.js'
 import { createRunEvents, type RunEvents } from './platform/runs/events.js'
 import { createRunStore, type RunStore } from './platform/runs/store.js'
 import { addDays, toDay } from './platform/time.js'
@@ -90,6 +99,9 @@ export function createServices(deps: {
     events: runEvents,
     runs: createRunStore<MailRunColumns>(db, MAIL_RUNS, { clock, events: runEvents }),
   })
+  const deliveryStore = createDeliveryStore(db, { clock, ids, events: runEvents })
+  /** For the alerts feature: one delivery per enabled channel and request, in the alert run's transaction. */
+  const queueDeliveries: QueueDeliveries = async (tx, requests) => (await deliveryStore.queue(tx, requests)).length
   const users = createUserService({
     store: userStore,
     outbox,
@@ -173,6 +185,25 @@ export function createServices(deps: {
     ids,
   })
   const inventory = createInventoryService({ store: inventoryStore, costs: costReads, clock })
+  const anomalies = createAnomalyService({
+    store: anomalyStore,
+    costs: costReads,
+    events: eventStore,
+    inventory: inventoryStore,
+    clock,
+    // From the episode's start to the tenant's newest cost day: every later judgement of the scope may change.
+    requestAnalysis: async (tenantId, from) => {
+      const newest = await costReads.observedWindow(tenantId, addDays(toDay(clock.now()), 1), 1)
+      const to = newest && newest.to > from ? newest.to : from
+      await analysisStore.request(tenantId, from, to, null)
+    },
+  })
+  const alertStore = createAlertStore(
+    db.kysely,
+    createRunStore<AlertRunColumns>(db, ALERT_RUNS, { clock, events: runEvents }),
+  )
+  const alertSources = createAlertSources(db.kysely, { anomalies, inventory: inventoryStore })
+  wireAlertRunEvents(runEvents, alertStore, { ids, clock, onRunQueued: deps.onRunQueued })
   /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */
   const authFailures = createAuthFailureLimiter(config.authFailureLimitPerMinute)
   const sessions = createSessionService({
@@ -185,6 +216,19 @@ export function createServices(deps: {
     mailEnabled: config.smtpUrl !== null,
     failures: authFailures,
   })
+  /** Every request to a URL someone gave (webhooks, Slack, Teams) goes through this guard. */
+  const outbound = createOutboundClient({ allow: config.outboundAllow })
+  const channels = createChannelService({
+    store: createChannelStore(db.kysely),
+    secrets,
+    outbound,
+    outbox,
+    clock,
+    ids,
+    publicUrl: config.publicUrl,
+    contacts: (organisationId, which) => userStore.contacts(organisationId, which),
+    organisationName: async (id) => (await organisationStore.get(id))?.name ?? null,
+  })
   return {
     runEvents,
     sessions,
@@ -192,11 +236,21 @@ export function createServices(deps: {
     /** Requests per client address to what needs no key or session (sign-in, resets, invitation pages). */
     anonymousRequests: createAnonymousLimiter(config.anonymousLimitPerMinute),
     /** The store of every run kind's table (queue depth metrics). */
-    runStores: [snapshotStore.runs, analysisStore.runs, outbox.runs, reportStore.runs] as RunStore[],
+    runStores: [
+      snapshotStore.runs,
+      analysisStore.runs,
+      outbox.runs,
+      reportStore.runs,
+      deliveryStore.runs,
+      alertStore.runs,
+    ] as RunStore[],
+    deliveryStore,
+    queueDeliveries,
     analysisStore,
     analysers,
     secrets,
     outbox,
+    outbound,
     audit: createAuditStore(db.kysely),
     organisationStore,
     tenantStore,
@@ -228,6 +282,9 @@ export function createServices(deps: {
     blobs,
     reportStore,
     reports,
+    alertStore,
+    alertSources,
+    alerts: createAlertService({ store: alertStore, sources: alertSources, clock, ids }),
     snapshots: createSnapshotService({ store: snapshotStore, clock, ids }),
     events,
     inventory,
@@ -238,19 +295,10 @@ export function createServices(deps: {
       clock,
       ids,
     }),
-    anomalies: createAnomalyService({
-      store: anomalyStore,
-      costs: costReads,
-      events: eventStore,
-      inventory: inventoryStore,
-      clock,
-      // From the episode's start to the tenant's newest cost day: every later judgement of the scope may change.
-      requestAnalysis: async (tenantId, from) => {
-        const newest = await costReads.observedWindow(tenantId, addDays(toDay(clock.now()), 1), 1)
-        const to = newest && newest.to > from ? newest.to : from
-        await analysisStore.request(tenantId, from, to, null)
-      },
-    }),
+    anomalies,
+    /** Notification channels: the API's, and what deliveries read of them (`channelDirectory`). */
+    channels,
+    channelDirectory: channels as ChannelDirectory,
     insightStore,
     insights: createInsightService({ store: insightStore, clock }),
     costs: createCostService({
@@ -288,5 +336,31 @@ function wireSnapshotRunEvents(
         warn?.(err, `an after-snapshot hook failed for run ${runId}; the run stays Succeeded`)
       }
     }
+  })
+}
+
+/**
+ * An analysis run's success queues the evaluation of the alert rules of its tenant's organisation in the same
+ * transaction (when the organisation has an enabled rule): an analysis that committed is always evaluated, even
+ * when the process dies right after. The worker is woken once it committed.
+ */
+function wireAlertRunEvents(
+  events: RunEvents,
+  store: AlertStore,
+  deps: { ids: Ids; clock: Clock; onRunQueued?: () => void },
+) {
+  events.beforeCommit(async (tx, changes) => {
+    for (const e of changes) {
+      if (e.type !== 'run:succeeded' || e.kind !== ANALYSIS_RUNS.name || !e.tenantId) continue
+      await store.queueAfterAnalysis(tx, {
+        id: deps.ids.uuid(),
+        tenantId: e.tenantId,
+        sourceRunId: e.runId,
+        requestedAt: deps.clock.now().toISOString(),
+      })
+    }
+  })
+  events.on('run:succeeded', ({ kind }) => {
+    if (kind === ANALYSIS_RUNS.name) deps.onRunQueued?.()
   })
 }

@@ -1,3 +1,4 @@
+import { alerts } from './alerts/index.js'
 import { anomalies } from './anomalies/index.js'
 import { apiKeys } from './apikeys/index.js'
 import { audit } from './audit/index.js'
@@ -5,6 +6,7 @@ import { costs } from './costs/index.js'
 import { events } from './events/index.js'
 import { insights } from './insights/index.js'
 import { inventory } from './inventory/index.js'
+import { notifications } from './notifications/index.js'
 import { organisation } from './organisation/index.js'
 import { reports } from './reports/index.js'
 import { session } from './session/index.js'
@@ -26,6 +28,8 @@ export const FEATURES = [
   anomalies,
   insights,
   reports,
+  notifications,
+  alerts,
   users,
   apiKeys,
   session,
