@@ -17,7 +17,11 @@ import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
 import { createDeliveryStore } from './features/notifications/deliveries.js'
+import { createDeliveryService } from './features/notifications/delivery-service.js'
 import type { QueueDeliveries } from './features/notifications/public.js'
+import { createChannelService } from './features/notifications/service.js'
+import { createChannelStore } from './features/notifications/store.js'
+import type { ChannelDirectory } from './features/notifications/target.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
 import { createReportService } from './features/reports/service.js'
@@ -47,6 +51,7 @@ import type { Clock, Ids } from './platform/clock.js'
 import { createSecretBox } from './platform/crypto.js'
 import type { Db } from './platform/db/index.js'
 import { createOutbox, MAIL_RUNS, type MailRunColumns } from './platform/mail.js'
+import { createOutboundClient } from './platform/outbound/index.js'
 import { createRunEvents, type RunEvents } from './platform/runs/events.js'
 import { createRunStore, type RunStore } from './platform/runs/store.js'
 import { addDays, toDay } from './platform/time.js'
@@ -190,6 +195,19 @@ export function createServices(deps: {
     mailEnabled: config.smtpUrl !== null,
     failures: authFailures,
   })
+  /** Every request to a URL someone gave (webhooks, Slack, Teams) goes through this guard. */
+  const outbound = createOutboundClient({ allow: config.outboundAllow })
+  const channels = createChannelService({
+    store: createChannelStore(db.kysely),
+    secrets,
+    outbound,
+    outbox,
+    clock,
+    ids,
+    publicUrl: config.publicUrl,
+    contacts: (organisationId, which) => userStore.contacts(organisationId, which),
+    organisationName: async (id) => (await organisationStore.get(id))?.name ?? null,
+  })
   return {
     runEvents,
     sessions,
@@ -210,6 +228,7 @@ export function createServices(deps: {
     analysers,
     secrets,
     outbox,
+    outbound,
     audit: createAuditStore(db.kysely),
     organisationStore,
     tenantStore,
@@ -263,6 +282,18 @@ export function createServices(deps: {
         const to = newest && newest.to > from ? newest.to : from
         await analysisStore.request(tenantId, from, to, null)
       },
+    }),
+    /** Notification channels: the API's, and what deliveries read of them (`channelDirectory`). */
+    channels,
+    channelDirectory: channels as ChannelDirectory,
+    /** Deliveries: the test button, the delivery log, redelivery. */
+    deliveries: createDeliveryService({
+      store: deliveryStore,
+      directory: channels,
+      organisationName: async (id) => (await organisationStore.get(id))?.name ?? null,
+      publicUrl: config.publicUrl,
+      clock,
+      ids,
     }),
     insightStore,
     insights: createInsightService({ store: insightStore, clock }),

@@ -5,6 +5,7 @@ import { createAzureConnector } from './connectors/azure/index.js'
 import { createSimulatedConnector } from './connectors/simulated/index.js'
 import type { Connector } from './connectors/types.js'
 import { analysisRunKind } from './features/analysis/run.js'
+import { notificationRunKind } from './features/notifications/run.js'
 import { reportRunKind, reportSource } from './features/reports/run.js'
 import { snapshotRunKind } from './features/snapshots/collect.js'
 import type { Clock, Ids } from './platform/clock.js'
@@ -51,10 +52,14 @@ export type WorkerServices = Pick<
   | 'blobs'
   | 'reports'
   | 'sessions'
+  | 'deliveryStore'
+  | 'channelDirectory'
+  | 'outbound'
+  | 'outbox'
 >
 
 /**
- * The worker of every kind of run (snapshot, analysis, mail and report runs), with their schedules; one per process, any number
+ * The worker of every kind of run (snapshot, analysis, mail, report and notification runs), with their schedules; one per process, any number
  * per database. A new kind is one more entry of `kinds` (see docs/architecture.md); `moreKinds` are served too.
  */
 export function createCollectionWorker(deps: {
@@ -94,6 +99,14 @@ export function createCollectionWorker(deps: {
       blobs: services.blobs,
       source: reportSource(db.kysely, db.dialect),
       clock,
+    }),
+    notificationRunKind({
+      deliveries: services.deliveryStore,
+      directory: services.channelDirectory,
+      outbound: services.outbound,
+      outbox: services.outbox,
+      clock,
+      slots: config.notifyConcurrency,
     }),
     ...(deps.moreKinds ?? []),
   ]
