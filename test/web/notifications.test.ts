@@ -274,7 +274,7 @@ describe('web interface: Settings → Notifications', () => {
     await form.waitFor({ state: 'detached' })
 
     const row = page.getByRole('row', { name: /Payments/ })
-    await row.getByText(/over US\$100\.00 or over 50%/).waitFor()
+    await row.getByText('Anomalies over 100 or over 50%').waitFor()
     await row.getByText(/tag team=payments/).waitFor()
     await row.getByText('At once').waitFor()
     const saved = await t.request('GET', `${API_PREFIX}/notification-rules`, org.ownerKey)
@@ -302,7 +302,7 @@ describe('web interface: Settings → Notifications', () => {
     expect(await edit.getByLabel('Time zone').inputValue()).toBe(zone)
     await edit.getByRole('button', { name: 'Save the rule' }).click()
     await edit.waitFor({ state: 'detached' })
-    await row.getByText(/over US\$250\.00 or over 50%/).waitFor()
+    await row.getByText('Anomalies over 250 or over 50%').waitFor()
     await row.getByText(`Daily at 09:00 ${zone}`).waitFor()
     await page.screenshot({ path: '/work/shots/notifications-rules-1280.png', fullPage: true })
 

@@ -2,7 +2,7 @@ import { api, type SessionUser } from '../../../api'
 import { useLoad } from '../../../components/use-load'
 import { settingsApi, type User } from '../api'
 import { SettingsFrame } from '../frame'
-import { type Channel, notificationsApi } from './api'
+import { notificationsApi } from './api'
 import { ChannelsSection } from './channels'
 import { RulesSection } from './rules'
 import './notifications.css'
@@ -12,12 +12,8 @@ import './notifications.css'
  * and the rules the user may see, with a live preview of what a rule would have alerted on.
  */
 export function NotificationsPage({ user }: { user: SessionUser }) {
-  // Channels are the owners'; a tenancy's Admins see them only to pick them for a rule.
-  const picksChannels = user.isOwner || user.tenancyRoles.some((r) => r.role === 'Admin')
-  const channels = useLoad(
-    () => (picksChannels ? notificationsApi.channels() : Promise.resolve([] as Channel[])),
-    [picksChannels],
-  )
+  // Channels are the owners' alone (the API refuses them to anyone else).
+  const channels = useLoad(() => (user.isOwner ? notificationsApi.channels() : Promise.resolve(null)), [user.isOwner])
   const rules = useLoad(() => notificationsApi.rules(), [])
   const tenants = useLoad(() => api.allTenants(), [])
   // Owners pick users of the organisation for e-mail channels; others see no channels to manage.
@@ -38,7 +34,7 @@ export function NotificationsPage({ user }: { user: SessionUser }) {
         rules={rules.data}
         error={rules.error}
         channels={channels.data}
-        channelsError={user.isOwner ? null : channels.error}
+        channelsError={channels.error}
         tenants={tenants.data ?? []}
         reload={rules.reload}
       />

@@ -11,10 +11,12 @@ import {
   type Frequency,
   notificationsApi,
   type Preview,
+  type PreviewInput,
   type Rule,
   type RuleInput,
   type RuleTrigger,
   SEVERITIES,
+  type Severity,
   TRIGGER_TYPES,
   type TriggerType,
   WEEKDAYS,
@@ -91,11 +93,14 @@ export function mayManage(user: SessionUser, rule: Pick<Rule, 'scope'>): boolean
   return ids !== null && ids.length > 0 && ids.every((id) => hasRole(user, id, 'Admin'))
 }
 
-function triggerText(trigger: RuleTrigger, currency: string): string {
+/** An amount of a threshold: in the currency of what it is compared with (each tenancy's billing currency). */
+const figure = (amount: number) => amount.toLocaleString(undefined, { maximumFractionDigits: 2 })
+
+function triggerText(trigger: RuleTrigger): string {
   switch (trigger.type) {
     case 'AnomalyRaised': {
       const parts = [
-        trigger.minImpact != null ? `over ${formatMoney(trigger.minImpact, currency)}` : null,
+        trigger.minImpact != null ? `over ${figure(trigger.minImpact)}` : null,
         trigger.minImpactPercent != null ? `over ${trigger.minImpactPercent}%` : null,
       ].filter(Boolean)
       const joined = parts.join(trigger.combine === 'all' ? ' and ' : ' or ')
@@ -104,7 +109,7 @@ function triggerText(trigger: RuleTrigger, currency: string): string {
     }
     case 'InsightFound':
       return trigger.minMonthlySavings != null
-        ? `Savings of ${formatMoney(trigger.minMonthlySavings, currency)} a month or more`
+        ? `Savings of ${figure(trigger.minMonthlySavings)} a month or more`
         : 'Every saving found'
     case 'Digest':
       return 'A summary of the period'
@@ -146,9 +151,11 @@ export function RulesSection(props: {
   const [editing, setEditing] = useState<Rule | 'new' | null>(null)
   const [deleting, setDeleting] = useState<Rule | null>(null)
   const { user, rules, tenants } = props
-  const mayCreate = user.isOwner || user.tenancyRoles.some((r) => r.role === 'Admin')
+  // A rule needs channels, which only owners see: a tenancy's Admins change the rules of their tenancies.
+  const mayCreate = user.isOwner
   const channelName = (id: string) => props.channels?.find((c) => c.id === id)?.name ?? 'a channel'
-  const currency = 'USD'
+  const channelsText = (ids: string[]) =>
+    props.channels ? ids.map(channelName).join(', ') : `${ids.length} ${ids.length === 1 ? 'channel' : 'channels'}`
 
   return (
     <section aria-labelledby="rules-title">
@@ -205,12 +212,12 @@ export function RulesSection(props: {
                   {!rule.enabled && <span class="badge channel-disabled">Off</span>}
                 </th>
                 <td data-label="When" class="wide">
-                  {triggerText(rule.trigger, currency)}
+                  {triggerText(rule.trigger)}
                 </td>
                 <td data-label="Scope" class="wide">
                   {scopeText(rule, tenants)}
                 </td>
-                <td data-label="Channels">{rule.channelIds.map(channelName).join(', ')}</td>
+                <td data-label="Channels">{channelsText(rule.channelIds)}</td>
                 <td data-label="How often">{frequencyText(rule)}</td>
                 <td class="row-actions">
                   {mayManage(user, rule) && (
@@ -269,7 +276,7 @@ interface Draft {
   minImpact: string
   minImpactPercent: string
   combine: 'all' | 'any'
-  minSeverity: string
+  minSeverity: Severity | ''
   minMonthlySavings: string
   frequency: Frequency
   digestHour: number
@@ -334,10 +341,15 @@ function inputOf(draft: Draft): RuleInput {
     },
     trigger,
     frequency: draft.frequency,
-    digestHour: draft.digestHour,
-    digestWeekday: draft.digestWeekday,
-    timeZone: draft.timeZone,
-    sendWhenQuiet: draft.sendWhenQuiet,
+    // Digest fields belong to digests: the API refuses them beside Immediate.
+    ...(draft.frequency === 'Immediate'
+      ? {}
+      : {
+          digestHour: draft.digestHour,
+          digestWeekday: draft.digestWeekday,
+          timeZone: draft.timeZone,
+          sendWhenQuiet: draft.sendWhenQuiet,
+        }),
   }
 }
 
@@ -447,7 +459,13 @@ function RuleForm(props: {
       <fieldset class="check-group" aria-describedby={describedBy('channelIds')}>
         <legend>Channels</legend>
         <ProblemMessage error={props.channelsError} />
-        {props.channels?.length === 0 && <p class="status">No channels yet: an owner adds them above.</p>}
+        {!user.isOwner && (
+          <p class="hint">
+            Channels are the owners': this rule keeps the {draft.channelIds.length === 1 ? 'channel' : 'channels'} an
+            owner chose ({draft.channelIds.length}).
+          </p>
+        )}
+        {props.channels?.length === 0 && <p class="status">No channels yet: add one above.</p>}
         {props.channels?.map((channel) => (
           <label class="inline" key={channel.id}>
             <input
@@ -617,7 +635,15 @@ function RuleForm(props: {
             <select
               id={`${p}-trigger`}
               value={draft.triggerType}
-              onChange={(e) => set('triggerType', e.currentTarget.value as TriggerType)}
+              onChange={(e) => {
+                const type = e.currentTarget.value as TriggerType
+                // A digest is sent on a schedule, never at once.
+                setDraft((d) => ({
+                  ...d,
+                  triggerType: type,
+                  frequency: type === 'Digest' && d.frequency === 'Immediate' ? 'Daily' : d.frequency,
+                }))
+              }}
             >
               {TRIGGER_TYPES.map((type) => (
                 <option key={type} value={type}>
@@ -675,7 +701,7 @@ function RuleForm(props: {
               <select
                 id={`${p}-severity`}
                 value={draft.minSeverity}
-                onChange={(e) => set('minSeverity', e.currentTarget.value)}
+                onChange={(e) => set('minSeverity', e.currentTarget.value as Severity | '')}
               >
                 <option value="">Any severity</option>
                 {SEVERITIES.map((s) => (
@@ -731,7 +757,7 @@ function RuleForm(props: {
           ))}
         </div>
         {fieldError('frequency', 'The frequency')}
-        {(draft.frequency !== 'Immediate' || draft.triggerType === 'Digest') && (
+        {draft.frequency !== 'Immediate' && (
           <div class="form-grid">
             <div class="field">
               <label for={`${p}-hour`}>At</label>
@@ -784,7 +810,7 @@ function RuleForm(props: {
             </div>
           </div>
         )}
-        {(draft.frequency !== 'Immediate' || draft.triggerType === 'Digest') && (
+        {draft.frequency !== 'Immediate' && (
           <label class="inline">
             <input
               type="checkbox"
@@ -796,7 +822,7 @@ function RuleForm(props: {
         )}
       </fieldset>
 
-      <RulePreview input={input} id={`${p}-preview`} />
+      <RulePreview input={input} id={`${p}-preview`} tenants={tenants} />
 
       <ProblemMessage error={withoutRuleFields(error)} />
       <div class="form-actions">
@@ -815,7 +841,7 @@ function RuleForm(props: {
  * Which of the last 30 days' anomalies the rule, as it stands in the form, would have alerted on: asked again a
  * moment after the last change, an older answer dropped.
  */
-function RulePreview(props: { input: RuleInput; id: string }) {
+function RulePreview(props: { input: PreviewInput; id: string; tenants: Tenant[] }) {
   const body = JSON.stringify(props.input)
   const [state, setState] = useState<{ preview: Preview | null; error: unknown; loading: boolean }>({
     preview: null,
@@ -828,7 +854,7 @@ function RulePreview(props: { input: RuleInput; id: string }) {
     const asked = ++latest.current
     setState((s) => ({ ...s, loading: true }))
     const timer = setTimeout(() => {
-      notificationsApi.preview(JSON.parse(body) as RuleInput, controller.signal).then(
+      notificationsApi.preview(JSON.parse(body) as PreviewInput, controller.signal).then(
         (preview) => asked === latest.current && setState({ preview, error: null, loading: false }),
         (error) =>
           asked === latest.current &&
@@ -843,7 +869,7 @@ function RulePreview(props: { input: RuleInput; id: string }) {
   }, [body])
 
   const items = state.preview?.items ?? []
-  const count = state.preview?.totalCount ?? items.length
+  const count = state.preview?.count ?? items.length
   return (
     <section class="preview" aria-labelledby={`${props.id}-title`} aria-busy={state.loading}>
       <h4 id={`${props.id}-title`}>Preview: the last 30 days</h4>
@@ -866,18 +892,18 @@ function RulePreview(props: { input: RuleInput; id: string }) {
           {items.map((item) => (
             <li key={item.anomalyId}>
               <a href={`/anomalies/${item.anomalyId}`} onClick={onLinkClick}>
-                {item.scopeName ?? 'Anomaly'}
+                {item.scope.name}
               </a>
-              {item.tenancyName && <span class="muted"> · {item.tenancyName}</span>}
-              {item.severity && <span class={`badge severity-${item.severity.toLowerCase()}`}>{item.severity}</span>}
-              {item.impact != null && (
-                <span>
-                  {' '}
-                  {formatMoney(item.impact, item.currency ?? 'USD')}
-                  {item.impactPercent != null && ` (${Math.round(item.impactPercent)}%)`}
-                </span>
+              <span class="muted">
+                {' '}
+                ({item.scope.kind}) · {props.tenants.find((t) => t.id === item.tenancyId)?.name ?? 'a tenancy'}
+              </span>
+              <span class={`badge severity-${item.severity.toLowerCase()}`}>{item.severity}</span>{' '}
+              {formatMoney(item.impact, item.currency)} ({Math.round(item.impactPercent)}%)
+              <span class="muted"> from {item.start}</span>
+              {item.matchedInIncident > 1 && (
+                <span class="muted"> · one alert for {item.matchedInIncident} related anomalies</span>
               )}
-              {item.startDate && <span class="muted"> since {item.startDate}</span>}
             </li>
           ))}
         </ul>
