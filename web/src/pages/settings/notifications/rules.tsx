@@ -67,21 +67,20 @@ function FieldMessages(props: { id: string; label: string; error: unknown; field
     </p>
   )
 }
-const RULE_FIELDS = [
+/** The fields whose messages the form shows beside them (the digest's only while they are on the form). */
+const ruleFields = (frequency: Frequency) => [
   'name',
   'channelIds',
   'scope',
   'trigger',
   'frequency',
-  'digestHour',
-  'digestWeekday',
-  'timeZone',
-  'sendWhenQuiet',
+  ...(frequency === 'Immediate' ? [] : ['digestHour', 'timeZone']),
+  ...(frequency === 'Weekly' ? ['digestWeekday'] : []),
 ]
-const withoutRuleFields = (error: unknown) => {
+const withoutRuleFields = (error: unknown, frequency: Frequency) => {
   if (!(error instanceof ApiProblem) || !error.problem.errors) return error
   const shown = Object.keys(error.problem.errors).filter((name) =>
-    RULE_FIELDS.some((f) => name === f || name.startsWith(`${f}.`)),
+    ruleFields(frequency).some((f) => name === f || name.startsWith(`${f}.`)),
   )
   return withoutFields(error, shown)
 }
@@ -341,12 +340,12 @@ function inputOf(draft: Draft): RuleInput {
     },
     trigger,
     frequency: draft.frequency,
-    // Digest fields belong to digests: the API refuses them beside Immediate.
+    // Digest fields belong to digests (the weekday to weekly ones): the API refuses them elsewhere.
     ...(draft.frequency === 'Immediate'
       ? {}
       : {
           digestHour: draft.digestHour,
-          digestWeekday: draft.digestWeekday,
+          ...(draft.frequency === 'Weekly' ? { digestWeekday: draft.digestWeekday } : {}),
           timeZone: draft.timeZone,
           sendWhenQuiet: draft.sendWhenQuiet,
         }),
@@ -788,6 +787,7 @@ function RuleForm(props: {
                     </option>
                   ))}
                 </select>
+                {fieldError('digestWeekday', 'The weekday')}
               </div>
             )}
             <div class="field">
@@ -824,7 +824,7 @@ function RuleForm(props: {
 
       <RulePreview input={input} id={`${p}-preview`} tenants={tenants} />
 
-      <ProblemMessage error={withoutRuleFields(error)} />
+      <ProblemMessage error={withoutRuleFields(error, draft.frequency)} />
       <div class="form-actions">
         <button type="submit" disabled={busy}>
           {busy ? 'Saving…' : props.rule ? 'Save the rule' : 'Create the rule'}
