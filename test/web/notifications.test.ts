@@ -64,10 +64,12 @@ async function drainWorker() {
 describe('web interface: Settings → Notifications', () => {
   let org: OrgContext
   let page: Page
+  let shopId: string
 
   beforeAll(async () => {
     org = await t.given.organisation('Notifications Org')
     const shop = await t.given.tenant(org, { name: 'Payments estate' })
+    shopId = shop.id
     const estate = plantedEstate()
     const vm1 = estate.resources.find((r) => r.name === 'vm-web-1')!
     vm1.tags = { env: 'prod', team: 'payments' }
@@ -256,7 +258,8 @@ describe('web interface: Settings → Notifications', () => {
       .getByRole('status')
       .filter({ hasText: /\d+ anomal(y|ies) of the last 30 days would have alerted/ })
       .waitFor()
-    expect(await preview.getByRole('link').count()).toBeGreaterThan(0)
+    await preview.getByRole('link', { name: 'vm-web-1' }).waitFor()
+    expect(await preview.getByRole('listitem').count()).toBe(1)
     // A tag nothing carries: nothing would have alerted.
     await form.getByLabel('Tag value 1').fill('nobody')
     await preview
@@ -314,7 +317,15 @@ describe('web interface: Settings → Notifications', () => {
     expect(problems).toEqual([])
   })
 
-  it('shows a Viewer no channel management', async () => {
+  it('shows a Viewer the rules of their tenancy, and no channel management', async () => {
+    const channels = await t.request('GET', `${API_PREFIX}/notification-channels`, org.ownerKey)
+    const rule = await t.request('POST', `${API_PREFIX}/notification-rules`, org.ownerKey, {
+      name: 'Payments estate watch',
+      channelIds: [channels.json().items[0].id],
+      scope: { tenancyIds: [shopId] },
+      trigger: { type: 'AnomalyRaised', minImpactPercent: 50 },
+    })
+    expect(rule.statusCode, rule.body).toBe(201)
     await page.getByRole('button', { name: 'Sign out' }).click()
     await browser.signIn(page, VIEWER, MEMBER_PASSWORD)
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Settings' }).click()
@@ -323,8 +334,13 @@ describe('web interface: Settings → Notifications', () => {
     expect(await page.getByRole('heading', { name: 'Channels' }).count()).toBe(0)
     expect(await page.getByRole('button', { name: 'Add a channel' }).count()).toBe(0)
     expect(await page.getByRole('button', { name: 'New rule' }).count()).toBe(0)
+    const row = page.getByRole('row', { name: /Payments estate watch/ })
+    await row.getByText('Anomalies over 50%').waitFor()
+    await row.getByText('1 channel', { exact: true }).waitFor()
+    expect(await row.getByRole('button').count()).toBe(0)
     const tabs = page.getByRole('navigation', { name: 'Settings pages' }).getByRole('link')
     expect(await tabs.allTextContents()).toEqual(['Notifications'])
     await page.screenshot({ path: '/work/shots/notifications-viewer-1280.png', fullPage: true })
+    expect(problems).toEqual([])
   })
 })
