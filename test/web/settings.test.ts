@@ -255,13 +255,14 @@ describe('settings', () => {
     await page.screenshot({ path: '/work/shots/settings-audit-390.png', fullPage: true })
     await page.setViewportSize({ width: 1280, height: 900 })
 
-    // The invitee signs in: their tenancy, no settings, and the settings' addresses are for owners only.
+    // The invitee signs in: their tenancy; of the settings, notifications alone, the others' addresses for owners only.
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('heading', { name: 'Sign in' }).waitFor()
     await browser.signIn(page, INVITEE, INVITEE_PASSWORD)
     await page.getByRole('link', { name: /Staging estate/ }).waitFor()
     expect(await page.getByRole('link', { name: /Production estate/ }).count()).toBe(0)
-    expect(await page.getByRole('link', { name: 'Settings' }).count()).toBe(0)
+    const settings = page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Settings' })
+    expect(await settings.getAttribute('href')).toBe('/settings/notifications')
     await page.goto(`${base}/settings/users`)
     await page.getByRole('heading', { name: 'For owners only' }).waitFor()
     expect(problems).toEqual([])
