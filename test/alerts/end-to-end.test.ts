@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RECENT_CHANGES, simulatedEstate } from '../../src/connectors/simulated/estate.js'
-import { notificationRunKind } from '../../src/features/notifications/run.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { addDays, toDay } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
@@ -83,19 +82,7 @@ for (const dialect of testDialects()) {
       })
       tenant = created.json()
       await t.request('POST', `${API}/tenants/${tenant.id}/snapshots?deepHistory=true`, org.ownerKey)
-      const worker = t.worker({
-        moreKinds: [
-          notificationRunKind({
-            db: t.db,
-            deliveries: t.services.deliveryStore,
-            directory: t.services.channelDirectory,
-            outbound: t.services.outbound,
-            outbox: t.services.outbox,
-            clock: t.clock,
-            slots: 2,
-          }),
-        ],
-      })
+      const worker = t.worker()
       while (await worker.runOnce()) {}
     }, 120_000)
 
