@@ -82,7 +82,6 @@ for (const dialect of testDialects()) {
       })
       tenant = created.json()
       await t.request('POST', `${API}/tenants/${tenant.id}/snapshots?deepHistory=true`, org.ownerKey)
-      // The worker serves the notification kind itself.
       const worker = t.worker()
       while (await worker.runOnce()) {}
     }, 120_000)

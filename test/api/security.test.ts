@@ -274,6 +274,14 @@ for (const dialect of testDialects()) {
         ).id
       Object.assign(own, { channelId: await channelOf(org) })
       Object.assign(sibling, { channelId: await channelOf(other) })
+      // A delivery of each channel (its test message), for the delivery log's paths.
+      const deliveryOf = async (of: OrgContext, channelId: string) => {
+        const res = await t.request('POST', `${API}/notification-channels/${channelId}/test`, of.ownerKey)
+        expect(res.statusCode, res.body).toBe(202)
+        return res.json().deliveryId as string
+      }
+      Object.assign(own, { deliveryId: await deliveryOf(org, own.channelId!) })
+      Object.assign(sibling, { deliveryId: await deliveryOf(other, sibling.channelId!) })
       // Alert rules cover tenancies: the own tenant's rule, and one of the sibling tenant.
       const ruleOf = async (tenancyId: string) =>
         (

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChannelRecord } from '../../src/features/notifications/schemas.js'
-import { type OrgContext, useTestApp } from '../support/app.js'
+import { CHANNEL_PREVIOUS_SECRET, CHANNEL_SECRET, CHANNEL_URL } from '../../src/features/notifications/store.js'
+import { createSecretBox } from '../../src/platform/crypto.js'
+import { resealAll } from '../../src/platform/sealed.js'
+import { type OrgContext, TEST_SECRET_KEY, useTestApp } from '../support/app.js'
 import { auditLogOf } from '../support/audit-log.js'
 import { testDialects } from '../support/dialects.js'
 import { activeMember, asBrowser, signIn } from '../support/members.js'
@@ -511,6 +514,29 @@ for (const dialect of testDialects()) {
       expect(byHand.json()).toMatchObject({ enabled: false, disabledReason: null })
       // disable() of an unknown channel does nothing.
       await t.services.channelDirectory.disable(randomUUID(), reason)
+    })
+
+    // Last: it moves every sealed value to another key, which the app's own services do not hold.
+    it('`secrets reseal` walks the channels’ sealed columns with the purposes they were sealed for', async () => {
+      const webhook = await created({ name: 'Resealed', type: 'Webhook', url: WEBHOOK_URL })
+      expect((await rotate(webhook.id)).statusCode).toBe(200)
+      const newBox = createSecretBox(Buffer.alloc(32, 9), [Buffer.from(TEST_SECRET_KEY, 'base64')])
+      const columns = [CHANNEL_URL, CHANNEL_SECRET, CHANNEL_PREVIOUS_SECRET]
+      const outcome = await resealAll(t.db, newBox, columns, () => {})
+      expect(outcome.failed).toEqual([])
+      const rows = await t.db.kysely.selectFrom('notificationChannels').selectAll().execute()
+      const sealed = rows.flatMap((r) =>
+        columns.flatMap((c) => {
+          const value = r[c.column as 'urlSealed' | 'secretSealed' | 'previousSecretSealed']
+          return value === null ? [] : [{ value, purpose: c.purpose(r.id) }]
+        }),
+      )
+      expect(outcome.resealed).toBe(sealed.length)
+      expect(sealed.length).toBeGreaterThan(rows.length)
+      for (const { value, purpose } of sealed) {
+        expect(newBox.isCurrent(value)).toBe(true)
+        expect(newBox.open(value, purpose)).toMatch(/^(https?:\/\/|whsec_)/)
+      }
     })
   })
 

@@ -83,6 +83,7 @@ for (const dialect of testDialects()) {
       COSTWATCH_PUBLIC_URL: 'https://costs.example.test',
       COSTWATCH_OUTBOUND_ALLOW: '127.0.0.1/32',
       COSTWATCH_SNAPSHOT_HOUR: '23',
+      COSTWATCH_METRICS_TOKEN: 'metrics-token-of-the-delivery-test',
     }
     beforeAll(async () => {
       await receiver.start()
@@ -460,6 +461,19 @@ for (const dialect of testDialects()) {
         await until('the slow deliveries', async () => receiver.of('/hook/slow').length === 8, 20_000)
         await worker.stop()
       }
+    })
+
+    it('deliveries are counted in the run metrics, with their queue depth', async () => {
+      const res = await t.request('GET', '/metrics', null, undefined, {
+        authorization: 'Bearer metrics-token-of-the-delivery-test',
+      })
+      expect(res.statusCode).toBe(200)
+      const sample = (name: string) =>
+        Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(res.body)?.[1])
+      expect(sample('costwatch_runs_total{kind="notification",status="succeeded"}')).toBeGreaterThan(10)
+      expect(sample('costwatch_runs_total{kind="notification",status="requeued"}')).toBeGreaterThan(5)
+      expect(sample('costwatch_run_lease_recoveries_total{kind="notification"}')).toBe(1)
+      expect(sample('costwatch_run_queue_depth{kind="notification"}')).toBeGreaterThanOrEqual(1) // Slack's 400 and 404
     })
 
     it('no URL or secret appears in the delivery log, the answers or the log lines', async () => {

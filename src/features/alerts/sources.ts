@@ -49,8 +49,29 @@ export function createAlertSources(
 
     /** The anomalies as candidates of a match; tags are read only when a rule filters on them. */
     async candidates(records: readonly AnomalyRecord[], withTags: boolean): Promise<Candidate[]> {
+      // One read per scope: a resource's or group's episodes share its tags.
+      const read = new Map<string, Promise<Readonly<Record<string, string>> | null>>()
       const out: Candidate[] = []
-      for (const anomaly of records) out.push({ anomaly, tags: withTags ? await tagsOf(anomaly) : null })
+      for (const anomaly of records) {
+        if (!withTags) {
+          out.push({ anomaly, tags: null })
+          continue
+        }
+        const s = anomaly.scope
+        const key = [
+          anomaly.tenancyId,
+          s.kind,
+          s.resourceId,
+          s.subscriptionId,
+          s.resourceGroupName?.toLowerCase(),
+        ].join('|')
+        let tags = read.get(key)
+        if (!tags) {
+          tags = tagsOf(anomaly)
+          read.set(key, tags)
+        }
+        out.push({ anomaly, tags: await tags })
+      }
       return out
     },
 
