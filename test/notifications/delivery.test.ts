@@ -442,20 +442,18 @@ for (const dialect of testDialects()) {
         },
         message: testMessage(),
       }
-      const queued = await t.db.kysely
-        .transaction()
-        .execute((tx) =>
-          t.services.queueDeliveries(tx, [
-            {
-              organisationId: org.organisationId,
-              channelIds: [hook.id],
-              ruleId: null,
-              eventKey: 'large',
-              tenancyId: null,
-              event,
-            },
-          ]),
-        )
+      const queued = await t.db.kysely.transaction().execute((tx) =>
+        t.services.queueDeliveries(tx, [
+          {
+            organisationId: org.organisationId,
+            channelIds: [hook.id],
+            ruleId: null,
+            eventKey: 'large',
+            tenancyId: null,
+            event,
+          },
+        ]),
+      )
       expect(queued).toBe(1)
       await drain()
       const [request] = receiver.of('/hook/large')
@@ -501,7 +499,8 @@ for (const dialect of testDialects()) {
         await until('the fast deliveries', async () => receiver.of('/hook/fast').length === 4, 10_000)
         expect(Date.now() - started).toBeLessThan(1_500)
         // At most four of one channel at once: the slow one's other deliveries wait their turn.
-        expect((await log(slow.id)).filter((d) => d.status === 'Pending').length).toBeGreaterThanOrEqual(4)
+        // (the first four arrived at once and answer after 2 s; the receiver counts requests as they arrive)
+        expect(receiver.of('/hook/slow')).toHaveLength(4)
       } finally {
         await until('the slow deliveries', async () => receiver.of('/hook/slow').length === 8, 20_000)
         await worker.stop()
