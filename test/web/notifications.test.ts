@@ -224,6 +224,21 @@ describe('web interface: Settings → Notifications', () => {
       )
       .toBe(2)
 
+    // An e-mail channel: addresses and a user of the organisation, named in the list.
+    await page.getByRole('button', { name: 'Add a channel' }).click()
+    const mail = page.getByRole('form', { name: 'New channel' })
+    await mail.getByRole('radio', { name: 'E-mail' }).check()
+    await mail.getByLabel('Name').fill('FinOps mail')
+    await mail.getByLabel('E-mail addresses').fill('finops@example.com, cto@example.com')
+    await mail.getByRole('checkbox', { name: new RegExp(VIEWER) }).check()
+    await mail.getByRole('button', { name: 'Add the channel' }).click()
+    await mail.waitFor({ state: 'detached' })
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: 'FinOps mail' })
+      .getByText(`Email · finops@example.com, cto@example.com, Member ${VIEWER}`)
+      .waitFor()
+
     // Disable and enable again; a disabled channel cannot be tested.
     await slackItem.getByRole('button', { name: 'Disable #finops' }).click()
     await slackItem.getByText('Disabled', { exact: true }).waitFor()
