@@ -16,6 +16,9 @@ import { createInsightService } from './features/insights/service.js'
 import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
+import { createChannelService } from './features/notifications/service.js'
+import { createChannelStore } from './features/notifications/store.js'
+import type { ChannelDirectory } from './features/notifications/target.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
 import { createReportService } from './features/reports/service.js'
@@ -186,6 +189,19 @@ export function createServices(deps: {
     mailEnabled: config.smtpUrl !== null,
     failures: authFailures,
   })
+  /** Every request to a URL someone gave (webhooks, Slack, Teams) goes through this guard. */
+  const outbound = createOutboundClient({ allow: config.outboundAllow })
+  const channels = createChannelService({
+    store: createChannelStore(db.kysely),
+    secrets,
+    outbound,
+    outbox,
+    clock,
+    ids,
+    publicUrl: config.publicUrl,
+    contacts: (organisationId, which) => userStore.contacts(organisationId, which),
+    organisationName: async (id) => (await organisationStore.get(id))?.name ?? null,
+  })
   return {
     runEvents,
     sessions,
@@ -198,8 +214,7 @@ export function createServices(deps: {
     analysers,
     secrets,
     outbox,
-    /** Every request to a URL someone gave (webhooks, Slack, Teams) goes through this guard. */
-    outbound: createOutboundClient({ allow: config.outboundAllow }),
+    outbound,
     audit: createAuditStore(db.kysely),
     organisationStore,
     tenantStore,
@@ -254,6 +269,9 @@ export function createServices(deps: {
         await analysisStore.request(tenantId, from, to, null)
       },
     }),
+    /** Notification channels: the API's, and what deliveries read of them (`channelDirectory`). */
+    channels,
+    channelDirectory: channels as ChannelDirectory,
     insightStore,
     insights: createInsightService({ store: insightStore, clock }),
     costs: createCostService({

@@ -5,6 +5,7 @@ import { costs } from './costs/index.js'
 import { events } from './events/index.js'
 import { insights } from './insights/index.js'
 import { inventory } from './inventory/index.js'
+import { notifications } from './notifications/index.js'
 import { organisation } from './organisation/index.js'
 import { reports } from './reports/index.js'
 import { session } from './session/index.js'
@@ -26,6 +27,7 @@ export const FEATURES = [
   anomalies,
   insights,
   reports,
+  notifications,
   users,
   apiKeys,
   session,

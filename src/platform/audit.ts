@@ -8,7 +8,7 @@ import type { ActorRef } from './http/schemas.js'
 // The audit log's one owner: every feature records its changes here, and the audit feature reads them from here.
 
 /**
- * What was done, to an API key, a user, a tenancy, a report or an event marker; the names read in the audit list as
+ * What was done, to an API key, a user, a tenancy, a report, an event marker or a notification channel; the names read in the audit list as
  * they are. Sign-ins (and failed ones) and password reset requests are here too: whoever tries an account, from where.
  */
 export const AUDIT_ACTIONS = [
@@ -31,6 +31,11 @@ export const AUDIT_ACTIONS = [
   'tenant.created',
   'report.deleted',
   'event.deleted',
+  'notificationChannel.created',
+  'notificationChannel.updated',
+  'notificationChannel.deleted',
+  'notificationChannel.secretRotated',
+  'notificationChannel.disabled',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -52,8 +57,11 @@ export interface AuditEntry {
   at: string
   by: Acting
   action: AuditAction
-  target: { type: 'ApiKey' | 'User' | 'Tenant' | 'Report' | 'Event'; id: string }
-  /** Plain facts (a role, a tenancy, a key's name, a report's name or a marker's title); never a secret. */
+  target: { type: 'ApiKey' | 'User' | 'Tenant' | 'Report' | 'Event' | 'NotificationChannel'; id: string }
+  /**
+   * Plain facts (a role, a tenancy, a key's name, a report's name, a marker's title, a channel's changed fields);
+   * never a secret (a channel's URL or signing secret).
+   */
   detail?: Record<string, string | boolean | null>
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { FROM_CLI } from '../../src/platform/audit.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 import { activeMember, asBrowser, type Browser, signIn } from '../support/members.js'
@@ -262,6 +263,17 @@ for (const dialect of testDialects()) {
       Object.assign(own, { anomalyId: await anomalyOf(own.tenantId!), userId: org.ownerId })
       // Users belong to the organisation, not to a tenant: "of the sibling" is a user of another organisation.
       Object.assign(sibling, { anomalyId: await anomalyOf(sibling.tenantId!), userId: other.ownerId })
+      // Channels belong to the organisation too: "of the sibling" is another organisation's channel.
+      const channelOf = async (of: OrgContext) =>
+        (
+          await t.services.channels.create(of.organisationId, FROM_CLI, {
+            name: 'On-call',
+            type: 'Webhook',
+            url: 'https://hooks.example.com/cw',
+          })
+        ).id
+      Object.assign(own, { channelId: await channelOf(org) })
+      Object.assign(sibling, { channelId: await channelOf(other) })
       // One unknown id for each own one (tenantId and tenancyId name the same tenant).
       const fresh = new Map<string, string>()
       unknown = Object.fromEntries(

@@ -135,6 +135,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notification-channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's notification channels, by name (id last). Owners only. */
+        get: operations["ListNotificationChannels"];
+        put?: never;
+        /**
+         * Creates a notification channel. Owners only.
+         * @description Slack, Teams and Webhook take `url` (https; http and addresses that are not public only within COSTWATCH_OUTBOUND_ALLOW); Email takes `emails` and/or `userIds`. A Webhook channel is answered with its signing secret (`secret`), this once. URLs and signing secrets are sealed at rest and never returned: a record says `urlHost` and `hasSecret`.
+         */
+        post: operations["CreateNotificationChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-channels/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One notification channel. Owners only.
+         * @description URLs and signing secrets are sealed at rest and never returned: a record says `urlHost` and `hasSecret`.
+         */
+        get: operations["GetNotificationChannel"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a notification channel with its deliveries. Owners only.
+         * @description Rules that name it no longer send to it.
+         */
+        delete: operations["DeleteNotificationChannel"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes a notification channel. Owners only.
+         * @description Absent fields are unchanged; the type cannot change. `enabled: true` enables a channel that was disabled (by a person, or by a 410 or failed deliveries) and clears `disabledReason`. A new `url` keeps a Webhook channel’s signing secret.
+         */
+        patch: operations["UpdateNotificationChannel"];
+        trace?: never;
+    };
+    "/notification-channels/{channelId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret for a Webhook channel, answered this once. Owners only.
+         * @description The secret it replaces keeps signing beside the new one (two signatures in `webhook-signature`) until `previousSecretUntil`, 24 hours, so receivers can be updated without losing a message. Rotating again within those 24 hours retires the older of the two at once. 409 for a channel that is not a Webhook.
+         */
+        post: operations["RotateNotificationChannelSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organisation": {
         parameters: {
             query?: never;
@@ -1130,6 +1199,51 @@ export interface components {
              */
             to: string;
         };
+        CreatedNotificationChannel: {
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description Why the channel was disabled (a 410 answer, failures on every attempt); null when enabled or disabled by a person. */
+            disabledReason: string | null;
+            emails: string[] | null;
+            enabled: boolean;
+            /** @description Webhook channels: a signing secret is set (it is never returned). */
+            hasSecret: boolean;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description Webhook channels after a rotation: until when the previous secret signs beside the new one.
+             */
+            previousSecretUntil: string | null;
+            /** @description Webhook channels: the signing secret (`whsec_` and base64), shown this once. Verify `webhook-signature` with it. */
+            secret?: string;
+            /** @enum {string} */
+            type: "Email" | "Slack" | "Teams" | "Webhook";
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            updatedAt: string;
+            /** @description The host the URL points to (the URL itself is never returned). */
+            urlHost: string | null;
+            userIds: string[] | null;
+        };
+        /** @description Slack, Teams and Webhook take `url`; Email takes `emails` and/or `userIds` (at least one recipient). */
+        CreateNotificationChannelRequest: {
+            /** @description Email channels: addresses to send to. */
+            emails?: string[];
+            name: string;
+            /** @enum {string} */
+            type: "Email" | "Slack" | "Teams" | "Webhook";
+            /** @description Slack: an incoming-webhook URL; Teams: a Workflows webhook URL; Webhook: any https URL. Never returned (it is a credential). http, and addresses that are not public, only within COSTWATCH_OUTBOUND_ALLOW. */
+            url?: string;
+            /** @description Email channels: users of the organisation, each at the address of their account. */
+            userIds?: string[];
+        };
         /** @description tagKey and tagValue come together or not at all; without them the marker is universal. */
         CreatePublicEventRequest: {
             /** @enum {string} */
@@ -1377,6 +1491,47 @@ export interface components {
              */
             email: string;
         };
+        /** @description Where alerts go: e-mail, a Slack or Teams channel, or a signed webhook. */
+        NotificationChannel: {
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description Why the channel was disabled (a 410 answer, failures on every attempt); null when enabled or disabled by a person. */
+            disabledReason: string | null;
+            emails: string[] | null;
+            enabled: boolean;
+            /** @description Webhook channels: a signing secret is set (it is never returned). */
+            hasSecret: boolean;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description Webhook channels after a rotation: until when the previous secret signs beside the new one.
+             */
+            previousSecretUntil: string | null;
+            /** @enum {string} */
+            type: "Email" | "Slack" | "Teams" | "Webhook";
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            updatedAt: string;
+            /** @description The host the URL points to (the URL itself is never returned). */
+            urlHost: string | null;
+            userIds: string[] | null;
+        };
+        NotificationChannelSecret: {
+            /**
+             * Format: date-time
+             * @description Until when the previous secret still signs.
+             */
+            previousSecretUntil: string;
+            /** @description The new signing secret, shown this once. */
+            secret: string;
+        };
         Organisation: {
             /** Format: uuid */
             id: string;
@@ -1418,6 +1573,18 @@ export interface components {
              */
             action: "NotRelevant" | "AcceptedRisk" | "Implemented" | "FalsePositive" | "Snoozed" | "AutoResolved";
             snoozeDays?: (number | string) | null;
+        };
+        /** @description Absent fields are unchanged. */
+        PatchNotificationChannelRequest: {
+            /** @description Email channels: addresses to send to. */
+            emails?: string[];
+            /** @description true enables a disabled channel again (and clears disabledReason). */
+            enabled?: boolean;
+            name?: string;
+            /** @description Slack: an incoming-webhook URL; Teams: a Workflows webhook URL; Webhook: any https URL. Never returned (it is a credential). http, and addresses that are not public, only within COSTWATCH_OUTBOUND_ALLOW. */
+            url?: string;
+            /** @description Email channels: users of the organisation, each at the address of their account. */
+            userIds?: string[];
         };
         /** @description An absent or null field is left unchanged. */
         PatchPublicEventRequest: {
@@ -2172,7 +2339,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this kind of change. */
-                action?: "apiKey.created" | "apiKey.revoked" | "user.invited" | "user.invitationResent" | "user.invitationAccepted" | "user.renamed" | "user.ownerGranted" | "user.ownerRevoked" | "user.disabled" | "user.enabled" | "user.roleGranted" | "user.roleRevoked" | "user.signedIn" | "user.signInFailed" | "user.passwordResetRequested" | "user.passwordReset" | "tenant.created" | "report.deleted" | "event.deleted";
+                action?: "apiKey.created" | "apiKey.revoked" | "user.invited" | "user.invitationResent" | "user.invitationAccepted" | "user.renamed" | "user.ownerGranted" | "user.ownerRevoked" | "user.disabled" | "user.enabled" | "user.roleGranted" | "user.roleRevoked" | "user.signedIn" | "user.signInFailed" | "user.passwordResetRequested" | "user.passwordReset" | "tenant.created" | "report.deleted" | "event.deleted" | "notificationChannel.created" | "notificationChannel.updated" | "notificationChannel.deleted" | "notificationChannel.secretRotated" | "notificationChannel.disabled";
                 /** @description The newest N entries: page 1 of N. Not with paging. */
                 limit?: number;
                 /** @description Page number, from 1. */
@@ -2538,6 +2705,511 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    ListNotificationChannels: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of NotificationChannel records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["NotificationChannel"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    CreateNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationChannelRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedNotificationChannel"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    GetNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where alerts go: e-mail, a Slack or Teams channel, or a signed webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    DeleteNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted with its deliveries. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UpdateNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchNotificationChannelRequest"];
+            };
+        };
+        responses: {
+            /** @description Where alerts go: e-mail, a Slack or Teams channel, or a signed webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    RotateNotificationChannelSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannelSecret"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };

@@ -6,6 +6,8 @@ import type { NotificationEvent } from './message.js'
 export type { EventType } from './constants.js'
 export { EventTypes } from './constants.js'
 export type { AlertMessage, NotificationEvent } from './message.js'
+/** The sealed columns of channels, for `costwatch secrets reseal`. */
+export { CHANNEL_PREVIOUS_SECRET, CHANNEL_SECRET, CHANNEL_URL } from './store.js'
 
 /** One event for some channels of an organisation (an alert rule's, or a test's). */
 export interface DeliveryRequest {

@@ -15,7 +15,9 @@ export function parseOldKey(value: string, previous: Buffer[] = []): Buffer[] {
 /** `costwatch secrets reseal`. */
 export function registerSecretCommands(cli: Command, ctx: CommandContext): void {
   const { withServices, print, fail } = ctx
-  const secrets = cli.command('secrets').description('Secrets at rest (tenant client secrets, queued e-mail).')
+  const secrets = cli
+    .command('secrets')
+    .description('Secrets at rest (tenant client secrets, queued e-mail, notification channels).')
   secrets
     .command('reseal')
     .description(
@@ -26,13 +28,21 @@ export function registerSecretCommands(cli: Command, ctx: CommandContext): void 
     .option('--json', 'print one JSON document')
     .action((opts: { oldKey: Buffer[]; json?: boolean }) =>
       withServices(async (_s, { db, config }) => {
-        const [{ createSecretBox }, { resealAll, MAIL_BODY }, { TENANT_CLIENT_SECRET }] = await Promise.all([
+        const [{ createSecretBox }, { resealAll, MAIL_BODY }, { TENANT_CLIENT_SECRET }, channels] = await Promise.all([
           import('../../platform/crypto.js'),
           import('../../platform/sealed.js'),
           import('../tenants/public.js'),
+          import('../notifications/public.js'),
         ])
         const box = createSecretBox(config.secretKey, opts.oldKey)
-        const outcome = await resealAll(db, box, [TENANT_CLIENT_SECRET, MAIL_BODY], (line) => {
+        const columns = [
+          TENANT_CLIENT_SECRET,
+          MAIL_BODY,
+          channels.CHANNEL_URL,
+          channels.CHANNEL_SECRET,
+          channels.CHANNEL_PREVIOUS_SECRET,
+        ]
+        const outcome = await resealAll(db, box, columns, (line) => {
           if (!opts.json) process.stdout.write(`${line}\n`)
         })
         const summary = `${outcome.resealed} re-sealed under key ${box.keyId}, ${outcome.unchanged} already current, ${outcome.failed.length} could not be opened.`

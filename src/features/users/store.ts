@@ -223,6 +223,28 @@ export function createUserStore(db: Kysely<Database>) {
       return Number(row.n)
     },
 
+    /**
+     * Users of the organisation by id (those of `userIds`, or its owners with `owners`), with their state: who may
+     * receive a notification's e-mail. Ids of another organisation are left out.
+     */
+    async contacts(
+      organisationId: string,
+      which: { userIds: string[] } | { owners: true },
+      trx: Kysely<Database> = db,
+    ): Promise<UserState[]> {
+      if ('userIds' in which && which.userIds.length === 0) return []
+      const rows = await trx
+        .selectFrom('users')
+        .select(['id', 'organisationId', 'email', 'displayName', 'isOwner', 'isDisabled', 'status'])
+        .where('organisationId', '=', organisationId)
+        .$if('userIds' in which, (qb) => qb.where('id', 'in', (which as { userIds: string[] }).userIds))
+        .$if('owners' in which, (qb) => qb.where('isOwner', '=', 1))
+        .orderBy('emailKey')
+        .orderBy('id')
+        .execute()
+      return rows.map(toState)
+    },
+
     async update(
       trx: Kysely<Database>,
       id: string,

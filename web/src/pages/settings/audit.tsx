@@ -26,6 +26,11 @@ const ACTIONS: Record<string, string> = {
   'tenant.created': 'Connected a tenant',
   'report.deleted': 'Deleted a report',
   'event.deleted': 'Deleted an event marker',
+  'notificationChannel.created': 'Created a notification channel',
+  'notificationChannel.updated': 'Changed a notification channel',
+  'notificationChannel.deleted': 'Deleted a notification channel',
+  'notificationChannel.secretRotated': 'Rotated a webhook secret',
+  'notificationChannel.disabled': 'Disabled a notification channel',
 }
 const PAGE_SIZE = 50
 
@@ -44,6 +49,7 @@ const FACTS: Record<string, string> = {
   displayName: 'name',
   reason: 'because',
   credentialType: 'credential',
+  changed: 'changed',
 }
 
 /** The entry's target in words, then its facts (a role, a tenancy, an expiry). */
@@ -58,7 +64,9 @@ function detailText(entry: AuditEntry, names: Names): string {
           ? `report "${String(detail.name ?? entry.target.id)}"`
           : entry.target.type === 'Event'
             ? `marker "${String(detail.title ?? entry.target.id)}"`
-            : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
+            : entry.target.type === 'NotificationChannel'
+              ? `channel "${String(detail.name ?? entry.target.id)}"`
+              : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
   const facts: string[] = []
   if (detail.clientSecretStored === true) facts.push('client secret stored')
   if (typeof detail.tenancyId === 'string') facts.push(`on ${names.tenancies[detail.tenancyId] ?? detail.tenancyId}`)
