@@ -1,4 +1,7 @@
 import type { Config } from './config.js'
+import { createAlertService } from './features/alerts/service.js'
+import { createAlertSources } from './features/alerts/sources.js'
+import { ALERT_RUNS, type AlertRunColumns, type AlertStore, createAlertStore } from './features/alerts/store.js'
 import { createAnalysers } from './features/analysis/analysers.js'
 import { ANALYSIS_RUNS, type AnalysisRunColumns, createAnalysisStore } from './features/analysis/store.js'
 import { createAnomalyService } from './features/anomalies/service.js'
@@ -16,6 +19,8 @@ import { createInsightService } from './features/insights/service.js'
 import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
+import { createDeliveryStore } from './features/notifications/deliveries.js'
+import type { QueueDeliveries } from './features/notifications/public.js'
 import { createChannelService } from './features/notifications/service.js'
 import { createChannelStore } from './features/notifications/store.js'
 import type { ChannelDirectory } from './features/notifications/target.js'
@@ -94,6 +99,9 @@ export function createServices(deps: {
     events: runEvents,
     runs: createRunStore<MailRunColumns>(db, MAIL_RUNS, { clock, events: runEvents }),
   })
+  const deliveryStore = createDeliveryStore(db, { clock, ids, events: runEvents })
+  /** For the alerts feature: one delivery per enabled channel and request, in the alert run's transaction. */
+  const queueDeliveries: QueueDeliveries = async (tx, requests) => (await deliveryStore.queue(tx, requests)).length
   const users = createUserService({
     store: userStore,
     outbox,
@@ -177,6 +185,25 @@ export function createServices(deps: {
     ids,
   })
   const inventory = createInventoryService({ store: inventoryStore, costs: costReads, clock })
+  const anomalies = createAnomalyService({
+    store: anomalyStore,
+    costs: costReads,
+    events: eventStore,
+    inventory: inventoryStore,
+    clock,
+    // From the episode's start to the tenant's newest cost day: every later judgement of the scope may change.
+    requestAnalysis: async (tenantId, from) => {
+      const newest = await costReads.observedWindow(tenantId, addDays(toDay(clock.now()), 1), 1)
+      const to = newest && newest.to > from ? newest.to : from
+      await analysisStore.request(tenantId, from, to, null)
+    },
+  })
+  const alertStore = createAlertStore(
+    db.kysely,
+    createRunStore<AlertRunColumns>(db, ALERT_RUNS, { clock, events: runEvents }),
+  )
+  const alertSources = createAlertSources(db.kysely, { anomalies, inventory: inventoryStore })
+  wireAlertRunEvents(runEvents, alertStore, { ids, clock, onRunQueued: deps.onRunQueued })
   /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */
   const authFailures = createAuthFailureLimiter(config.authFailureLimitPerMinute)
   const sessions = createSessionService({
@@ -209,7 +236,16 @@ export function createServices(deps: {
     /** Requests per client address to what needs no key or session (sign-in, resets, invitation pages). */
     anonymousRequests: createAnonymousLimiter(config.anonymousLimitPerMinute),
     /** The store of every run kind's table (queue depth metrics). */
-    runStores: [snapshotStore.runs, analysisStore.runs, outbox.runs, reportStore.runs] as RunStore[],
+    runStores: [
+      snapshotStore.runs,
+      analysisStore.runs,
+      outbox.runs,
+      reportStore.runs,
+      deliveryStore.runs,
+      alertStore.runs,
+    ] as RunStore[],
+    deliveryStore,
+    queueDeliveries,
     analysisStore,
     analysers,
     secrets,
@@ -246,6 +282,9 @@ export function createServices(deps: {
     blobs,
     reportStore,
     reports,
+    alertStore,
+    alertSources,
+    alerts: createAlertService({ store: alertStore, sources: alertSources, clock, ids }),
     snapshots: createSnapshotService({ store: snapshotStore, clock, ids }),
     events,
     inventory,
@@ -256,19 +295,7 @@ export function createServices(deps: {
       clock,
       ids,
     }),
-    anomalies: createAnomalyService({
-      store: anomalyStore,
-      costs: costReads,
-      events: eventStore,
-      inventory: inventoryStore,
-      clock,
-      // From the episode's start to the tenant's newest cost day: every later judgement of the scope may change.
-      requestAnalysis: async (tenantId, from) => {
-        const newest = await costReads.observedWindow(tenantId, addDays(toDay(clock.now()), 1), 1)
-        const to = newest && newest.to > from ? newest.to : from
-        await analysisStore.request(tenantId, from, to, null)
-      },
-    }),
+    anomalies,
     /** Notification channels: the API's, and what deliveries read of them (`channelDirectory`). */
     channels,
     channelDirectory: channels as ChannelDirectory,
@@ -309,5 +336,31 @@ function wireSnapshotRunEvents(
         warn?.(err, `an after-snapshot hook failed for run ${runId}; the run stays Succeeded`)
       }
     }
+  })
+}
+
+/**
+ * An analysis run's success queues the evaluation of the alert rules of its tenant's organisation in the same
+ * transaction (when the organisation has an enabled rule): an analysis that committed is always evaluated, even
+ * when the process dies right after. The worker is woken once it committed.
+ */
+function wireAlertRunEvents(
+  events: RunEvents,
+  store: AlertStore,
+  deps: { ids: Ids; clock: Clock; onRunQueued?: () => void },
+) {
+  events.beforeCommit(async (tx, changes) => {
+    for (const e of changes) {
+      if (e.type !== 'run:succeeded' || e.kind !== ANALYSIS_RUNS.name || !e.tenantId) continue
+      await store.queueAfterAnalysis(tx, {
+        id: deps.ids.uuid(),
+        tenantId: e.tenantId,
+        sourceRunId: e.runId,
+        requestedAt: deps.clock.now().toISOString(),
+      })
+    }
+  })
+  events.on('run:succeeded', ({ kind }) => {
+    if (kind === ANALYSIS_RUNS.name) deps.onRunQueued?.()
   })
 }

@@ -4,6 +4,7 @@ import { type Config, ConfigError, httpBase } from './config.js'
 import { createAzureConnector } from './connectors/azure/index.js'
 import { createSimulatedConnector } from './connectors/simulated/index.js'
 import type { Connector } from './connectors/types.js'
+import { alertRunKind } from './features/alerts/run.js'
 import { analysisRunKind } from './features/analysis/run.js'
 import { reportRunKind, reportSource } from './features/reports/run.js'
 import { snapshotRunKind } from './features/snapshots/collect.js'
@@ -51,6 +52,10 @@ export type WorkerServices = Pick<
   | 'blobs'
   | 'reports'
   | 'sessions'
+  | 'alertStore'
+  | 'alertSources'
+  | 'alerts'
+  | 'queueDeliveries'
 >
 
 /**
@@ -95,6 +100,15 @@ export function createCollectionWorker(deps: {
       source: reportSource(db.kysely, db.dialect),
       clock,
     }),
+    alertRunKind({
+      store: services.alertStore,
+      sources: services.alertSources,
+      // Read at each use: the deliveries are the notifications feature's.
+      queueDeliveries: (tx, requests) => services.queueDeliveries(tx, requests),
+      analysisStartedAt: async (runId) => (await services.analysisStore.byId(runId))?.startedAt ?? null,
+      publicUrl: config.publicUrl,
+      clock,
+    }),
     ...(deps.moreKinds ?? []),
   ]
   return createWorker({
@@ -113,6 +127,7 @@ export function createCollectionWorker(deps: {
       // Sessions past their lifetime are refused already; this only keeps the table small.
       await services.sessions.deleteExpired()
       await services.reports.scheduleDue(now)
+      await services.alerts.scheduleDigests(now)
     },
     log: deps.log,
   })

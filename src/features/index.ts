@@ -1,3 +1,4 @@
+import { alerts } from './alerts/index.js'
 import { anomalies } from './anomalies/index.js'
 import { apiKeys } from './apikeys/index.js'
 import { audit } from './audit/index.js'
@@ -28,6 +29,7 @@ export const FEATURES = [
   insights,
   reports,
   notifications,
+  alerts,
   users,
   apiKeys,
   session,

@@ -152,6 +152,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notification-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alert rules the key can see, by name (id last).
+         * @description A rule is listed when the key can see every tenancy it covers. Owners manage every rule; the Admins of tenancies manage the rules whose scope.tenancyIds are all tenancies they administer (and their Viewers read them). A rule of the whole organisation (tenancyIds null) is for owners.
+         */
+        get: operations["ListNotificationRules"];
+        put?: never;
+        /**
+         * Creates an alert rule: which events go to which channels.
+         * @description Owners manage every rule; the Admins of tenancies manage the rules whose scope.tenancyIds are all tenancies they administer (and their Viewers read them). A rule of the whole organisation (tenancyIds null) is for owners. Defaults: enabled, frequency Immediate (a Digest trigger: Daily), digestHour 8, digestWeekday Monday, timeZone UTC, combine any. Refused with 400, nothing saved: a channel or tenancy not of the organisation, a trigger field of another trigger type, a time zone that is not IANA's, digest fields with frequency Immediate, a Digest trigger with frequency Immediate.
+         */
+        post: operations["CreateNotificationRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One alert rule. */
+        get: operations["GetNotificationRule"];
+        put?: never;
+        post?: never;
+        /** Deletes an alert rule. */
+        delete: operations["DeleteNotificationRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes an alert rule.
+         * @description Absent fields are unchanged; the rule as changed is checked as at creation. Owners manage every rule; the Admins of tenancies manage the rules whose scope.tenancyIds are all tenancies they administer (and their Viewers read them). A rule of the whole organisation (tenancyIds null) is for owners.
+         */
+        patch: operations["UpdateNotificationRule"];
+        trace?: never;
+    };
+    "/notification-rules/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which of the last 30 days' anomalies a rule would have alerted about; nothing is saved.
+         * @description The body is a rule as it would be created (name and channels may be missing). The anomalies raised in the last 30 days, of the tenancies the key sees, are matched as the alert run matches them: scope, thresholds, one alert per incident. Whether each was already sent is not considered.
+         */
+        post: operations["PreviewNotificationRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organisation": {
         parameters: {
             query?: never;
@@ -767,6 +833,109 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Which events go to which channels. */
+        AlertRule: {
+            channelIds: string[];
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description The hour digests go out, in timeZone (default 8). */
+            digestHour: number;
+            /**
+             * @description Weekly: the day digests go out (default Monday).
+             * @enum {string}
+             */
+            digestWeekday: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+            enabled: boolean;
+            /**
+             * @description Immediate: each event as the analysis finds it; Daily or Weekly: a digest of the period at digestHour.
+             * @enum {string}
+             */
+            frequency: "Immediate" | "Daily" | "Weekly";
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scope: components["schemas"]["AlertRuleScope"];
+            /** @description Digest: sent even when the period had nothing to report. */
+            sendWhenQuiet: boolean;
+            /** @description An IANA time zone (default UTC). */
+            timeZone: string;
+            trigger: components["schemas"]["AlertRuleTrigger"];
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            updatedAt: string;
+        };
+        /** @description Which of the last 30 days' anomalies (by day raised) would have alerted, one per incident, decided as the alert run decides. Only AnomalyRaised rules alert about anomalies: any other trigger previews none. Only tenancies the caller sees are previewed. */
+        AlertRulePreview: {
+            /** @description How many alerts the rule would have sent. */
+            count: number;
+            /** Format: date */
+            from: string;
+            /** @description Largest impact first. */
+            items: components["schemas"]["AlertRulePreviewItem"][];
+            /** Format: date */
+            to: string;
+        };
+        /** @description An alert the rule would have sent: the anomaly it leads with. */
+        AlertRulePreviewItem: {
+            /** Format: uuid */
+            anomalyId: string;
+            currency: string;
+            /** @description The episode's total impact. */
+            impact: number;
+            impactPercent: number;
+            /** Format: uuid */
+            incidentId: string;
+            /** @description The anomalies of its incident that matched: one alert says them all. */
+            matchedInIncident: number;
+            scope: {
+                /** @description Tenant, Subscription, ResourceGroup, Resource or Service. */
+                kind: string;
+                /** @description The scope as people name it. */
+                name: string;
+            };
+            /** @enum {string} */
+            severity: "High" | "Medium" | "Low";
+            /** Format: date */
+            start: string;
+            /** Format: uuid */
+            tenancyId: string;
+        };
+        AlertRuleScope: {
+            /** @description A resource group name (any subscription). */
+            resourceGroup?: string | null;
+            /** @description A service name (meter category), e.g. "Virtual Machines". */
+            service?: string | null;
+            /** @description Tag filters, all of which must hold, with the markers' semantics: the key compared without letter case, the value exactly. An anomaly matches when its scope (resource, resource group) carries the tags. */
+            tags?: {
+                key: string;
+                value: string;
+            }[];
+            tenancyIds: string[] | null;
+        };
+        /** @description AnomalyRaised {minImpact, minImpactPercent, combine, minSeverity}; BudgetThreshold {budgetIds}; InsightFound {minMonthlySavings}; Digest {} (the period's top anomalies, budgets at risk and new insights). Fields of another type are refused. */
+        AlertRuleTrigger: {
+            /** @description BudgetThreshold: the budgets watched (empty: all in scope). */
+            budgetIds?: string[];
+            /**
+             * @description AnomalyRaised: both thresholds (`all`) or either (`any`, the default) must hold.
+             * @enum {string}
+             */
+            combine?: "all" | "any";
+            /** @description AnomalyRaised: the episode's total impact, in its currency, at least this. */
+            minImpact?: number | null;
+            /** @description AnomalyRaised: the impact against the expected spend, in percent, at least this. */
+            minImpactPercent?: number | null;
+            /** @description InsightFound: estimated monthly savings at least this. */
+            minMonthlySavings?: number | null;
+            minSeverity?: ("High" | "Medium" | "Low") | null;
+            /** @enum {string} */
+            type: "AnomalyRaised" | "BudgetThreshold" | "InsightFound" | "Digest";
+        };
         /**
          * @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, incidentSize, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start.
          * @example {
@@ -1034,6 +1203,29 @@ export interface components {
              * @description YYYY-MM-DD (UTC day).
              */
             to: string;
+        };
+        CreateAlertRuleRequest: {
+            channelIds: string[];
+            /** @description The hour digests go out, in timeZone (default 8). */
+            digestHour?: number;
+            /**
+             * @description Weekly: the day digests go out (default Monday).
+             * @enum {string}
+             */
+            digestWeekday?: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+            enabled?: boolean;
+            /**
+             * @description Immediate: each event as the analysis finds it; Daily or Weekly: a digest of the period at digestHour.
+             * @enum {string}
+             */
+            frequency?: "Immediate" | "Daily" | "Weekly";
+            name: string;
+            scope: components["schemas"]["AlertRuleScope"];
+            /** @description Digest: sent even when the period had nothing to report. */
+            sendWhenQuiet?: boolean;
+            /** @description An IANA time zone (default UTC). */
+            timeZone?: string;
+            trigger: components["schemas"]["AlertRuleTrigger"];
         };
         CreatedNotificationChannel: {
             /**
@@ -1376,6 +1568,30 @@ export interface components {
             /** @description The tenancies the calling key can see. */
             tenancyCount: number;
         };
+        /** @description Absent fields are unchanged. */
+        PatchAlertRuleRequest: {
+            channelIds?: string[];
+            /** @description The hour digests go out, in timeZone (default 8). */
+            digestHour?: number;
+            /**
+             * @description Weekly: the day digests go out (default Monday).
+             * @enum {string}
+             */
+            digestWeekday?: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+            enabled?: boolean;
+            /**
+             * @description Immediate: each event as the analysis finds it; Daily or Weekly: a digest of the period at digestHour.
+             * @enum {string}
+             */
+            frequency?: "Immediate" | "Daily" | "Weekly";
+            name?: string;
+            scope?: components["schemas"]["AlertRuleScope"];
+            /** @description Digest: sent even when the period had nothing to report. */
+            sendWhenQuiet?: boolean;
+            /** @description An IANA time zone (default UTC). */
+            timeZone?: string;
+            trigger?: components["schemas"]["AlertRuleTrigger"];
+        };
         /**
          * @description Any status may move to Acknowledged or Resolved. Repeating the current status is a 200 that changes nothing (statusChangedAt stays). Active is a 400. Extension: feedback, alone or beside status.
          * @example {
@@ -1469,6 +1685,30 @@ export interface components {
             };
             schedule?: components["schemas"]["ReportSchedule"] | null;
             tenancyIds?: string[] | null;
+        };
+        /** @description A rule as it would be created, unsaved; name and channels may still be missing. */
+        PreviewAlertRuleRequest: {
+            channelIds?: string[];
+            /** @description The hour digests go out, in timeZone (default 8). */
+            digestHour?: number;
+            /**
+             * @description Weekly: the day digests go out (default Monday).
+             * @enum {string}
+             */
+            digestWeekday?: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+            enabled?: boolean;
+            /**
+             * @description Immediate: each event as the analysis finds it; Daily or Weekly: a digest of the period at digestHour.
+             * @enum {string}
+             */
+            frequency?: "Immediate" | "Daily" | "Weekly";
+            name?: string;
+            scope: components["schemas"]["AlertRuleScope"];
+            /** @description Digest: sent even when the period had nothing to report. */
+            sendWhenQuiet?: boolean;
+            /** @description An IANA time zone (default UTC). */
+            timeZone?: string;
+            trigger: components["schemas"]["AlertRuleTrigger"];
         };
         /** @description RFC 9457 problem details. */
         Problem: {
@@ -2886,6 +3126,477 @@ export interface operations {
             };
             /** @description The current state forbids the operation. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ListNotificationRules: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of AlertRule records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AlertRule"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    CreateNotificationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAlertRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Which events go to which channels. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    GetNotificationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Which events go to which channels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    DeleteNotificationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with what it sent. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UpdateNotificationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchAlertRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Which events go to which channels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PreviewNotificationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewAlertRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Which of the last 30 days' anomalies (by day raised) would have alerted, one per incident, decided as the alert run decides. Only AnomalyRaised rules alert about anomalies: any other trigger previews none. Only tenancies the caller sees are previewed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRulePreview"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -157,3 +157,63 @@ export const PatchRuleRequest = Type.Object(
 export type PatchRuleRequest = Static<typeof PatchRuleRequest>
 
 export const RuleParams = Type.Object({ ruleId: Uuid })
+
+export const PreviewRuleRequest = Type.Object(
+  {
+    name: Type.Optional(r.name),
+    enabled: Type.Optional(r.enabled),
+    channelIds: Type.Optional(Type.Array(Uuid, { maxItems: 20, uniqueItems: true })),
+    scope: ref(RuleScope),
+    trigger: ref(RuleTrigger),
+    frequency: Type.Optional(r.frequency),
+    digestHour: Type.Optional(r.digestHour),
+    digestWeekday: Type.Optional(r.digestWeekday),
+    timeZone: Type.Optional(r.timeZone),
+    sendWhenQuiet: Type.Optional(r.sendWhenQuiet),
+  },
+  {
+    $id: 'PreviewAlertRuleRequest',
+    additionalProperties: false,
+    description: 'A rule as it would be created, unsaved; name and channels may still be missing.',
+  },
+)
+export type PreviewRuleRequest = Static<typeof PreviewRuleRequest>
+
+export const RulePreviewItem = Type.Object(
+  {
+    anomalyId: Uuid,
+    tenancyId: Uuid,
+    incidentId: Uuid,
+    matchedInIncident: Type.Integer({
+      minimum: 1,
+      description: 'The anomalies of its incident that matched: one alert says them all.',
+    }),
+    scope: Type.Object({
+      kind: Type.String({ description: 'Tenant, Subscription, ResourceGroup, Resource or Service.' }),
+      name: Type.String({ description: 'The scope as people name it.' }),
+    }),
+    severity: StringEnum(Severities),
+    impact: Type.Number({ description: "The episode's total impact." }),
+    impactPercent: Type.Number(),
+    currency: Type.String(),
+    start: Type.String({ format: 'date' }),
+  },
+  { $id: 'AlertRulePreviewItem', description: 'An alert the rule would have sent: the anomaly it leads with.' },
+)
+
+export const RulePreview = Type.Object(
+  {
+    from: Type.String({ format: 'date' }),
+    to: Type.String({ format: 'date' }),
+    count: Type.Integer({ minimum: 0, description: 'How many alerts the rule would have sent.' }),
+    items: Type.Array(ref(RulePreviewItem), { description: 'Largest impact first.' }),
+  },
+  {
+    $id: 'AlertRulePreview',
+    description:
+      "Which of the last 30 days' anomalies (by day raised) would have alerted, one per incident, decided as the " +
+      'alert run decides. Only AnomalyRaised rules alert about anomalies: any other trigger previews none. Only ' +
+      'tenancies the caller sees are previewed.',
+  },
+)
+export type RulePreview = Static<typeof RulePreview>

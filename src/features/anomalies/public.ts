@@ -2,3 +2,4 @@
 // No routes or schemas here: the command line loads this module.
 export { AnomalySeverities, AnomalyStatuses } from './constants.js'
 export { anomaliesRaisedIn } from './reads.js'
+export type { AnomalyRecord, AnomalyScope } from './schemas.js'

@@ -257,6 +257,19 @@ export function createAnomalyService(deps: {
       return pageOf(await recordsOf(rows), totalCount, paging)
     },
 
+    /**
+     * The records (related markers, likely cause, incident size) of the anomalies of these tenancies an analysis
+     * wrote from `from` on (and before `before`): what the alert rules evaluate.
+     */
+    async written(tenancyIds: readonly string[], from: string, before: string | null = null): Promise<AnomalyRecord[]> {
+      return recordsOf(await store.writtenBetween(tenancyIds, from, before))
+    },
+
+    /** The records of the anomalies of these tenancies raised from `from` to `to` (days): a rule's preview. */
+    async raisedIn(tenancyIds: readonly string[], from: string, to: string): Promise<AnomalyRecord[]> {
+      return recordsOf(await store.raisedIn(tenancyIds, from, to))
+    },
+
     async get(id: string): Promise<AnomalyRecord> {
       const [record] = await recordsOf([await getRow(id)])
       return record!

@@ -324,6 +324,45 @@ export function createAnomalyStore(db: Kysely<Database>) {
         .execute()
     },
 
+    /**
+     * The anomalies of these tenancies an analysis wrote (raised or updated) from `from` on, and before `before`
+     * when given: what the alert rules evaluate after a run, and a digest over its period.
+     */
+    async writtenBetween(tenancyIds: readonly string[], from: string, before: string | null): Promise<AnomalyRow[]> {
+      const rows: AnomalyRow[] = []
+      for (const part of chunk([...tenancyIds], 500)) {
+        rows.push(
+          ...(await db
+            .selectFrom('anomalies')
+            .selectAll()
+            .where('tenantId', 'in', part)
+            .where('updatedAt', '>=', from)
+            .$if(before !== null, (qb) => qb.where('updatedAt', '<', before!))
+            .orderBy('id')
+            .execute()),
+        )
+      }
+      return rows
+    },
+
+    /** The anomalies of these tenancies raised from `from` to `to` (days, both included): an alert rule's preview. */
+    async raisedIn(tenancyIds: readonly string[], from: string, to: string): Promise<AnomalyRow[]> {
+      const rows: AnomalyRow[] = []
+      for (const part of chunk([...tenancyIds], 500)) {
+        rows.push(
+          ...(await db
+            .selectFrom('anomalies')
+            .selectAll()
+            .where('tenantId', 'in', part)
+            .where('dateRaised', '>=', from)
+            .where('dateRaised', '<=', to)
+            .orderBy('id')
+            .execute()),
+        )
+      }
+      return rows
+    },
+
     /** The tenant's anomalies raised from `from` to `to`, newest first, optionally only on these scope keys. */
     async raisedBetween(
       tenantId: string,

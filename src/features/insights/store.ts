@@ -316,6 +316,30 @@ export async function openInsightsOf(db: Kysely<Database>, tenancyIds: readonly 
     .execute()
 }
 
+/**
+ * The insights of the tenancies an analysis found (new, or found again) from `from` on, and before `before` when
+ * given, still Active: what InsightFound alert rules and digests report.
+ */
+export async function insightsFoundBetween(
+  db: Kysely<Database>,
+  tenancyIds: readonly string[],
+  from: string,
+  before: string | null,
+) {
+  if (tenancyIds.length === 0) return []
+  return db
+    .selectFrom('insights')
+    .select(['id', 'tenantId', 'category', 'severity', 'title', 'resourceName', 'estimatedMonthlySavings', 'currency'])
+    .where('tenantId', 'in', [...tenancyIds])
+    .where('detectedAt', '>=', from)
+    .$if(before !== null, (qb) => qb.where('detectedAt', '<', before!))
+    .where('found', '=', 1)
+    .where('status', '=', 'Active')
+    .orderBy('estimatedMonthlySavings', 'desc')
+    .orderBy('id')
+    .execute()
+}
+
 /** Writes an analysis' changes to a row unless a person acted on it since it was read. */
 async function updateUnlessActedOn(trx: Kysely<Database>, row: InsightRow, changes: Partial<InsightRow>) {
   await trx

@@ -6,6 +6,7 @@ import type { NotificationEvent } from './message.js'
 export type { EventType } from './constants.js'
 export { EventTypes } from './constants.js'
 export type { AlertMessage, NotificationEvent } from './message.js'
+export { channelsOf } from './reads.js'
 /** The sealed columns of channels, for `costwatch secrets reseal`. */
 export { CHANNEL_PREVIOUS_SECRET, CHANNEL_SECRET, CHANNEL_URL } from './store.js'
 

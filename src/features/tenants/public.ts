@@ -3,6 +3,7 @@
 export { type HostCredentialPolicy, hostCredentialsRefusal, usesHostCredentials } from './host-credentials.js'
 export {
   notInOrganisation,
+  organisationOfTenancy,
   organisationTenancies,
   organisationTenantIds,
   TENANT_CLIENT_SECRET,

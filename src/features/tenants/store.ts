@@ -197,6 +197,12 @@ export function organisationTenantIds(db: Kysely<Database>, organisationId: stri
   return db.selectFrom('tenants').select('id').where('organisationId', '=', organisationId)
 }
 
+/** The organisation of a tenancy, over the caller's connection (a transaction in progress); null when unknown. */
+export async function organisationOfTenancy(db: Kysely<Database>, tenancyId: string): Promise<string | null> {
+  const row = await db.selectFrom('tenants').select('organisationId').where('id', '=', tenancyId).executeTakeFirst()
+  return row?.organisationId ?? null
+}
+
 /** The tenancies of an organisation, by name (id last). */
 export async function organisationTenancies(
   db: Kysely<Database>,

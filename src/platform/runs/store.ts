@@ -27,6 +27,13 @@ export class LeaseLostError extends Error {
   }
 }
 
+/** Runs claimed at once per value of a column of the kind, in one worker (see RunKind.partition). */
+export interface RunPartition {
+  /** The column, as SQL names it (`channel_id`). */
+  column: string
+  limit: number
+}
+
 export type NewRun<Extra> = { id: string; tenantId: string | null; requestedAt: string } & Partial<Extra>
 
 type RunDatabase = Record<string, RunColumns>
@@ -132,18 +139,33 @@ export function createRunStore<Extra extends object = Record<never, never>>(
       return { id: values.id, tenantId: values.tenantId, attempts: 1, claimedAt: now }
     },
 
-    /** The oldest queued run that is due, claimed with a lease. */
-    async claim(workerId: string, leaseMs: number): Promise<ClaimedRun | null> {
+    /**
+     * The oldest queued run that is due, claimed with a lease; with a `partition`, the oldest whose partition has
+     * fewer than its limit running in this worker.
+     */
+    async claim(
+      workerId: string,
+      leaseMs: number,
+      options: { partition?: RunPartition } = {},
+    ): Promise<ClaimedRun | null> {
       const now = clock.now()
       const at = now.toISOString()
       const until = new Date(now.getTime() + leaseMs).toISOString()
+      const { partition } = options
+      const column = partition ? sql.ref(partition.column) : null
+      const notFull =
+        partition && column
+          ? sql` and (select count(*) from ${name} r where r.status = 'Running' and r.worker_id = ${workerId}
+                  and r.${column} = q.${column}) < ${partition.limit}`
+          : sql``
       return change(async (tx) => {
         const result = await sql<{ id: string; tenantId: string | null; attempts: number }>`
           update ${name} set status = 'Running', worker_id = ${workerId}, attempts = attempts + 1,
             started_at = coalesce(started_at, ${at}), lease_until = ${until}, not_before = null,
             progress = null
-          where id = (select id from ${name} where status = 'Queued' and (not_before is null or not_before <= ${at})
-                      order by requested_at, id limit 1${skipLocked})
+          where id = (select q.id from ${name} q where q.status = 'Queued'
+                        and (q.not_before is null or q.not_before <= ${at})${notFull}
+                      order by q.requested_at, q.id limit 1${skipLocked})
             and status = 'Queued'
           returning id, attempts, tenant_id`.execute(tx)
         const row = result.rows[0]

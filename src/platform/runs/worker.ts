@@ -1,7 +1,14 @@
 import type { Clock } from '../clock.js'
 import type { Db, Queryable } from '../db/index.js'
 import type { RunEvents, RunFailure } from './events.js'
-import { type ClaimedRun, createRunStore, LeaseLostError, type RunStore, type RunTable } from './store.js'
+import {
+  type ClaimedRun,
+  createRunStore,
+  LeaseLostError,
+  type RunPartition,
+  type RunStore,
+  type RunTable,
+} from './store.js'
 
 export interface RunContext<Extra extends object> {
   /** Aborted when the lease is lost: stop, another worker has the run. */
@@ -15,8 +22,11 @@ export interface RunContext<Extra extends object> {
   succeed(work: (tx: Queryable) => Promise<Partial<Extra>>): Promise<void>
 }
 
-/** A failure as the run records it, and whether another attempt may go better. */
-export type RunOutcome = RunFailure & { retry: boolean }
+/**
+ * A failure as the run records it, and whether another attempt may go better; `retryAfterMs`, when the other
+ * side asked for a pause (an HTTP Retry-After), makes the next attempt wait at least that long.
+ */
+export type RunOutcome = RunFailure & { retry: boolean; retryAfterMs?: number }
 
 /** A kind of run: its table (see RunColumns) and how to do one. */
 export interface RunKind<Extra extends object = object> extends RunTable {
@@ -36,6 +46,13 @@ export interface RunKind<Extra extends object = object> extends RunTable {
   retryDelayMs?(attempts: number): number
   /** Attempts before a run of this kind fails for good, when it differs from the worker's (mail keeps trying). */
   maxAttempts?: number
+  /** Runs of this kind one worker does at once (1 by default): a slow one then holds only its own slot. */
+  slots?: number
+  /**
+   * At most `limit` runs of the same value of `column` at once in one worker (a notification's channel): the
+   * claim skips rows whose partition is at its limit, so one slow partition never takes every slot.
+   */
+  partition?: RunPartition
 }
 
 export function defineRunKind<Extra extends object>(kind: RunKind<Extra>): RunKind<Extra> {
@@ -65,8 +82,9 @@ export interface WorkerOptions {
 }
 
 /**
- * Serves every kind of run in one loop, with one slot per kind: a kind's run is claimed as soon as its slot is
- * free, whatever the other kinds are doing, so a ten-minute snapshot never holds up a report. The lease is
+ * Serves every kind of run in one loop, with one slot per kind unless the kind asks for more: a kind's run is
+ * claimed as soon as one of its slots is free, whatever the other kinds are doing, so a ten-minute snapshot never
+ * holds up a report. The lease is
  * heartbeated while a handler works, and dead workers' runs go back to the queue.
  */
 export function createWorker(options: WorkerOptions) {
@@ -77,7 +95,9 @@ export function createWorker(options: WorkerOptions) {
   const lanes = options.kinds.map((kind) => ({
     kind,
     store: createRunStore<object>(options.db, kind, { clock, events: options.events }) as RunStore<object>,
-    busy: null as Promise<void> | null,
+    /** The runs in progress, at most `slots`. */
+    busy: new Set<Promise<void>>(),
+    slots: Math.max(1, kind.slots ?? 1),
     maxAttempts: kind.maxAttempts ?? maxAttempts,
   }))
   type Lane = (typeof lanes)[number]
@@ -117,10 +137,8 @@ export function createWorker(options: WorkerOptions) {
       if (abort.signal.aborted || err instanceof LeaseLostError) return
       try {
         const outcome = kind.failure?.(err) ?? UNEXPECTED
-        const retryAt =
-          outcome.retry && run.attempts < maxAttempts
-            ? new Date(clock.now().getTime() + (kind.retryDelayMs ?? defaultRetryDelayMs)(run.attempts))
-            : null
+        const delayMs = Math.max((kind.retryDelayMs ?? defaultRetryDelayMs)(run.attempts), outcome.retryAfterMs ?? 0)
+        const retryAt = outcome.retry && run.attempts < maxAttempts ? new Date(clock.now().getTime() + delayMs) : null
         await kind.afterFailure?.(run)
         await store.fail(run, workerId, { code: outcome.code, message: outcome.message }, { retryAt, cause: err })
       } catch (e) {
@@ -155,19 +173,23 @@ export function createWorker(options: WorkerOptions) {
     await options.tick?.(clock.now())
   }
 
-  /** The free lanes in this turn's order, each with the run it claimed. */
+  /**
+   * The lanes with a free slot in this turn's order, each with the run it claimed: a lane of several slots
+   * claims until they are full or its queue has nothing due.
+   */
   async function* claims(): AsyncGenerator<[Lane, ClaimedRun]> {
     const first = next
     for (let i = 0; i < lanes.length; i++) {
       const index = (first + i) % lanes.length
       const lane = lanes[index]!
-      if (lane.busy) continue
-      const run = await lane.store.claim(workerId, leaseMs)
-      if (!run) continue
-      // The next turn starts after the kind that last claimed, so idle kinds (no mail to send) never give one
-      // busy kind two turns in a row.
-      next = (first + i + 1) % lanes.length
-      yield [lane, run]
+      while (lane.busy.size < lane.slots) {
+        const run = await lane.store.claim(workerId, leaseMs, { partition: lane.kind.partition })
+        if (!run) break
+        // The next turn starts after the kind that last claimed, so idle kinds (no mail to send) never give one
+        // busy kind two turns in a row.
+        next = (first + i + 1) % lanes.length
+        yield [lane, run]
+      }
     }
   }
 
@@ -191,10 +213,11 @@ export function createWorker(options: WorkerOptions) {
             await prepare()
             for await (const [lane, run] of claims()) {
               claimed = true
-              lane.busy = work(lane, run).finally(() => {
-                lane.busy = null
-                wake?.() // the lane is free: look for its next run at once
+              const busy: Promise<void> = work(lane, run).finally(() => {
+                lane.busy.delete(busy)
+                wake?.() // a slot is free: look for its next run at once
               })
+              lane.busy.add(busy)
             }
           } catch (err) {
             options.log?.('error', 'worker loop failed', err)
@@ -210,7 +233,7 @@ export function createWorker(options: WorkerOptions) {
             wake = null
           }
         }
-        await Promise.all(lanes.map((lane) => lane.busy))
+        await Promise.all(lanes.flatMap((lane) => [...lane.busy]))
       })()
     },
     /** Wakes an idle worker at once (a run was just queued in this process). */

@@ -1,0 +1,346 @@
+import type { AnomalyRecord } from '../anomalies/public.js'
+import type { AlertMessage, EventType, NotificationEvent } from '../notifications/public.js'
+import type { IncidentAlert } from './match.js'
+
+/**
+ * What an alert says, built once for every channel: what (an anomaly, an insight, a digest), where (the scope by
+ * name), how much (expected against actual, the impact in money and percent) and why (the top drivers, the
+ * deployment just before). Plain functions of the records and their names.
+ */
+
+/** The names a message uses instead of ids: the tenancy, its subscriptions' display names, resources' names. */
+export interface Names {
+  tenancy: string
+  subscriptions: ReadonlyMap<string, string>
+  resources: ReadonlyMap<string, string>
+}
+
+const MAX_DRIVERS = 5
+
+/** `US$1,204.50`, `€80.00`: British English writes the dollar's country, so US$ and A$ never mix. */
+export function money(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount)
+  } catch {
+    return `${amount.toFixed(2)} ${currency}`
+  }
+}
+
+const signed = (amount: number, currency: string) => `${amount >= 0 ? '+' : '−'}${money(Math.abs(amount), currency)}`
+const percent = (p: number) => `${p >= 0 ? '+' : '−'}${Math.abs(Math.round(p * 10) / 10)}%`
+
+/** `24 Nov 2026`. */
+function date(day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
+}
+
+/** The anomaly's scope as people name it, and its kind in words. */
+export function scopeName(a: AnomalyRecord, names: Names): { kind: string; name: string } {
+  const s = a.scope
+  const subscription = (id: string | null) => (id ? (names.subscriptions.get(id) ?? id) : '')
+  switch (s.kind) {
+    case 'Subscription':
+      return { kind: 'Subscription', name: subscription(s.subscriptionId) }
+    case 'ResourceGroup':
+      return { kind: 'ResourceGroup', name: s.resourceGroupName ?? '' }
+    case 'Resource':
+      return { kind: 'Resource', name: (s.resourceId && names.resources.get(s.resourceId)) || s.resourceId || '' }
+    case 'Service':
+      return { kind: 'Service', name: s.serviceName ?? '' }
+    default:
+      return { kind: 'Tenant', name: names.tenancy }
+  }
+}
+
+/** The scope with where it lies: `vm-api-0003 (rg-api-prod, Production)`. */
+function scopeLine(a: AnomalyRecord, names: Names): string {
+  const { kind, name } = scopeName(a, names)
+  const sub = a.scope.subscriptionId
+    ? (names.subscriptions.get(a.scope.subscriptionId) ?? a.scope.subscriptionId)
+    : null
+  const where =
+    kind === 'Resource'
+      ? [a.scope.resourceGroupName, sub]
+      : kind === 'ResourceGroup'
+        ? [sub]
+        : kind === 'Service'
+          ? ['service, whole tenancy']
+          : []
+  const place = where.filter(Boolean).join(', ')
+  return place ? `${name} (${place})` : name
+}
+
+/** The chart of the anomaly's scope in the web interface: the explorer's address (web/src/components/chart-scope.ts). */
+export function chartUrl(publicUrl: string, a: AnomalyRecord): string {
+  const base = `${publicUrl}/tenants/${a.tenancyId}`
+  const s = a.scope
+  const q = (scope: string, more: Record<string, string> = {}) =>
+    `${base}?${new URLSearchParams({ scope, ...more }).toString()}`
+  switch (s.kind) {
+    case 'Subscription':
+      return q(`subscription:${s.subscriptionId}`)
+    case 'ResourceGroup':
+      return q(`resourceGroup:${s.resourceGroupName}`, s.subscriptionId ? { subscriptionId: s.subscriptionId } : {})
+    case 'Resource':
+      return s.resourceId ? q(`resource:${s.resourceId}`) : base
+    default:
+      return base
+  }
+}
+
+export const anomalyUrl = (publicUrl: string, anomalyId: string) => `${publicUrl}/anomalies/${anomalyId}`
+
+/** "Deployment 'api v2.3.1', 2 hours before": the newest deployment visible on the scope up to the episode's start. */
+export function likelyCauseLine(a: AnomalyRecord): string | null {
+  const cause = a.likelyCause
+  if (!cause) return null
+  const start = Date.parse(`${a.episode.start}T00:00:00Z`)
+  const at = Date.parse(cause.occurredAt)
+  const hours = Math.round((start - at) / 3_600_000)
+  const when =
+    at >= start
+      ? `on ${date(a.episode.start)}, the day it started`
+      : hours < 1
+        ? 'less than an hour before'
+        : hours < 48
+          ? `${hours} hour${hours === 1 ? '' : 's'} before`
+          : `${Math.round(hours / 24)} days before`
+  return `${cause.category} '${cause.title}', ${when}`
+}
+
+function since(a: AnomalyRecord): string {
+  return a.episode.ongoing
+    ? `${date(a.episode.start)}, ongoing`
+    : a.episode.end === a.episode.start
+      ? date(a.episode.start)
+      : `${date(a.episode.start)} to ${date(a.episode.end ?? a.episode.lastDay)}`
+}
+
+/** The event of an incident alert: `anomaly.raised` the first time, `anomaly.updated` when its severity rose. */
+export function anomalyEvent(input: {
+  alert: IncidentAlert
+  type: Extract<EventType, 'anomaly.raised' | 'anomaly.updated'>
+  ruleId: string
+  ruleName: string
+  names: Names
+  publicUrl: string
+  at: string
+}): NotificationEvent {
+  const { alert, names, publicUrl } = input
+  const a = alert.lead
+  const e = a.episode
+  const currency = a.currency
+  const scope = scopeName(a, names)
+  const where = scopeLine(a, names)
+  const others = alert.members.length - 1
+  const verb = input.type === 'anomaly.updated' ? `Anomaly now ${a.severity}` : 'Anomaly'
+  const title = `${verb} on ${scope.name} (${names.tenancy}): ${signed(e.totalImpact, currency)} (${percent(e.totalImpactPercent)}) since ${date(e.start)}`
+  const drivers = a.drivers.slice(0, MAX_DRIVERS).map((d) => `${d.label}: ${signed(d.change, currency)}`)
+  const cause = likelyCauseLine(a)
+  const sections: AlertMessage['sections'] = []
+  if (drivers.length) sections.push({ heading: 'Top drivers', lines: drivers })
+  if (cause) sections.push({ heading: 'Likely cause', lines: [cause] })
+  if (others > 0)
+    sections.push({
+      heading: 'Same incident',
+      lines: [
+        `${others} more anomal${others === 1 ? 'y' : 'ies'} of this incident matched the rule (${a.incidentSize} in the incident).`,
+      ],
+    })
+  const url = anomalyUrl(publicUrl, a.id)
+  const summary =
+    `${scope.kind === 'Tenant' ? 'The tenancy' : where} cost ${money(e.actualCost, currency)} against ` +
+    `${money(e.expectedCost, currency)} expected (${signed(e.totalImpact, currency)}, ${percent(e.totalImpactPercent)}), ` +
+    `${a.severity} severity, since ${since(a)}.` +
+    (cause ? ` Likely cause: ${cause}.` : '')
+  return {
+    type: input.type,
+    timestamp: input.at,
+    data: {
+      anomalyId: a.id,
+      tenancyId: a.tenancyId,
+      incidentId: a.incidentId,
+      incidentSize: a.incidentSize,
+      matchedInIncident: alert.members.length,
+      severity: a.severity,
+      impact: round2(e.totalImpact),
+      impactPercent: e.totalImpactPercent,
+      expected: round2(e.expectedCost),
+      actual: round2(e.actualCost),
+      currency,
+      scope: { kind: scope.kind, name: scope.name },
+      episode: { start: e.start, end: e.end, ongoing: e.ongoing },
+      likelyCause: a.likelyCause ? { eventId: a.likelyCause.id, title: a.likelyCause.title } : null,
+      ruleId: input.ruleId,
+      url,
+      chartUrl: chartUrl(publicUrl, a),
+    },
+    message: {
+      title,
+      summary,
+      facts: [
+        { label: 'Tenancy', value: names.tenancy },
+        { label: 'Scope', value: `${scope.kind === 'ResourceGroup' ? 'Resource group' : scope.kind}: ${where}` },
+        { label: 'Expected', value: money(e.expectedCost, currency) },
+        { label: 'Actual', value: money(e.actualCost, currency) },
+        { label: 'Impact', value: `${signed(e.totalImpact, currency)} (${percent(e.totalImpactPercent)})` },
+        { label: 'Severity', value: a.severity },
+        { label: 'Since', value: since(a) },
+        { label: 'Rule', value: input.ruleName },
+      ],
+      sections,
+      link: { label: 'Open the chart', url: chartUrl(publicUrl, a) },
+      actions: [{ label: 'Acknowledge', url }],
+    },
+  }
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100
+
+/** An insight as alerts and digests read it. */
+export interface InsightLine {
+  id: string
+  tenantId: string
+  title: string
+  resourceName: string
+  category: string
+  severity: string
+  estimatedMonthlySavings: number
+  currency: string
+}
+
+export const insightUrl = (publicUrl: string, id: string) => `${publicUrl}/insights/${id}`
+
+export function insightEvent(input: {
+  insight: InsightLine
+  ruleId: string
+  ruleName: string
+  tenancyName: string
+  publicUrl: string
+  at: string
+}): NotificationEvent {
+  const i = input.insight
+  const savings = money(i.estimatedMonthlySavings, i.currency)
+  const url = insightUrl(input.publicUrl, i.id)
+  return {
+    type: 'insight.found',
+    timestamp: input.at,
+    data: {
+      insightId: i.id,
+      tenancyId: i.tenantId,
+      category: i.category,
+      severity: i.severity,
+      estimatedMonthlySavings: round2(i.estimatedMonthlySavings),
+      currency: i.currency,
+      resourceName: i.resourceName,
+      ruleId: input.ruleId,
+      url,
+    },
+    message: {
+      title: `Saving found on ${i.resourceName} (${input.tenancyName}): ${savings} a month`,
+      summary: `${i.title}. Estimated savings: ${savings} a month.`,
+      facts: [
+        { label: 'Tenancy', value: input.tenancyName },
+        { label: 'Resource', value: i.resourceName },
+        { label: 'Finding', value: i.title },
+        { label: 'Savings', value: `${savings} a month` },
+        { label: 'Rule', value: input.ruleName },
+      ],
+      sections: [],
+      link: { label: 'Open the insight', url },
+      actions: [],
+    },
+  }
+}
+
+/** What a digest holds: the period's top anomalies by impact, the budgets at risk, the new insights. */
+export interface DigestContent {
+  from: string
+  to: string
+  anomalies: { anomaly: AnomalyRecord; names: Names }[]
+  /** The anomalies the period held in all (the list shows the top ones). */
+  anomalyCount: number
+  insights: { insight: InsightLine; tenancyName: string }[]
+  insightCount: number
+}
+
+export const DIGEST_TOP = 10
+
+export function digestEvent(input: {
+  content: DigestContent
+  ruleId: string
+  ruleName: string
+  frequency: 'Daily' | 'Weekly'
+  periodKey: string
+  publicUrl: string
+  at: string
+}): NotificationEvent {
+  const { content, publicUrl } = input
+  const anomalyLines = content.anomalies.map(({ anomaly: a, names }) => {
+    const s = scopeName(a, names)
+    return `${a.severity} · ${s.name} (${names.tenancy}): ${signed(a.episode.totalImpact, a.currency)} (${percent(a.episode.totalImpactPercent)}) since ${date(a.episode.start)} · ${a.status}`
+  })
+  const insightLines = content.insights.map(
+    ({ insight: i, tenancyName }) =>
+      `${i.title} · ${i.resourceName} (${tenancyName}): ${money(i.estimatedMonthlySavings, i.currency)} a month`,
+  )
+  const more = (shown: number, all: number) => (all > shown ? [`…and ${all - shown} more`] : [])
+  const quiet = content.anomalyCount === 0 && content.insightCount === 0
+  const period = input.frequency === 'Daily' ? 'Daily' : 'Weekly'
+  return {
+    type: 'digest',
+    timestamp: input.at,
+    data: {
+      ruleId: input.ruleId,
+      period: input.periodKey,
+      from: content.from,
+      to: content.to,
+      anomalyCount: content.anomalyCount,
+      anomalies: content.anomalies.map(({ anomaly: a }) => ({
+        anomalyId: a.id,
+        tenancyId: a.tenancyId,
+        severity: a.severity,
+        status: a.status,
+        impact: round2(a.episode.totalImpact),
+        currency: a.currency,
+        url: anomalyUrl(publicUrl, a.id),
+      })),
+      budgetsAtRisk: [],
+      insightCount: content.insightCount,
+      insights: content.insights.map(({ insight: i }) => ({
+        insightId: i.id,
+        tenancyId: i.tenantId,
+        estimatedMonthlySavings: round2(i.estimatedMonthlySavings),
+        currency: i.currency,
+        url: insightUrl(publicUrl, i.id),
+      })),
+      url: `${publicUrl}/anomalies`,
+    },
+    message: {
+      title: quiet
+        ? `${period} digest (${input.ruleName}): nothing to report`
+        : `${period} digest (${input.ruleName}): ${content.anomalyCount} anomal${content.anomalyCount === 1 ? 'y' : 'ies'}, ${content.insightCount} new insight${content.insightCount === 1 ? '' : 's'}`,
+      summary: quiet
+        ? 'No anomaly and no new insight in the period.'
+        : `${content.anomalyCount} anomal${content.anomalyCount === 1 ? 'y' : 'ies'} and ${content.insightCount} new insight${content.insightCount === 1 ? '' : 's'} from ${content.from} to ${content.to}.`,
+      facts: [
+        { label: 'Period', value: `${content.from} to ${content.to}` },
+        { label: 'Anomalies', value: String(content.anomalyCount) },
+        { label: 'New insights', value: String(content.insightCount) },
+      ],
+      sections: [
+        { heading: 'Top anomalies', lines: [...anomalyLines, ...more(anomalyLines.length, content.anomalyCount)] },
+        // Budgets arrive with their own feature; until then no budget can be at risk.
+        { heading: 'Budgets at risk', lines: [] },
+        { heading: 'New insights', lines: [...insightLines, ...more(insightLines.length, content.insightCount)] },
+      ].filter((s) => s.lines.length > 0),
+      link: { label: 'Open the anomalies', url: `${publicUrl}/anomalies` },
+      actions: [],
+    },
+  }
+}
