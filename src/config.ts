@@ -68,6 +68,8 @@ export interface Config {
    * (an internal chat server); empty by default.
    */
   outboundAllow: string[]
+  /** Notification deliveries one worker sends at once (COSTWATCH_NOTIFY_CONCURRENCY), at most 4 per channel. */
+  notifyConcurrency: number
   /** Anomaly detection thresholds (COSTWATCH_ANOMALY_*); the defaults are DEFAULT_DETECTION's. */
   anomalyDetection: DetectionOptions
 }
@@ -316,6 +318,7 @@ export function loadConfig(
     azureSettlingDays: azureSettlingDaysFrom(env),
     hostCredentialOrganisations: organisationIds(env, 'COSTWATCH_HOST_CREDENTIAL_ORGS'),
     outboundAllow: cidrList(env, 'COSTWATCH_OUTBOUND_ALLOW'),
+    notifyConcurrency: positiveInteger(env, 'COSTWATCH_NOTIFY_CONCURRENCY', 16, 256),
     anomalyDetection: anomalyDetectionFrom(env),
     logLevel: oneOf(env, 'COSTWATCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     sqliteSynchronous: oneOf(env, 'COSTWATCH_SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS, 'NORMAL'),

@@ -20,6 +20,7 @@ import { createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
 import { createDeliveryStore } from './features/notifications/deliveries.js'
+import { createDeliveryService } from './features/notifications/delivery-service.js'
 import type { QueueDeliveries } from './features/notifications/public.js'
 import { createChannelService } from './features/notifications/service.js'
 import { createChannelStore } from './features/notifications/store.js'
@@ -299,6 +300,15 @@ export function createServices(deps: {
     /** Notification channels: the API's, and what deliveries read of them (`channelDirectory`). */
     channels,
     channelDirectory: channels as ChannelDirectory,
+    /** Deliveries: the test button, the delivery log, redelivery. */
+    deliveries: createDeliveryService({
+      store: deliveryStore,
+      directory: channels,
+      organisationName: async (id) => (await organisationStore.get(id))?.name ?? null,
+      publicUrl: config.publicUrl,
+      clock,
+      ids,
+    }),
     insightStore,
     insights: createInsightService({ store: insightStore, clock }),
     costs: createCostService({

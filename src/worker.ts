@@ -6,6 +6,7 @@ import { createSimulatedConnector } from './connectors/simulated/index.js'
 import type { Connector } from './connectors/types.js'
 import { alertRunKind } from './features/alerts/run.js'
 import { analysisRunKind } from './features/analysis/run.js'
+import { notificationRunKind } from './features/notifications/run.js'
 import { reportRunKind, reportSource } from './features/reports/run.js'
 import { snapshotRunKind } from './features/snapshots/collect.js'
 import type { Clock, Ids } from './platform/clock.js'
@@ -56,10 +57,14 @@ export type WorkerServices = Pick<
   | 'alertSources'
   | 'alerts'
   | 'queueDeliveries'
+  | 'deliveryStore'
+  | 'channelDirectory'
+  | 'outbound'
+  | 'outbox'
 >
 
 /**
- * The worker of every kind of run (snapshot, analysis, mail and report runs), with their schedules; one per process, any number
+ * The worker of every kind of run (snapshot, analysis, mail, report and notification runs), with their schedules; one per process, any number
  * per database. A new kind is one more entry of `kinds` (see docs/architecture.md); `moreKinds` are served too.
  */
 export function createCollectionWorker(deps: {
@@ -108,6 +113,14 @@ export function createCollectionWorker(deps: {
       analysisStartedAt: async (runId) => (await services.analysisStore.byId(runId))?.startedAt ?? null,
       publicUrl: config.publicUrl,
       clock,
+    }),
+    notificationRunKind({
+      deliveries: services.deliveryStore,
+      directory: services.channelDirectory,
+      outbound: services.outbound,
+      outbox: services.outbox,
+      clock,
+      slots: config.notifyConcurrency,
     }),
     ...(deps.moreKinds ?? []),
   ]

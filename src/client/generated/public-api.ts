@@ -132,6 +132,46 @@ export interface paths {
         patch: operations["UpdateNotificationChannel"];
         trace?: never;
     };
+    "/notification-channels/{channelId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The channel's delivery log, newest first, with each delivery's last attempt. Owners.
+         * @description Pending: queued or being sent (`nextAttemptAt` says when the next attempt is due); Succeeded; Accepted (Teams took it; its flow may still fail later); Failed (every attempt failed, a 410, or a disabled channel). `lastError` never holds the URL.
+         */
+        get: operations["ListNotificationDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-channels/{channelId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a delivery again, with the same `webhook-id` and a fresh schedule of attempts. Owners.
+         * @description The redelivery is a new delivery in the log (`deliveryId`); the earlier one keeps its attempts. A receiver that already has the message can tell by its `webhook-id`. A disabled channel is a 409.
+         */
+        post: operations["RedeliverNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notification-channels/{channelId}/rotate-secret": {
         parameters: {
             query?: never;
@@ -146,6 +186,26 @@ export interface paths {
          * @description The secret it replaces keeps signing beside the new one (two signatures in `webhook-signature`) until `previousSecretUntil`, 24 hours, so receivers can be updated without losing a message. Rotating again within those 24 hours retires the older of the two at once. 409 for a channel that is not a Webhook.
          */
         post: operations["RotateNotificationChannelSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-channels/{channelId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a `test` event to the channel at once. Owners.
+         * @description The test names the channel and the organisation; follow it in the delivery log by `deliveryId`. A disabled channel is a 409.
+         */
+        post: operations["TestNotificationChannel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1560,6 +1620,43 @@ export interface components {
             /** @description The new signing secret, shown this once. */
             secret: string;
         };
+        /** @description One message to one channel, with its attempts. */
+        NotificationDelivery: {
+            attempts: number;
+            /** Format: uuid */
+            channelId: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            eventType: "anomaly.raised" | "anomaly.updated" | "budget.threshold_crossed" | "insight.found" | "digest" | "test";
+            /** Format: uuid */
+            id: string;
+            lastError: string | null;
+            lastStatusCode: number | null;
+            latencyMs: number | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            nextAttemptAt: string | null;
+            /** Format: uuid */
+            ruleId: string | null;
+            /**
+             * @description Accepted: Teams took the request (its flow may still fail later); Failed: every attempt failed, or a 410.
+             * @enum {string}
+             */
+            status: "Pending" | "Succeeded" | "Accepted" | "Failed";
+            /** @description Standard Webhooks `webhook-id`: the same on every attempt and redelivery. */
+            webhookId: string;
+        };
         Organisation: {
             /** Format: uuid */
             id: string;
@@ -1728,6 +1825,10 @@ export interface components {
             type: string;
         } & {
             [key: string]: unknown;
+        };
+        QueuedNotificationDelivery: {
+            /** Format: uuid */
+            deliveryId: string;
         };
         Report: {
             /**
@@ -3068,6 +3169,179 @@ export interface operations {
             };
         };
     };
+    ListNotificationDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of NotificationDelivery records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["NotificationDelivery"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    RedeliverNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the worker sends it at once. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedNotificationDelivery"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     RotateNotificationChannelSecret: {
         parameters: {
             query?: never;
@@ -3086,6 +3360,91 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotificationChannelSecret"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    TestNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the worker sends it at once. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedNotificationDelivery"];
                 };
             };
             /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */

@@ -1,5 +1,4 @@
 import type { Clock } from '../../platform/clock.js'
-import type { Db } from '../../platform/db/index.js'
 import type { Outbox } from '../../platform/mail.js'
 import { type OutboundClient, OutboundFailedError, OutboundRefusedError } from '../../platform/outbound/types.js'
 import { defineRunKind, type RunOutcome } from '../../platform/runs/worker.js'
@@ -74,7 +73,6 @@ function scrub(text: string, target: ChannelTarget): string {
  * Retry-After asks; a 410 disables the channel at once, and so does failing through the whole schedule.
  */
 export function notificationRunKind(deps: {
-  db: Db
   deliveries: DeliveryStore
   directory: ChannelDirectory
   outbound: OutboundClient
