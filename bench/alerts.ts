@@ -153,56 +153,71 @@ async function pool(count: number, concurrency: number, task: (i: number) => Pro
 interface Seeded {
   database: BenchDatabase
   apiKey: string
-  tenantId: string
-  /** Resource i's key; its cost of `day` is raised for repetition i. */
+  /** One tenant per repetition: an incident alerts once, so each repetition's spike is in a tenant of its own. */
+  tenantIds: string[]
+  /** Yesterday: the day whose cost is raised. */
   day: string
-  resources: number
 }
 
-/** An organisation and a tenant with `resources` resources of flat cost over 60 days up to yesterday. */
-async function seed(database: BenchDatabase, resources: number): Promise<Seeded> {
+const resourceKey = (i: number) => `/subscriptions/sub-${i}/resourcegroups/rg-${i}/providers/x/y/res-${i}`
+
+/** An organisation with `tenants` tenants, each with one resource of flat cost over 60 days up to yesterday. */
+async function seed(database: BenchDatabase, tenants: number): Promise<Seeded> {
   const day = addDays(toDay(new Date()), -1)
   return withServices(database, async (services, { db }) => {
-    const { apiKey, tenant } = await benchTenant(services, {
+    const { apiKey, tenant, principal } = await benchTenant(services, {
       organisation: 'Bench alerts',
       ownerEmail: 'alerts@costwatch.test',
-      tenant: 'Bench estate',
-      cloudTenantId: 'alerts.onmicrosoft.com',
+      tenant: 'Bench estate 0',
+      cloudTenantId: 'alerts-0.onmicrosoft.com',
     })
+    const tenantIds = [tenant.id]
+    for (let i = 1; i < tenants; i++)
+      tenantIds.push(
+        (
+          await services.tenants.create(principal, {
+            name: `Bench estate ${i}`,
+            cloudTenantId: `alerts-${i}.onmicrosoft.com`,
+            credentialType: 'ManagedIdentity',
+          })
+        ).id,
+      )
     const days = 60
     const first = addDays(day, -(days - 1))
-    const key = (r: number) => `/subscriptions/sub-${r}/resourcegroups/rg-${r}/providers/x/y/res-${r}`
-    await insertInBatches(db.kysely, 'costResources', resources, (r) => ({ tenantId: tenant.id, resourceKey: key(r) }))
+    await insertInBatches(db.kysely, 'costResources', tenants, (i) => ({
+      tenantId: tenantIds[i]!,
+      resourceKey: resourceKey(i),
+    }))
     const ids = new Map(
       (await db.kysely.selectFrom('costResources').select(['id', 'resourceKey']).execute()).map((c) => [
         c.resourceKey,
         Number(c.id),
       ]),
     )
-    await insertInBatches(db.kysely, 'dailyCosts', resources * days, (i) => {
-      const r = i % resources
-      const d = Math.floor(i / resources)
+    await insertInBatches(db.kysely, 'dailyCosts', tenants * days, (n) => {
+      const i = n % tenants
+      const d = Math.floor(n / tenants)
       return {
-        resourceId: ids.get(key(r))!,
+        resourceId: ids.get(resourceKey(i))!,
         date: addDays(first, d),
         meterId: 'm',
-        subscriptionId: `sub-${r}`,
-        resourceGroupKey: `rg-${r}`,
+        subscriptionId: `sub-${i}`,
+        resourceGroupKey: `rg-${i}`,
         meterName: null,
-        serviceName: `service-${r}`,
+        serviceName: `service-${i}`,
         cost: 100 + (d % 3),
         currency: 'USD',
       }
     })
-    await rebuildSeries(db.kysely, currentResourceTags, tenant.id, first, day)
-    // Today's scheduled collection counts as done, so the worker does not add the simulated estate's costs.
-    await services.snapshots.scheduleDaily(new Date(), 0, async () => [tenant.id])
+    for (const tenantId of tenantIds) await rebuildSeries(db.kysely, currentResourceTags, tenantId, first, day)
+    // Today's scheduled collections count as done, so the worker does not add the simulated estate's costs.
+    await services.snapshots.scheduleDaily(new Date(), 0, async () => tenantIds)
     await db.kysely
       .updateTable('snapshotRuns')
       .set({ status: 'Failed', completedAt: new Date().toISOString(), errorMessage: 'not collected in the benchmark' })
-      .where('tenantId', '=', tenant.id)
+      .where('tenantId', 'in', tenantIds)
       .execute()
-    return { database, apiKey, tenantId: tenant.id, day, resources }
+    return { database, apiKey, tenantIds, day }
   })
 }
 
@@ -217,7 +232,7 @@ async function alertLatency(scope: Scope, seeded: Seeded, baseUrl: string, fast:
   await call('POST', '/notification-rules', {
     name: 'Every anomaly at once',
     channelIds: [channel.id],
-    scope: { tenancyIds: [seeded.tenantId], tags: [], resourceGroup: null, service: null },
+    scope: { tenancyIds: seeded.tenantIds, tags: [], resourceGroup: null, service: null },
     trigger: { type: 'AnomalyRaised', minImpact: 1, minImpactPercent: null, combine: 'any', minSeverity: null },
     frequency: 'Immediate',
   })
@@ -225,12 +240,13 @@ async function alertLatency(scope: Scope, seeded: Seeded, baseUrl: string, fast:
   const latencies: number[] = []
   await withServices(seeded.database, async (services, { db }) => {
     for (let i = 0; i < repeats; i++) {
+      const tenantId = seeded.tenantIds[i]!
       const seen = (await fast.arrivals()).length
       const costs = await db.kysely
         .selectFrom('costResources')
         .select('id')
-        .where('tenantId', '=', seeded.tenantId)
-        .where('resourceKey', '=', `/subscriptions/sub-${i}/resourcegroups/rg-${i}/providers/x/y/res-${i}`)
+        .where('tenantId', '=', tenantId)
+        .where('resourceKey', '=', resourceKey(i))
         .executeTakeFirstOrThrow()
       await db.kysely
         .updateTable('dailyCosts')
@@ -238,15 +254,15 @@ async function alertLatency(scope: Scope, seeded: Seeded, baseUrl: string, fast:
         .where('resourceId', '=', costs.id)
         .where('date', '=', seeded.day)
         .execute()
-      await rebuildSeries(db.kysely, currentResourceTags, seeded.tenantId, seeded.day, seeded.day)
+      await rebuildSeries(db.kysely, currentResourceTags, tenantId, seeded.day, seeded.day)
       const requestedAt = new Date().toISOString()
-      await services.analysisStore.request(seeded.tenantId, seeded.day, seeded.day, null)
+      await services.analysisStore.request(tenantId, seeded.day, seeded.day, null)
       const deadline = Date.now() + 60_000
       let committed: number | null = null
       let arrived: number | null = null
       while (Date.now() < deadline && arrived === null) {
         if (committed === null) {
-          const run = (await services.analysisStore.ofTenant(seeded.tenantId)).find(
+          const run = (await services.analysisStore.ofTenant(tenantId)).find(
             (r) => r.requestedAt >= requestedAt && r.status === 'Succeeded',
           )
           if (run?.completedAt) committed = Date.parse(run.completedAt)
