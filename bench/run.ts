@@ -8,6 +8,7 @@
  * BENCH_STRICT=1 (exit 1 when a target is missed), BENCH_TIMEOUT_SECONDS (900: then everything is stopped).
  */
 
+import { alertsBenchmark } from './alerts.js'
 import { analysisBenchmark } from './analysis.js'
 import { chartsBenchmark } from './charts.js'
 import { detectBenchmark } from './detect.js'
@@ -32,6 +33,7 @@ BENCHMARKS.push(reportsBenchmark)
 BENCHMARKS.push(chartsBenchmark)
 BENCHMARKS.push(liveMarkersBenchmark)
 BENCHMARKS.push(inventoryBenchmark)
+BENCHMARKS.push(alertsBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))
