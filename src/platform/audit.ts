@@ -36,6 +36,9 @@ export const AUDIT_ACTIONS = [
   'notificationChannel.deleted',
   'notificationChannel.secretRotated',
   'notificationChannel.disabled',
+  'notificationRule.created',
+  'notificationRule.updated',
+  'notificationRule.deleted',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -57,7 +60,10 @@ export interface AuditEntry {
   at: string
   by: Acting
   action: AuditAction
-  target: { type: 'ApiKey' | 'User' | 'Tenant' | 'Report' | 'Event' | 'NotificationChannel'; id: string }
+  target: {
+    type: 'ApiKey' | 'User' | 'Tenant' | 'Report' | 'Event' | 'NotificationChannel' | 'NotificationRule'
+    id: string
+  }
   /**
    * Plain facts (a role, a tenancy, a key's name, a report's name, a marker's title, a channel's changed fields);
    * never a secret (a channel's URL or signing secret).

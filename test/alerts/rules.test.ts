@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
+import { auditLogOf } from '../support/audit-log.js'
 import { testDialects } from '../support/dialects.js'
 import { asBrowser, signInOwner } from '../support/members.js'
 import { givenChannel } from './support.js'
@@ -89,6 +90,21 @@ for (const dialect of testDialects()) {
       const deleted = await t.request('DELETE', `${API}/notification-rules/${rule.id}`, org.ownerKey)
       expect(deleted.statusCode).toBe(204)
       expect((await t.request('GET', `${API}/notification-rules/${rule.id}`, org.ownerKey)).statusCode).toBe(404)
+
+      // Each change is in the audit log, by name, with the fields a change named.
+      const auditOf = auditLogOf(t, org)
+      const [createdEntry] = await auditOf('notificationRule.created')
+      expect(createdEntry).toMatchObject({
+        target: { type: 'NotificationRule', id: rule.id },
+        detail: { name: 'Payments' },
+      })
+      const [updatedEntry] = await auditOf('notificationRule.updated')
+      expect(updatedEntry).toMatchObject({
+        target: { id: rule.id },
+        detail: { name: 'Payments, daily', changed: 'digestHour, enabled, frequency, name' },
+      })
+      const [deletedEntry] = await auditOf('notificationRule.deleted')
+      expect(deletedEntry).toMatchObject({ target: { id: rule.id }, detail: { name: 'Payments, daily' } })
     })
 
     it('fills each trigger type with its defaults: a Digest is Daily unless told', async () => {

@@ -285,7 +285,7 @@ for (const dialect of testDialects()) {
       // Alert rules cover tenancies: the own tenant's rule, and one of the sibling tenant.
       const ruleOf = async (tenancyId: string) =>
         (
-          await t.services.alerts.create(org.owner, {
+          await t.services.alerts.create(org.owner, FROM_CLI, {
             name: 'Rule',
             channelIds: [own.channelId!],
             scope: { tenancyIds: [tenancyId] },

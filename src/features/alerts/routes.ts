@@ -68,7 +68,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertService }> = 
       config: { requires: 'any' },
     },
     async (req, reply) => {
-      const created = await alerts.create(req.principal!, req.body)
+      const created = await alerts.create(req.principal!, { actor: req.principal!.actor, origin: req.ip }, req.body)
       return reply.code(201).header('Location', `${API}/notification-rules/${created.id}`).send(created)
     },
   )
@@ -124,7 +124,8 @@ export const alertRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertService }> = 
       ),
       config: { requires: { tenancyRole: 'Admin', items: rule } },
     },
-    async (req) => alerts.update(req.principal!, req.params.ruleId, req.body),
+    async (req) =>
+      alerts.update(req.principal!, { actor: req.principal!.actor, origin: req.ip }, req.params.ruleId, req.body),
   )
 
   app.delete(
@@ -145,7 +146,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertService }> = 
       config: { requires: { tenancyRole: 'Admin', items: rule } },
     },
     async (req, reply) => {
-      await alerts.delete(req.principal!, req.params.ruleId)
+      await alerts.delete(req.principal!, { actor: req.principal!.actor, origin: req.ip }, req.params.ruleId)
       return reply.code(204).send()
     },
   )

@@ -1,3 +1,4 @@
+import { type Acting, type AuditAction, recordAudit } from '../../platform/audit.js'
 import { authoriseSomewhere, hasRole, type Principal, visibleTenancies } from '../../platform/auth/principal.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
@@ -17,7 +18,7 @@ import type {
   RuleTrigger,
 } from './schemas.js'
 import type { AlertSources } from './sources.js'
-import type { AlertStore, RuleDefinition } from './store.js'
+import type { AlertStore, AuditWrite, RuleDefinition } from './store.js'
 
 /** The fields each trigger type takes, with their defaults; any other field is refused. */
 const TRIGGER_FIELDS: Record<TriggerType, Partial<RuleTrigger>> = {
@@ -55,6 +56,19 @@ export function createAlertService(deps: {
   const { store, sources, clock, ids } = deps
 
   const toRecord = ({ organisationId: _o, ...rule }: RuleDefinition): RuleRecord => rule
+
+  /** The audit row of a change to a rule: its name, and for a change the fields the request named. */
+  const audited =
+    (by: Acting, action: AuditAction, rule: RuleDefinition, detail: Record<string, string> = {}): AuditWrite =>
+    (tx) =>
+      recordAudit(tx, ids, {
+        organisationId: rule.organisationId,
+        at: clock.now().toISOString(),
+        by,
+        action,
+        target: { type: 'NotificationRule', id: rule.id },
+        detail: { name: rule.name, ...detail },
+      })
 
   /**
    * Checks a whole rule, the request's own fields in `given` (for the digest fields a frequency refuses), and
@@ -131,7 +145,7 @@ export function createAlertService(deps: {
       return toRecord(await ownRule(who, ruleId))
     },
 
-    async create(who: Principal, input: CreateRuleRequest): Promise<RuleRecord> {
+    async create(who: Principal, by: Acting, input: CreateRuleRequest): Promise<RuleRecord> {
       // A key that administers no tenancy can make no rule, whatever the request says.
       authoriseSomewhere(who, 'Admin')
       const now = clock.now().toISOString()
@@ -156,12 +170,12 @@ export function createAlertService(deps: {
         },
         input,
       )
-      await store.insert(rule)
+      await store.insert(rule, audited(by, 'notificationRule.created', rule))
       return toRecord(rule)
     },
 
     /** The route checked Admin on every tenancy the rule covers now; the rule as changed is checked here. */
-    async update(who: Principal, ruleId: string, input: PatchRuleRequest): Promise<RuleRecord> {
+    async update(who: Principal, by: Acting, ruleId: string, input: PatchRuleRequest): Promise<RuleRecord> {
       const current = await ownRule(who, ruleId)
       const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
       // A frequency changed to Immediate leaves the digest fields as they were: only the request's own are refused.
@@ -170,14 +184,15 @@ export function createAlertService(deps: {
         { ...current, ...defined, updatedAt: clock.now().toISOString() } as RuleDefinition,
         input,
       )
-      await store.update(rule)
+      const changed = Object.keys(defined).sort().join(', ')
+      await store.update(rule, audited(by, 'notificationRule.updated', rule, { changed }))
       return toRecord(rule)
     },
 
     /** The route checked Admin on every tenancy the rule covers. */
-    async delete(who: Principal, ruleId: string): Promise<void> {
-      await ownRule(who, ruleId)
-      await store.delete(ruleId)
+    async delete(who: Principal, by: Acting, ruleId: string): Promise<void> {
+      const rule = await ownRule(who, ruleId)
+      await store.delete(ruleId, audited(by, 'notificationRule.deleted', rule))
     },
 
     /**

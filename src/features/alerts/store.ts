@@ -124,27 +124,31 @@ export function createAlertStore(db: Kysely<Database>, runs: RunStore<AlertRunCo
     runs,
     byId,
 
-    async insert(rule: RuleDefinition): Promise<void> {
+    /** Each change commits with its audit row (`audit`, written in the same transaction). */
+    async insert(rule: RuleDefinition, audit: AuditWrite): Promise<void> {
       await db.transaction().execute(async (tx) => {
         await tx.insertInto('alertRules').values(toRow(rule)).execute()
         await writeTenancies(tx, rule.id, rule.scope.tenancyIds)
+        await audit(tx)
       })
     },
 
-    async update(rule: RuleDefinition): Promise<void> {
+    async update(rule: RuleDefinition, audit: AuditWrite): Promise<void> {
       await db.transaction().execute(async (tx) => {
         const { id: _id, organisationId: _o, createdAt: _c, ...changes } = toRow(rule)
         await tx.updateTable('alertRules').set(changes).where('id', '=', rule.id).execute()
         await writeTenancies(tx, rule.id, rule.scope.tenancyIds)
+        await audit(tx)
       })
     },
 
     /** Removes the rule with what it sent (cascade); its queued runs find no rule and do nothing. */
-    async delete(ruleId: string): Promise<void> {
+    async delete(ruleId: string, audit: AuditWrite): Promise<void> {
       await db.transaction().execute(async (tx) => {
         await tx.deleteFrom('alertSends').where('ruleId', '=', ruleId).execute()
         await tx.deleteFrom('alertRuleTenancies').where('ruleId', '=', ruleId).execute()
         await tx.deleteFrom('alertRules').where('id', '=', ruleId).execute()
+        await audit(tx)
       })
     },
 
@@ -301,3 +305,6 @@ export function createAlertStore(db: Kysely<Database>, runs: RunStore<AlertRunCo
   }
 }
 export type AlertStore = ReturnType<typeof createAlertStore>
+
+/** Writes a change's audit row in the change's own transaction. */
+export type AuditWrite = (tx: Kysely<Database>) => Promise<void>

@@ -31,6 +31,9 @@ const ACTIONS: Record<string, string> = {
   'notificationChannel.deleted': 'Deleted a notification channel',
   'notificationChannel.secretRotated': 'Rotated a webhook secret',
   'notificationChannel.disabled': 'Disabled a notification channel',
+  'notificationRule.created': 'Created an alert rule',
+  'notificationRule.updated': 'Changed an alert rule',
+  'notificationRule.deleted': 'Deleted an alert rule',
 }
 const PAGE_SIZE = 50
 
@@ -66,7 +69,9 @@ function detailText(entry: AuditEntry, names: Names): string {
             ? `marker "${String(detail.title ?? entry.target.id)}"`
             : entry.target.type === 'NotificationChannel'
               ? `channel "${String(detail.name ?? entry.target.id)}"`
-              : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
+              : entry.target.type === 'NotificationRule'
+                ? `alert rule "${String(detail.name ?? entry.target.id)}"`
+                : (names.users[entry.target.id] ?? `user ${entry.target.id}`)
   const facts: string[] = []
   if (detail.clientSecretStored === true) facts.push('client secret stored')
   if (typeof detail.tenancyId === 'string') facts.push(`on ${names.tenancies[detail.tenancyId] ?? detail.tenancyId}`)
