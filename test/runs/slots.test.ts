@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { uuidV7Ids } from '../../src/platform/clock.js'
 import { createRunStore } from '../../src/platform/runs/store.js'
-import { defineRunKind } from '../../src/platform/runs/worker.js'
+import { createWorker, defineRunKind } from '../../src/platform/runs/worker.js'
 import { type TestApp, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 import { until } from '../support/worker.js'
@@ -142,6 +142,66 @@ for (const dialect of testDialects()) {
       expect(await worker.runOnce()).toBe(true)
       expect(await statusOf(id)).toBe('Failed')
       t.clock.set('2026-03-01T09:00:00.000Z')
+    })
+
+    it('a slot freed while the worker is claiming is filled at once, not after a whole poll', async () => {
+      // A partition at its limit with a long queue makes each claim slow (the queue is read past it): the short
+      // runs of the other partition end while the worker waits for a claim's answer. With a poll of a minute,
+      // each such end missed would leave its slot idle for that minute.
+      const g = gates()
+      const kind = defineRunKind<WaitColumns>({
+        ...WAITS,
+        slots: 4,
+        partition: { column: 'part', limit: 2 },
+        handle: (run) =>
+          run.id.startsWith('quick-') ? new Promise((resolve) => setTimeout(resolve, 2)) : g.enter(run.id),
+      })
+      const at = t.clock.now().toISOString()
+      const rows = (prefix: string, part: string, n: number) =>
+        Array.from({ length: n }, (_, i) => ({
+          id: `${prefix}-${String(i).padStart(5, '0')}`,
+          status: 'Queued',
+          requested_at: at,
+          part,
+        }))
+      const insert = async (values: ReturnType<typeof rows>) => {
+        for (let i = 0; i < values.length; i += 500)
+          await t.db.kysely
+            .insertInto('test_waits' as never)
+            .values(values.slice(i, i + 500) as never)
+            .execute()
+      }
+      // The blocked partition's runs come first in the queue (same time, ids sorting before the quick ones').
+      await insert(rows('blocked', 'slow', 3000))
+      await insert(rows('quick', 'fast', 60))
+      const worker = createWorker({
+        db: t.db,
+        kinds: [kind],
+        events: t.services.runEvents,
+        clock: t.clock,
+        workerId: 'quick-runs',
+        pollMs: 60_000,
+      })
+      const started = Date.now()
+      worker.start()
+      try {
+        await until(
+          'every quick run to succeed',
+          async () =>
+            Number(
+              (
+                await sql<{ n: number }>`select count(*) as n from test_waits
+                  where status = 'Succeeded' and part = 'fast'`.execute(t.db.kysely)
+              ).rows[0]?.n,
+            ) === 60,
+          30_000,
+        )
+        expect(Date.now() - started).toBeLessThan(30_000)
+      } finally {
+        g.releaseAll()
+        await sql`delete from test_waits where part = 'slow' and status = 'Queued'`.execute(t.db.kysely)
+        await worker.stop()
+      }
     })
   })
 }

@@ -18,6 +18,8 @@ export interface ClaimedRun {
   tenantId: string | null
   attempts: number
   claimedAt: Date
+  /** The run's value of its kind's partition column, when the claim named one. */
+  partition?: string | null
 }
 
 /** The run is no longer this worker's (its lease expired and another worker took it over). */
@@ -27,7 +29,7 @@ export class LeaseLostError extends Error {
   }
 }
 
-/** Runs claimed at once per value of a column of the kind, in one worker (see RunKind.partition). */
+/** Runs one worker does at once per value of a column of the kind (see RunKind.partition); the worker counts them. */
 export interface RunPartition {
   /** The column, as SQL names it (`channel_id`). */
   column: string
@@ -140,13 +142,14 @@ export function createRunStore<Extra extends object = Record<never, never>>(
     },
 
     /**
-     * The oldest queued run that is due, claimed with a lease; with a `partition`, the oldest whose partition has
-     * fewer than its limit running in this worker.
+     * The oldest queued run that is due, claimed with a lease; with a `partition`, the oldest whose value of the
+     * partition's column is not one of `full` (those the worker already runs at their limit: it keeps the count,
+     * so the queue is read past a long backlog of one partition with a comparison per row, not a count).
      */
     async claim(
       workerId: string,
       leaseMs: number,
-      options: { partition?: RunPartition } = {},
+      options: { partition?: { column: string; full: readonly string[] } } = {},
     ): Promise<ClaimedRun | null> {
       const now = clock.now()
       const at = now.toISOString()
@@ -154,12 +157,12 @@ export function createRunStore<Extra extends object = Record<never, never>>(
       const { partition } = options
       const column = partition ? sql.ref(partition.column) : null
       const notFull =
-        partition && column
-          ? sql` and (select count(*) from ${name} r where r.status = 'Running' and r.worker_id = ${workerId}
-                  and r.${column} = q.${column}) < ${partition.limit}`
+        partition && column && partition.full.length
+          ? sql` and q.${column} not in (${sql.join(partition.full.map((v) => sql`${v}`))})`
           : sql``
+      const partitionOut = column ? sql`, ${column} as partition_key` : sql``
       return change(async (tx) => {
-        const result = await sql<{ id: string; tenantId: string | null; attempts: number }>`
+        const result = await sql<{ id: string; tenantId: string | null; attempts: number; partitionKey?: string }>`
           update ${name} set status = 'Running', worker_id = ${workerId}, attempts = attempts + 1,
             started_at = coalesce(started_at, ${at}), lease_until = ${until}, not_before = null,
             progress = null
@@ -167,11 +170,17 @@ export function createRunStore<Extra extends object = Record<never, never>>(
                         and (q.not_before is null or q.not_before <= ${at})${notFull}
                       order by q.requested_at, q.id limit 1${skipLocked})
             and status = 'Queued'
-          returning id, attempts, tenant_id`.execute(tx)
+          returning id, attempts, tenant_id${partitionOut}`.execute(tx)
         const row = result.rows[0]
         if (!row) return { result: null, events: [] }
         return {
-          result: { id: row.id, tenantId: row.tenantId, attempts: row.attempts, claimedAt: now },
+          result: {
+            id: row.id,
+            tenantId: row.tenantId,
+            attempts: row.attempts,
+            claimedAt: now,
+            ...(column ? { partition: row.partitionKey ?? null } : {}),
+          },
           events: [{ type: 'run:started', ...base(row), attempts: row.attempts }],
         }
       })

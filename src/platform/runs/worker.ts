@@ -99,14 +99,39 @@ export function createWorker(options: WorkerOptions) {
     busy: new Set<Promise<void>>(),
     slots: Math.max(1, kind.slots ?? 1),
     maxAttempts: kind.maxAttempts ?? maxAttempts,
+    /** Runs in progress by value of the kind's partition column. */
+    inPartition: new Map<string, number>(),
   }))
   type Lane = (typeof lanes)[number]
   let running = false
   let wake: (() => void) | null = null
+  /**
+   * Set when a slot frees or a run is queued while the loop is not asleep (claiming, recovering): the loop then
+   * turns again at once instead of sleeping a whole poll, so a run finishing mid-turn never idles its slot.
+   */
+  let woken = false
+  const wakeUp = () => {
+    woken = true
+    wake?.()
+  }
   let loop: Promise<void> | null = null
   let next = 0 // the lane that claims first in the next turn, so claims take turns across kinds
 
-  async function work({ kind, store, maxAttempts }: Lane, run: ClaimedRun): Promise<void> {
+  /** Does the run, then counts it out of its partition. */
+  async function work(lane: Lane, run: ClaimedRun): Promise<void> {
+    try {
+      await attempt(lane, run)
+    } finally {
+      const key = run.partition
+      if (key != null) {
+        const left = (lane.inPartition.get(key) ?? 1) - 1
+        if (left > 0) lane.inPartition.set(key, left)
+        else lane.inPartition.delete(key)
+      }
+    }
+  }
+
+  async function attempt({ kind, store, maxAttempts }: Lane, run: ClaimedRun): Promise<void> {
     const abort = new AbortController()
     let progress: string | undefined
     let succeeded = false
@@ -183,8 +208,15 @@ export function createWorker(options: WorkerOptions) {
       const index = (first + i) % lanes.length
       const lane = lanes[index]!
       while (lane.busy.size < lane.slots) {
-        const run = await lane.store.claim(workerId, leaseMs, { partition: lane.kind.partition })
+        const limit = lane.kind.partition
+        const full = limit ? [...lane.inPartition].filter(([, n]) => n >= limit.limit).map(([value]) => value) : []
+        const run = await lane.store.claim(
+          workerId,
+          leaseMs,
+          limit ? { partition: { column: limit.column, full } } : {},
+        )
         if (!run) break
+        if (run.partition != null) lane.inPartition.set(run.partition, (lane.inPartition.get(run.partition) ?? 0) + 1)
         // The next turn starts after the kind that last claimed, so idle kinds (no mail to send) never give one
         // busy kind two turns in a row.
         next = (first + i + 1) % lanes.length
@@ -209,20 +241,21 @@ export function createWorker(options: WorkerOptions) {
       loop = (async () => {
         while (running) {
           let claimed = false
+          woken = false
           try {
             await prepare()
             for await (const [lane, run] of claims()) {
               claimed = true
               const busy: Promise<void> = work(lane, run).finally(() => {
                 lane.busy.delete(busy)
-                wake?.() // a slot is free: look for its next run at once
+                wakeUp() // a slot is free: look for its next run at once
               })
               lane.busy.add(busy)
             }
           } catch (err) {
             options.log?.('error', 'worker loop failed', err)
           }
-          if (!claimed && running) {
+          if (!claimed && !woken && running) {
             await new Promise<void>((resolve) => {
               const timer = setTimeout(resolve, pollMs)
               wake = () => {
@@ -238,7 +271,7 @@ export function createWorker(options: WorkerOptions) {
     },
     /** Wakes an idle worker at once (a run was just queued in this process). */
     nudge() {
-      wake?.()
+      wakeUp()
     },
     /** Stops claiming; resolves once the runs in progress are done. */
     async stop() {
