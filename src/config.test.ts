@@ -116,4 +116,13 @@ describe('settling window', () => {
         `Setting COSTWATCH_AZURE_SETTLING_DAYS: must be a whole number from 0 to 14, got "${raw}"`,
       )
   })
+
+  it('reads COSTWATCH_OUTBOUND_ALLOW as CIDRs, a bare address as its own network, and refuses anything else', () => {
+    expect(loadConfig(base).outboundAllow).toEqual([])
+    expect(
+      loadConfig({ ...base, COSTWATCH_OUTBOUND_ALLOW: ' 10.1.2.0/24, fd00::/8 ,127.0.0.1' }).outboundAllow,
+    ).toEqual(['10.1.2.0/24', 'fd00::/8', '127.0.0.1/32'])
+    for (const bad of ['10.1.2.0/33', 'fd00::/129', 'example.com', '10.1.2.0/24/1', '10.1.2.0/x'])
+      expect(() => loadConfig({ ...base, COSTWATCH_OUTBOUND_ALLOW: bad })).toThrow(/COSTWATCH_OUTBOUND_ALLOW/)
+  })
 })
