@@ -3,6 +3,7 @@ import type { TenancyRole, Tenant } from '../../api'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { formatDateTime } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
+import { ShownOnce } from '../../components/shown-once'
 import { useTenants } from '../../components/tenant-filter'
 import { useLoad } from '../../components/use-load'
 import { type ApiKey, actorName, settingsApi, type TenancyGrant } from './api'
@@ -222,43 +223,16 @@ function CreateKeyForm(props: { tenants: Tenant[]; onCreated(answer: { key: ApiK
 }
 
 function NewSecret(props: { created: { key: ApiKey; apiKey: string }; onDone(): void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
-  const copy = async () => {
-    try {
-      if (!navigator.clipboard) throw new Error('no clipboard')
-      await navigator.clipboard.writeText(props.created.apiKey)
-      setCopied('yes')
-    } catch {
-      setCopied('failed')
-    }
-  }
   return (
-    <section class="card secret" aria-labelledby="secret-title">
-      <h2 id="secret-title">Key "{props.created.key.name}" is ready</h2>
+    <ShownOnce
+      id="new-secret"
+      title={`Key "${props.created.key.name}" is ready`}
+      label="The API key"
+      value={props.created.apiKey}
+      what="key"
+      onDone={props.onDone}
+    >
       <p>Copy it now and keep it somewhere safe: it is shown this once and never again.</p>
-      <label for="new-secret">The API key</label>
-      <div class="secret-row">
-        <input
-          id="new-secret"
-          readOnly
-          value={props.created.apiKey}
-          spellcheck={false}
-          autocomplete="off"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
-      </div>
-      <p role="status" class="muted">
-        {copied === 'yes' && 'Copied to the clipboard.'}
-        {copied === 'failed' && 'This browser did not let the page copy it: select the key and copy it yourself.'}
-      </p>
-      <div class="actions">
-        <button type="button" class="plain" onClick={props.onDone}>
-          Done, I have saved it
-        </button>
-      </div>
-    </section>
+    </ShownOnce>
   )
 }

@@ -5,6 +5,7 @@ import { FieldError, fieldMessages, withoutFields } from '../../../components/fi
 import { formatDateTime } from '../../../components/format'
 import { Pager } from '../../../components/pager'
 import { ProblemMessage } from '../../../components/problem'
+import { ShownOnce } from '../../../components/shown-once'
 import { useLoad } from '../../../components/use-load'
 import type { User } from '../api'
 import { CHANNEL_TYPES, type Channel, type ChannelType, type Delivery, notificationsApi } from './api'
@@ -45,48 +46,21 @@ function resultText(delivery: Delivery): string {
 
 /** A secret shown once (a new webhook channel's, or a rotation's), with a copy button and the warning. */
 function SecretBox(props: { title: string; secret: string; note?: string; onDone(): void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
-  const copy = async () => {
-    try {
-      if (!navigator.clipboard) throw new Error('no clipboard')
-      await navigator.clipboard.writeText(props.secret)
-      setCopied('yes')
-    } catch {
-      setCopied('failed')
-    }
-  }
   return (
-    <section class="card secret" aria-labelledby="channel-secret-title">
-      <h2 id="channel-secret-title">{props.title}</h2>
+    <ShownOnce
+      id="channel-secret"
+      title={props.title}
+      label="Signing secret"
+      value={props.secret}
+      what="secret"
+      onDone={props.onDone}
+    >
       <p>
         Copy the signing secret now and keep it with the receiver: it is shown this once and never again. The receiver
         checks each request's <code>webhook-signature</code> with it.
       </p>
       {props.note && <p class="muted">{props.note}</p>}
-      <label for="channel-secret">Signing secret</label>
-      <div class="secret-row">
-        <input
-          id="channel-secret"
-          readOnly
-          value={props.secret}
-          spellcheck={false}
-          autocomplete="off"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
-      </div>
-      <p role="status" class="muted">
-        {copied === 'yes' && 'Copied to the clipboard.'}
-        {copied === 'failed' && 'This browser did not let the page copy it: select the secret and copy it yourself.'}
-      </p>
-      <div class="actions">
-        <button type="button" class="plain" onClick={props.onDone}>
-          Done, I have saved it
-        </button>
-      </div>
-    </section>
+    </ShownOnce>
   )
 }
 
