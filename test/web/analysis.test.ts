@@ -225,7 +225,10 @@ describe('web interface: anomalies and insights', () => {
     await noHorizontalScroll(page)
     await page.screenshot({ path: '/work/shots/analysis-insight-390.png', fullPage: true })
     // The snoozed insight leaves the list, and comes back with the dismissed ones.
+    // The way back keeps the list's filters: the reader returns to the orphaned resources.
     await page.getByRole('link', { name: '← All insights' }).click()
+    await page.waitForURL(/\/insights\?category=OrphanedResource$/)
+    expect(await page.getByLabel('Category').inputValue()).toBe('OrphanedResource')
     await list.getByRole('link').first().waitFor()
     // Polled: the list first shown may be the one loaded before the snooze, until its new answer replaces it.
     await expect.poll(() => list.getByRole('link', { name: insight.title }).count()).toBe(0)

@@ -8,6 +8,7 @@ import { replaceSearch, useSearchParams } from './search-params'
  */
 export function useQueryFilters<T extends Record<string, string>>(defaults: T): [T, (changes: Partial<T>) => void] {
   const search = useSearchParams()
+  lastSearch.set(window.location.pathname, search.toString())
   const filters = useMemo(() => {
     const read = { ...defaults }
     for (const key of Object.keys(defaults) as (keyof T & string)[]) {
@@ -22,4 +23,13 @@ export function useQueryFilters<T extends Record<string, string>>(defaults: T): 
     replaceSearch(next)
   }
   return [filters, setFilters]
+}
+
+/** Each list's query as last shown, so a detail page's "All …" link returns to the list its reader came from. */
+const lastSearch = new Map<string, string>()
+
+/** The address of the list at `path` with the filters it last had in this page's life. */
+export function listHref(path: string): string {
+  const search = lastSearch.get(path)
+  return search ? `${path}?${search}` : path
 }

@@ -5,6 +5,7 @@ import { CostChart } from '../../components/chart/cost-chart'
 import { MarkerList } from '../../components/chart/marker-list'
 import { formatInstant, formatMoney, utcDay } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
+import { listHref } from '../../components/query-filters'
 import { onLinkClick } from '../../router'
 import {
   ANOMALY_FEEDBACKS,
@@ -76,7 +77,7 @@ export function AnomalyPage({ anomalyId, user }: { anomalyId: string; user: Sess
   return (
     <section aria-labelledby="anomaly-title" class="stack">
       <p class="breadcrumb">
-        <a href="/anomalies" onClick={onLinkClick}>
+        <a href={listHref('/anomalies')} onClick={onLinkClick}>
           ← All anomalies
         </a>
       </p>

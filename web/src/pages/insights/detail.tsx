@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { api, hasRole, type SessionUser, type Tenant } from '../../api'
 import { Badge } from '../../components/badge'
 import { FieldError, fieldMessages, withoutFields } from '../../components/field-errors'
+import { listHref } from '../../components/query-filters'
 import '../../components/findings.css'
 import { formatInstant, formatMoney } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
@@ -47,7 +48,7 @@ export function InsightPage({ insightId, user }: { insightId: string; user: Sess
   return (
     <section aria-labelledby="insight-title" class="stack">
       <p class="breadcrumb">
-        <a href="/insights" onClick={onLinkClick}>
+        <a href={listHref('/insights')} onClick={onLinkClick}>
           ← All insights
         </a>
       </p>
