@@ -30,6 +30,7 @@ import {
 import { ApiError, toProblem } from './platform/http/errors.js'
 import { bearerTokenCheck, METRICS_CHALLENGE, METRICS_UNAUTHORIZED, registerMetrics } from './platform/http/metrics.js'
 import { Problem } from './platform/http/schemas.js'
+import { responseSerializerCompiler } from './platform/http/serializer.js'
 import { DOCS_CONFIGURATION, docsHeaders, registerWebInterface } from './platform/http/web.js'
 import { REDACTED, redactingDestination, redactUrl } from './platform/log.js'
 import type { Services } from './services.js'
@@ -231,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? refusingControlCharacters(ajv.params.compile(schema))
         : ajv.params.compile(schema),
   )
+  app.setSerializerCompiler(responseSerializerCompiler(sharedSchemas))
   for (const schema of sharedSchemas) app.addSchema(schema)
 
   // Known path, wrong method: 405 with Allow. Fastify has no notion of it, so keep the route table here.
