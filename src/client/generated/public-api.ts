@@ -1342,6 +1342,7 @@ export interface components {
              * @description When it happened; any RFC 3339 offset, stored in UTC.
              */
             occurredAt: string;
+            prediction?: components["schemas"]["MarkerPredictionInput"];
             tagKey?: string | null;
             tagValue?: string | null;
             /** @description 1 to 200 characters after trimming. */
@@ -1399,6 +1400,7 @@ export interface components {
              * @description RFC 3339; returned in UTC with milliseconds.
              */
             occurredAt: string;
+            prediction?: components["schemas"]["MarkerPrediction"];
             tagKey: string | null;
             tagValue: string | null;
             /** Format: uuid */
@@ -1579,6 +1581,32 @@ export interface components {
              */
             email: string;
         };
+        /** @description Extension: what an estimator predicted the change would cost per month, before it shipped. */
+        MarkerPrediction: {
+            /** @description The commit the estimate was made for (a SHA). */
+            commit: string | null;
+            /** @description ISO 4217 code, e.g. USD. */
+            currency: string;
+            /** @description The predicted change in monthly cost, in `currency` (negative: a saving). */
+            monthlyDelta: number;
+            /** @description The pull request, an http(s) URL. */
+            pullRequestUrl: string | null;
+            /** @description The estimator, e.g. `Infracost` (1 to 100 characters after trimming). */
+            source: string;
+        };
+        /** @description Extension: a predicted change in monthly cost (e.g. from Infracost). commit and pullRequestUrl are optional. */
+        MarkerPredictionInput: {
+            /** @description The commit the estimate was made for (a SHA). */
+            commit?: string | null;
+            /** @description ISO 4217 code, e.g. USD. */
+            currency: string;
+            /** @description The predicted change in monthly cost, in `currency` (negative: a saving). */
+            monthlyDelta: number;
+            /** @description The pull request, an http(s) URL. */
+            pullRequestUrl?: string | null;
+            /** @description The estimator, e.g. `Infracost` (1 to 100 characters after trimming). */
+            source: string;
+        };
         /** @description Where alerts go: e-mail, a Slack or Teams channel, or a signed webhook. */
         NotificationChannel: {
             /**
@@ -1739,6 +1767,11 @@ export interface components {
         PatchPublicEventRequest: {
             category?: ("Deployment" | "Launch" | "Campaign" | "Configuration" | "Incident" | "Other") | null;
             /**
+             * @description Extension: removes the prediction; not with prediction.
+             * @default false
+             */
+            clearPrediction?: boolean;
+            /**
              * @description Removes the tag filter; not with tagKey/tagValue.
              * @default false
              */
@@ -1750,6 +1783,7 @@ export interface components {
              * @description When it happened; any RFC 3339 offset, stored in UTC.
              */
             occurredAt?: string | null;
+            prediction?: components["schemas"]["MarkerPredictionInput"] | null;
             tagKey?: string | null;
             tagValue?: string | null;
             /** @description 1 to 200 characters after trimming. */

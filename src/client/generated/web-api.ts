@@ -1506,6 +1506,7 @@ export interface components {
              * @description When it happened; any RFC 3339 offset, stored in UTC.
              */
             occurredAt: string;
+            prediction?: components["schemas"]["MarkerPredictionInput"];
             tagKey?: string | null;
             tagValue?: string | null;
             /** @description 1 to 200 characters after trimming. */
@@ -1563,6 +1564,7 @@ export interface components {
              * @description RFC 3339; returned in UTC with milliseconds.
              */
             occurredAt: string;
+            prediction?: components["schemas"]["MarkerPrediction"];
             tagKey: string | null;
             tagValue: string | null;
             /** Format: uuid */
@@ -1743,6 +1745,32 @@ export interface components {
              */
             email: string;
         };
+        /** @description Extension: what an estimator predicted the change would cost per month, before it shipped. */
+        MarkerPrediction: {
+            /** @description The commit the estimate was made for (a SHA). */
+            commit: string | null;
+            /** @description ISO 4217 code, e.g. USD. */
+            currency: string;
+            /** @description The predicted change in monthly cost, in `currency` (negative: a saving). */
+            monthlyDelta: number;
+            /** @description The pull request, an http(s) URL. */
+            pullRequestUrl: string | null;
+            /** @description The estimator, e.g. `Infracost` (1 to 100 characters after trimming). */
+            source: string;
+        };
+        /** @description Extension: a predicted change in monthly cost (e.g. from Infracost). commit and pullRequestUrl are optional. */
+        MarkerPredictionInput: {
+            /** @description The commit the estimate was made for (a SHA). */
+            commit?: string | null;
+            /** @description ISO 4217 code, e.g. USD. */
+            currency: string;
+            /** @description The predicted change in monthly cost, in `currency` (negative: a saving). */
+            monthlyDelta: number;
+            /** @description The pull request, an http(s) URL. */
+            pullRequestUrl?: string | null;
+            /** @description The estimator, e.g. `Infracost` (1 to 100 characters after trimming). */
+            source: string;
+        };
         /** @description Where alerts go: e-mail, a Slack or Teams channel, or a signed webhook. */
         NotificationChannel: {
             /**
@@ -1903,6 +1931,11 @@ export interface components {
         PatchPublicEventRequest: {
             category?: ("Deployment" | "Launch" | "Campaign" | "Configuration" | "Incident" | "Other") | null;
             /**
+             * @description Extension: removes the prediction; not with prediction.
+             * @default false
+             */
+            clearPrediction?: boolean;
+            /**
              * @description Removes the tag filter; not with tagKey/tagValue.
              * @default false
              */
@@ -1914,6 +1947,7 @@ export interface components {
              * @description When it happened; any RFC 3339 offset, stored in UTC.
              */
             occurredAt?: string | null;
+            prediction?: components["schemas"]["MarkerPredictionInput"] | null;
             tagKey?: string | null;
             tagValue?: string | null;
             /** @description 1 to 200 characters after trimming. */
