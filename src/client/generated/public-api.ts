@@ -1465,6 +1465,20 @@ export interface components {
             daysBefore: number;
             /** Format: uuid */
             eventId: string;
+            /** @description Extension: the change seen on the marker's scope, to check a prediction against. */
+            observed: {
+                /** @description Settled days after the marker's day compared (at most 28; the marker's own day is on neither side), against as many days before it holding each weekday as often: the days just before the marker for whole weeks, else the after days moved back by whole weeks. */
+                days: number;
+                /** @description The observed change in monthly cost, in `currency`: (cost of the days after - cost of the days before) / days x 30.4375 (the mean month). Null while no settled day follows the marker. */
+                monthlyDelta: number | null;
+            };
+            /** @description Extension: the marker's prediction (see the marker's `prediction`); null without one. */
+            predicted: {
+                /** @description ISO 4217 code. */
+                currency: string;
+                /** @description The marker's predicted change in monthly cost. */
+                monthlyDelta: number;
+            } | null;
             /** @description `tenant` for a universal marker; `tag:{key}={value}` for the resources a tagged marker is on. */
             scope: string;
             /** Format: uuid */
