@@ -2,29 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { EventRecord } from '../../src/features/events/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
-import { DROP_DAY, estateCost, plantedEstate, SPIKE_DAY, writeFocusFiles } from '../support/focus-estate.js'
+import { estateCost, writeFocusFiles } from '../support/focus-estate.js'
+import { perMonth, shiftedEstate } from './estate.js'
 
 const API = '/api/public/v1'
-/** vm-web-2 (Team=platform) costs this much more a day from SHIFT_DAY on: about US$1,900 a month. */
-const SHIFT_PER_DAY = 62.43
-const SHIFT_DAY = '2026-02-14'
-
-/** The planted estate without its spike and outage, and with a lasting rise of vm-web-2 from SHIFT_DAY. */
-function shiftedEstate() {
-  const estate = plantedEstate({ spikeFactor: 1 })
-  const [, vm2, db1, logs] = estate.resources
-  const drop = estate.days.indexOf(DROP_DAY)
-  db1!.costs[drop]! *= 10
-  db1!.costs[drop + 1]! *= 10
-  logs!.costs[estate.days.indexOf(SPIKE_DAY)]! /= 8
-  estate.days.forEach((day, d) => {
-    if (day >= SHIFT_DAY) vm2!.costs[d]! += SHIFT_PER_DAY
-  })
-  return estate
-}
 const estate = shiftedEstate()
-/** The observed change by its definition: the difference of daily rates over `days`, times the mean month. */
-const perMonth = (before: number, after: number, days: number) => ((after - before) / days) * 30.4375
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: a marker's predicted against observed cost`, () => {

@@ -1099,7 +1099,7 @@ export interface components {
             }[];
             tenancyIds: string[] | null;
         };
-        /** @description AnomalyRaised {minImpact, minImpactPercent, combine, minSeverity}; BudgetThreshold {budgetIds}; InsightFound {minMonthlySavings}; Digest {} (the period's top anomalies, budgets at risk and new insights). Fields of another type are refused. */
+        /** @description AnomalyRaised {minImpact, minImpactPercent, combine, minSeverity}; BudgetThreshold {budgetIds}; InsightFound {minMonthlySavings}; Digest {} (the period's top anomalies, budgets at risk and new insights); PredictionExceeded {minExcess, minExcessPercent} (both must hold; Immediate only). Fields of another type are refused. */
         AlertRuleTrigger: {
             /** @description BudgetThreshold: the budgets watched (empty: all in scope). */
             budgetIds?: string[];
@@ -1108,6 +1108,10 @@ export interface components {
              * @enum {string}
              */
             combine?: "all" | "any";
+            /** @description PredictionExceeded: the observed change in monthly cost exceeds the marker's prediction by at least this much per month, in its currency. */
+            minExcess?: number | null;
+            /** @description PredictionExceeded: the excess is at least this percent of the predicted change (absolute). */
+            minExcessPercent?: number | null;
             /** @description AnomalyRaised: the episode's total impact, in its currency, at least this. */
             minImpact?: number | null;
             /** @description AnomalyRaised: the impact against the expected spend, in percent, at least this. */
@@ -1116,7 +1120,7 @@ export interface components {
             minMonthlySavings?: number | null;
             minSeverity?: ("High" | "Medium" | "Low") | null;
             /** @enum {string} */
-            type: "AnomalyRaised" | "BudgetThreshold" | "InsightFound" | "Digest";
+            type: "AnomalyRaised" | "BudgetThreshold" | "InsightFound" | "Digest" | "PredictionExceeded";
         };
         /**
          * @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, incidentSize, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start.
@@ -1842,7 +1846,7 @@ export interface components {
              */
             createdAt: string;
             /** @enum {string} */
-            eventType: "anomaly.raised" | "anomaly.updated" | "budget.threshold_crossed" | "insight.found" | "digest" | "test";
+            eventType: "anomaly.raised" | "anomaly.updated" | "budget.threshold_crossed" | "insight.found" | "prediction.exceeded" | "digest" | "test";
             /** Format: uuid */
             id: string;
             lastError: string | null;

@@ -139,7 +139,7 @@ export function compareAverages(
 
 export function createAnomalyService(deps: {
   store: AnomalyStore
-  costs: Pick<CostReads, 'costBetween' | 'observedWindow' | 'settledThrough'>
+  costs: Pick<CostReads, 'costBetween' | 'observedWindow' | 'settledThrough' | 'billingCurrency'>
   events: Pick<EventStore, 'range' | 'get'>
   inventory: Pick<InventoryStore, 'resourceTags' | 'resourceGroupsNamed' | 'resourcesByKey'>
   clock: Clock
@@ -241,7 +241,9 @@ export function createAnomalyService(deps: {
    * the marker's day against as many before it with the same weekdays, as a monthly rate (x DAYS_PER_MONTH).
    * `monthlyDelta` is null while no settled day follows the marker's day.
    */
-  async function observedOf(marker: EventRecord): Promise<{ monthlyDelta: number | null; days: number }> {
+  async function observedOf(
+    marker: EventRecord,
+  ): Promise<{ monthlyDelta: number | null; days: number; currency: string }> {
     const tenantId = marker.tenantId
     const day = marker.occurredAt.slice(0, 10)
     const today = toDay(deps.clock.now())
@@ -250,15 +252,20 @@ export function createAnomalyService(deps: {
       deps.costs.observedWindow(tenantId, today, Math.max(1, reach)),
       deps.costs.settledThrough(tenantId),
     ])
-    if (!held || settled === null) return { monthlyDelta: null, days: 0 }
+    const none = async () => ({ monthlyDelta: null, days: 0, currency: await deps.costs.billingCurrency(tenantId) })
+    if (!held || settled === null) return none()
     const windows = observedWindows(day, settled < held.to ? settled : held.to, held.from)
-    if (!windows) return { monthlyDelta: null, days: 0 }
+    if (!windows) return none()
     const keys = await markerResources(tenantId, marker)
     const [before, after] = await Promise.all([
       deps.costs.costBetween(tenantId, keys, windows.before.from, windows.before.to),
       deps.costs.costBetween(tenantId, keys, windows.after.from, windows.after.to),
     ])
-    return { monthlyDelta: monthlyDelta(before.cost, after.cost, windows.days), days: windows.days }
+    return {
+      monthlyDelta: monthlyDelta(before.cost, after.cost, windows.days),
+      days: windows.days,
+      currency: after.currency,
+    }
   }
 
   return {
@@ -408,7 +415,7 @@ export function createAnomalyService(deps: {
         predicted: marker.prediction
           ? { monthlyDelta: marker.prediction.monthlyDelta, currency: marker.prediction.currency }
           : null,
-        observed: await observedChange,
+        observed: await observedChange.then(({ monthlyDelta, days }) => ({ monthlyDelta, days })),
       }
     },
 

@@ -166,6 +166,18 @@ export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
     /** What a chart's ETag is made of (see platform/cache.ts): read before the markers, never after. */
     versions: (tenantId: string, organisationId: string) => readMarkersVersions(db, tenantId, organisationId),
 
+    /** The markers with a prediction that occurred from `since` on, oldest first, at most 1,000. */
+    async predictedSince(tenantId: string, since: string): Promise<EventRecord[]> {
+      const rows = await inTenant(tenantId, { from: since })
+        .selectAll()
+        .where('predictionSource', 'is not', null)
+        .orderBy('occurredAt', 'asc')
+        .orderBy('id', 'asc')
+        .limit(1000)
+        .execute()
+      return rows.map(toEventRecord)
+    },
+
     async get(tenantId: string, id: string): Promise<EventRecord | null> {
       const row = await inTenant(tenantId).selectAll().where('id', '=', id).executeTakeFirst()
       return row ? toEventRecord(row) : null
