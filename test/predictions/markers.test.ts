@@ -245,6 +245,9 @@ for (const dialect of testDialects()) {
       expect(again.stdout).toBe(
         'An event marker for commit abc123 already exists (same tenant and title); nothing created.\n',
       )
+      const json = await eventsCreate(args('Deploy once', ['--commit', 'abc123', '--json']), env())
+      expect(json.code, json.stderr).toBe(0)
+      expect(JSON.parse(json.stdout)).toEqual({ created: false, reason: 'already-exists', commit: 'abc123' })
       const other = await eventsCreate(args('Deploy once', ['--commit', 'def456']), env())
       expect(other.code, other.stderr).toBe(0)
       const list = (await t.request('GET', `${eventsOf(tenant.id)}?pageSize=200`, org.ownerKey)).json()

@@ -275,7 +275,11 @@ async function runCreate(opts: CreateOptions, io: CliIo): Promise<number> {
     return failed(outcome.message, fields)
   }
   if (outcome.event === null) {
-    io.stdout(`An event marker for commit ${opts.commit} already exists (same tenant and title); nothing created.\n`)
+    io.stdout(
+      opts.json
+        ? `${JSON.stringify({ created: false, reason: 'already-exists', commit: opts.commit?.trim() })}\n`
+        : `An event marker for commit ${opts.commit} already exists (same tenant and title); nothing created.\n`,
+    )
     return 0
   }
   const e = outcome.event
