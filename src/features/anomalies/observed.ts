@@ -36,5 +36,7 @@ export function observedWindows(
 
 /** The change in monthly cost between two windows of `days` days: the difference of daily rates, per month. */
 export function monthlyDelta(costBefore: number, costAfter: number, days: number): number {
-  return Math.round(((costAfter - costBefore) / days) * DAYS_PER_MONTH * 100) / 100
+  const rate = ((costAfter - costBefore) / days) * DAYS_PER_MONTH
+  // Half a cent away from zero either way, so a saving reads as the rise of the same size would.
+  return (Math.sign(rate) * Math.round(Math.abs(rate) * 100)) / 100
 }
