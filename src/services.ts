@@ -203,7 +203,11 @@ export function createServices(deps: {
     db.kysely,
     createRunStore<AlertRunColumns>(db, ALERT_RUNS, { clock, events: runEvents }),
   )
-  const alertSources = createAlertSources(db.kysely, { anomalies, inventory: inventoryStore })
+  const alertSources = createAlertSources(db.kysely, {
+    anomalies,
+    inventory: inventoryStore,
+    predictions: { predictedSince: eventStore.predictedSince, observedChange: anomalies.observedChange },
+  })
   wireAlertRunEvents(runEvents, alertStore, { ids, clock, onRunQueued: deps.onRunQueued })
   /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */
   const authFailures = createAuthFailureLimiter(config.authFailureLimitPerMinute)

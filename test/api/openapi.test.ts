@@ -157,6 +157,7 @@ describe('the OpenAPI document', () => {
       'category',
       'description',
       'occurredAt',
+      'prediction', // an extension
       'tagKey',
       'tagValue',
       'title',
@@ -164,9 +165,11 @@ describe('the OpenAPI document', () => {
     expect(schemas.CreatePublicEventRequest!.required!.sort()).toEqual(['category', 'occurredAt', 'title'])
     expect(fields('PatchPublicEventRequest')).toEqual([
       'category',
+      'clearPrediction', // an extension
       'clearTag',
       'description',
       'occurredAt',
+      'prediction', // an extension
       'tagKey',
       'tagValue',
       'title',

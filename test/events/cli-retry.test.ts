@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
 import {
@@ -43,6 +44,7 @@ function fakeIo(answers: Answer[], env: Record<string, string> = {}) {
     random: () => 0.5,
     now: () => new Date('2026-03-01T09:00:00.000Z'),
     newIdempotencyKey: () => `key-${calls.length}`,
+    readFile: (path) => readFile(path, 'utf8'),
     exit: (code) => exits.push(code),
   }
   return { io, calls, sleeps, out, err, exits }

@@ -315,4 +315,52 @@ describe('web interface: event markers', () => {
     // The browser logs the refused create of the first test (its 400) as a failed load; it was the point.
     expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([])
   }, 60_000)
+  it("shows a marker's estimate against the monthly change observed since", async () => {
+    const created = await t.request('POST', `${API_PREFIX}/tenants/${tenant.id}/events`, org.ownerKey, {
+      occurredAt: new Date(Date.now() - 12 * 86_400_000).toISOString(),
+      title: 'Deploy estimated 8.0',
+      category: 'Deployment',
+      prediction: {
+        monthlyDelta: 120,
+        currency: 'USD',
+        source: 'Infracost',
+        commit: '1af413ad15ad6cbdfca667361231231231231231',
+        pullRequestUrl: 'https://github.com/acme/infra/pull/1996',
+      },
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const impact = (
+      await t.request('GET', `${API_PREFIX}/tenants/${tenant.id}/events/${created.json().id}/impact`, org.ownerKey)
+    ).json()
+    expect(impact.observed.days).toBeGreaterThanOrEqual(7)
+    const page = await browser.newPage()
+    await page.goto(`${base}/tenants/${tenant.id}/markers`)
+    const card = page
+      .getByRole('list', { name: 'Markers' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Deploy estimated 8.0' })
+    const estimate = card.getByLabel('Estimated against observed monthly cost')
+    await estimate.waitFor()
+    const signed = (value: number, currency: string) =>
+      page.evaluate(
+        ([v, c]) =>
+          new Intl.NumberFormat(undefined, { style: 'currency', currency: c, signDisplay: 'exceptZero' }).format(v),
+        [value, currency] as const,
+      )
+    expect(await estimate.getByRole('term').allTextContents()).toEqual(['Estimated (Infracost)', 'Observed'])
+    expect(await estimate.getByRole('definition').allTextContents()).toEqual([
+      `${await signed(120, 'USD')}/month`,
+      `${await signed(impact.observed.monthlyDelta, impact.currency)}/month over ${impact.observed.days} settled days`,
+    ])
+    expect(await card.getByText('commit 1af413ad15ad').count()).toBe(1)
+    expect(await card.getByRole('link', { name: 'pull request' }).getAttribute('href')).toBe(
+      'https://github.com/acme/infra/pull/1996',
+    )
+    // A marker without an estimate shows none.
+    const plain = page.getByRole('list', { name: 'Markers' }).getByRole('listitem').filter({ hasText: 'CI deploy 7.1' })
+    await plain.waitFor()
+    expect(await plain.getByLabel('Estimated against observed monthly cost').count()).toBe(0)
+    await page.screenshot({ path: '/work/shots/markers-prediction-1280.png', fullPage: true })
+    await page.close()
+  }, 60_000)
 })

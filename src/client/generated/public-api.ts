@@ -977,7 +977,7 @@ export interface components {
             }[];
             tenancyIds: string[] | null;
         };
-        /** @description AnomalyRaised {minImpact, minImpactPercent, combine, minSeverity}; BudgetThreshold {budgetIds}; InsightFound {minMonthlySavings}; Digest {} (the period's top anomalies, budgets at risk and new insights). Fields of another type are refused. */
+        /** @description AnomalyRaised {minImpact, minImpactPercent, combine, minSeverity}; BudgetThreshold {budgetIds}; InsightFound {minMonthlySavings}; Digest {} (the period's top anomalies, budgets at risk and new insights); PredictionExceeded {minExcess, minExcessPercent} (both must hold; Immediate only). Fields of another type are refused. */
         AlertRuleTrigger: {
             /** @description BudgetThreshold: the budgets watched (empty: all in scope). */
             budgetIds?: string[];
@@ -986,6 +986,10 @@ export interface components {
              * @enum {string}
              */
             combine?: "all" | "any";
+            /** @description PredictionExceeded: the observed change in monthly cost exceeds the marker's prediction by at least this much per month, in its currency. */
+            minExcess?: number | null;
+            /** @description PredictionExceeded: the excess is at least this percent of the predicted change (absolute). */
+            minExcessPercent?: number | null;
             /** @description AnomalyRaised: the episode's total impact, in its currency, at least this. */
             minImpact?: number | null;
             /** @description AnomalyRaised: the impact against the expected spend, in percent, at least this. */
@@ -994,7 +998,7 @@ export interface components {
             minMonthlySavings?: number | null;
             minSeverity?: ("High" | "Medium" | "Low") | null;
             /** @enum {string} */
-            type: "AnomalyRaised" | "BudgetThreshold" | "InsightFound" | "Digest";
+            type: "AnomalyRaised" | "BudgetThreshold" | "InsightFound" | "Digest" | "PredictionExceeded";
         };
         /**
          * @description A day whose cost departs from its expected cost, on one scope. The expected cost is the median of the same weekday over the previous 8 weeks of cleaned history; a day is an anomaly when its robust score is at least 4 and the change is at least the minimum impact (25 in the billing currency) and 20% of the expected cost (all configurable). A run of anomalous days, or a new level, raises one anomaly on its first day. Severity grows with the impact in units of the minimum impact (COSTWATCH_ANOMALY_MIN_IMPACT, 25 by default): High from 10 times the minimum with a change of at least 50% of the expected cost, Medium from 3 times the minimum, Low below. Newest dateRaised first in lists. Extensions: episode, incidentId, incidentSize, feedback (with feedbackAt and feedbackBy) and likelyCause, the newest Deployment marker among relatedEvents on or before the episode's start.
@@ -1342,6 +1346,7 @@ export interface components {
              * @description When it happened; any RFC 3339 offset, stored in UTC.
              */
             occurredAt: string;
+            prediction?: components["schemas"]["MarkerPredictionInput"];
             tagKey?: string | null;
             tagValue?: string | null;
             /** @description 1 to 200 characters after trimming. */
@@ -1399,6 +1404,7 @@ export interface components {
              * @description RFC 3339; returned in UTC with milliseconds.
              */
             occurredAt: string;
+            prediction?: components["schemas"]["MarkerPrediction"];
             tagKey: string | null;
             tagValue: string | null;
             /** Format: uuid */
@@ -1463,6 +1469,20 @@ export interface components {
             daysBefore: number;
             /** Format: uuid */
             eventId: string;
+            /** @description Extension: the change seen on the marker's scope, to check a prediction against. */
+            observed: {
+                /** @description Settled days after the marker's day compared (at most 28; the marker's own day is on neither side), against as many days before it holding each weekday as often: the days just before the marker for whole weeks, else the after days moved back by whole weeks. */
+                days: number;
+                /** @description The observed change in monthly cost, in `currency`: (cost of the days after - cost of the days before) / days x 30.4375 (the mean month). Null while no settled day follows the marker. */
+                monthlyDelta: number | null;
+            };
+            /** @description Extension: the marker's prediction (see the marker's `prediction`); null without one. */
+            predicted: {
+                /** @description ISO 4217 code. */
+                currency: string;
+                /** @description The marker's predicted change in monthly cost. */
+                monthlyDelta: number;
+            } | null;
             /** @description `tenant` for a universal marker; `tag:{key}={value}` for the resources a tagged marker is on. */
             scope: string;
             /** Format: uuid */
@@ -1579,6 +1599,32 @@ export interface components {
              */
             email: string;
         };
+        /** @description Extension: what an estimator predicted the change would cost per month, before it shipped. */
+        MarkerPrediction: {
+            /** @description The commit the estimate was made for (a SHA). */
+            commit: string | null;
+            /** @description ISO 4217 code, e.g. USD. */
+            currency: string;
+            /** @description The predicted change in monthly cost, in `currency` (negative: a saving). */
+            monthlyDelta: number;
+            /** @description The pull request, an http(s) URL. */
+            pullRequestUrl: string | null;
+            /** @description The estimator, e.g. `Infracost` (1 to 100 characters after trimming). */
+            source: string;
+        };
+        /** @description Extension: a predicted change in monthly cost (e.g. from Infracost). commit and pullRequestUrl are optional. */
+        MarkerPredictionInput: {
+            /** @description The commit the estimate was made for (a SHA). */
+            commit?: string | null;
+            /** @description ISO 4217 code, e.g. USD. */
+            currency: string;
+            /** @description The predicted change in monthly cost, in `currency` (negative: a saving). */
+            monthlyDelta: number;
+            /** @description The pull request, an http(s) URL. */
+            pullRequestUrl?: string | null;
+            /** @description The estimator, e.g. `Infracost` (1 to 100 characters after trimming). */
+            source: string;
+        };
         /** @description Where alerts go: e-mail, a Slack or Teams channel, or a signed webhook. */
         NotificationChannel: {
             /**
@@ -1636,7 +1682,7 @@ export interface components {
              */
             createdAt: string;
             /** @enum {string} */
-            eventType: "anomaly.raised" | "anomaly.updated" | "budget.threshold_crossed" | "insight.found" | "digest" | "test";
+            eventType: "anomaly.raised" | "anomaly.updated" | "budget.threshold_crossed" | "insight.found" | "prediction.exceeded" | "digest" | "test";
             /** Format: uuid */
             id: string;
             lastError: string | null;
@@ -1739,6 +1785,11 @@ export interface components {
         PatchPublicEventRequest: {
             category?: ("Deployment" | "Launch" | "Campaign" | "Configuration" | "Incident" | "Other") | null;
             /**
+             * @description Extension: removes the prediction; not with prediction.
+             * @default false
+             */
+            clearPrediction?: boolean;
+            /**
              * @description Removes the tag filter; not with tagKey/tagValue.
              * @default false
              */
@@ -1750,6 +1801,7 @@ export interface components {
              * @description When it happened; any RFC 3339 offset, stored in UTC.
              */
             occurredAt?: string | null;
+            prediction?: components["schemas"]["MarkerPredictionInput"] | null;
             tagKey?: string | null;
             tagValue?: string | null;
             /** @description 1 to 200 characters after trimming. */

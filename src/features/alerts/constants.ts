@@ -1,7 +1,13 @@
 import { ANOMALY_SEVERITIES } from '../../analysis/anomalies/detect.js'
 
 /** What a rule reacts to. BudgetThreshold names budgets (see the budgets feature once it exists). */
-export const TriggerTypes = ['AnomalyRaised', 'BudgetThreshold', 'InsightFound', 'Digest'] as const
+export const TriggerTypes = [
+  'AnomalyRaised',
+  'BudgetThreshold',
+  'InsightFound',
+  'Digest',
+  'PredictionExceeded',
+] as const
 export type TriggerType = (typeof TriggerTypes)[number]
 
 /** Immediate: as soon as the analysis finds it; Daily and Weekly: one digest at `digestHour` in `timeZone`. */

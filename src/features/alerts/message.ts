@@ -1,6 +1,8 @@
 import type { AnomalyRecord } from '../anomalies/public.js'
+import type { EventRecord } from '../events/public.js'
 import type { AlertMessage, EventType, NotificationEvent } from '../notifications/public.js'
 import type { IncidentAlert } from './match.js'
+import type { Excess } from './predictions.js'
 
 /**
  * What an alert says, built once for every channel: what (an anomaly, an insight, a digest), where (the scope by
@@ -341,6 +343,89 @@ export function digestEvent(input: {
       ].filter((s) => s.lines.length > 0),
       link: { label: 'Open the anomalies', url: `${publicUrl}/anomalies` },
       actions: [],
+    },
+  }
+}
+
+/** `+US$1,900/month`: a monthly rate in whole units, as estimates are read. */
+export function perMonth(amount: number, currency: string): string {
+  let text: string
+  try {
+    text = new Intl.NumberFormat('en-GB', { style: 'currency', currency, maximumFractionDigits: 0 }).format(
+      Math.abs(amount),
+    )
+  } catch {
+    text = `${Math.abs(amount).toFixed(0)} ${currency}`
+  }
+  return `${amount >= 0 ? '+' : '−'}${text}/month`
+}
+
+export const markersUrl = (publicUrl: string, tenantId: string) => `${publicUrl}/tenants/${tenantId}/markers`
+
+/** "this deploy was estimated at +US$120/month and is running at +US$1,900/month", with the marker's title. */
+export function predictionEvent(input: {
+  marker: EventRecord
+  excess: Excess
+  ruleId: string
+  ruleName: string
+  tenancyName: string
+  publicUrl: string
+  at: string
+}): NotificationEvent {
+  const { marker, excess: x, publicUrl } = input
+  const p = marker.prediction!
+  const estimated = perMonth(x.predicted, x.currency)
+  const running = perMonth(x.observed, x.currency)
+  const what = marker.category === 'Deployment' ? 'this deploy' : `this ${marker.category.toLowerCase()}`
+  const chart = `${publicUrl}/tenants/${marker.tenantId}`
+  const url = markersUrl(publicUrl, marker.tenantId)
+  const commit = p.commit ? ` (commit ${p.commit.slice(0, 12)})` : ''
+  const summary = `'${marker.title}'${commit}: ${what} was estimated at ${estimated} and is running at ${running} (over the ${x.days} settled days after it, against as many before).`
+  const facts: AlertMessage['facts'] = [
+    { label: 'Tenancy', value: input.tenancyName },
+    { label: 'Marker', value: `${marker.title} (${date(marker.occurredAt.slice(0, 10))})` },
+    { label: 'Estimated', value: `${estimated} (${p.source})` },
+    { label: 'Observed', value: `${running} over ${x.days} settled days` },
+    {
+      label: 'Excess',
+      value: `${perMonth(x.excess, x.currency)}${x.excessPercent === null ? '' : ` (${percent(x.excessPercent)})`}`,
+    },
+  ]
+  if (p.commit) facts.push({ label: 'Commit', value: p.commit })
+  if (p.pullRequestUrl) facts.push({ label: 'Pull request', value: p.pullRequestUrl })
+  if (marker.tagKey) facts.push({ label: 'Scope', value: `tag ${marker.tagKey}=${marker.tagValue}` })
+  facts.push({ label: 'Rule', value: input.ruleName })
+  return {
+    type: 'prediction.exceeded',
+    timestamp: input.at,
+    data: {
+      eventId: marker.id,
+      tenancyId: marker.tenantId,
+      title: marker.title,
+      predicted: round2(x.predicted),
+      observed: round2(x.observed),
+      excess: round2(x.excess),
+      excessPercent: x.excessPercent,
+      days: x.days,
+      currency: x.currency,
+      source: p.source,
+      commit: p.commit,
+      pullRequestUrl: p.pullRequestUrl,
+      ruleId: input.ruleId,
+      url,
+      chartUrl: chart,
+      summary,
+    },
+    message: {
+      title: `'${marker.title}' costs more than estimated: ${running} against ${estimated}`,
+      summary,
+      facts,
+      sections: [],
+      link: { label: 'Open the chart', url: chart },
+      actions: [
+        ...(p.pullRequestUrl ? [{ label: 'Open the pull request', url: p.pullRequestUrl }] : []),
+        { label: 'Open the markers', url },
+      ],
     },
   }
 }

@@ -3,8 +3,17 @@ import { defineRunKind } from '../../platform/runs/worker.js'
 import type { AnomalyRecord } from '../anomalies/public.js'
 import type { DeliveryRequest, QueueDeliveries } from '../notifications/public.js'
 import { type IncidentAlert, matchAnomalies, SEVERITY_RANK } from './match.js'
-import { anomalyEvent, DIGEST_TOP, type DigestContent, digestEvent, type InsightLine, insightEvent } from './message.js'
+import {
+  anomalyEvent,
+  DIGEST_TOP,
+  type DigestContent,
+  digestEvent,
+  type InsightLine,
+  insightEvent,
+  predictionEvent,
+} from './message.js'
 import { periodOf } from './period.js'
+import { PREDICTION_WATCH_DAYS, predictionExcess, scopeTakesMarker } from './predictions.js'
 import type { RuleScope } from './schemas.js'
 import type { AlertSources } from './sources.js'
 import { ALERT_RUNS, type AlertRunColumns, type AlertStore, type RuleDefinition } from './store.js'
@@ -18,6 +27,7 @@ interface Send {
 
 const anomalyKey = (id: string) => `anomaly:${id}`
 const insightKey = (id: string) => `insight:${id}`
+const predictionKey = (eventId: string) => `prediction:${eventId}`
 
 /** Whether a rule's scope takes the tenancy (null: every tenancy of the organisation). */
 const covers = (scope: RuleScope, tenancyId: string) =>
@@ -117,6 +127,49 @@ export function alertRunKind(deps: {
             event: insightEvent({ insight, ruleId: rule.id, ruleName: rule.name, tenancyName, publicUrl, at }),
           })
           sends.push({ ruleId: rule.id, subjectKey: insightKey(insight.id), level: 1, sentAt: at })
+        }
+      }
+    }
+    const predictionRules = rules.filter((r) => r.trigger.type === 'PredictionExceeded')
+    if (predictionRules.length) {
+      const watchFrom = new Date(Date.parse(at) - PREDICTION_WATCH_DAYS * 86_400_000).toISOString()
+      const markers = await sources.predictions.predictedSince(run.tenantId, watchFrom)
+      const wanted = markers.filter((m) => predictionRules.some((r) => scopeTakesMarker(r.scope, m)))
+      // The observed change is read once per marker, and only for markers some rule has not sent yet.
+      const observed = new Map<string, Awaited<ReturnType<AlertSources['predictions']['observedChange']>>>()
+      const tenancyName = (await sources.tenancyNames([run.tenantId])).get(run.tenantId) ?? run.tenantId
+      for (const rule of predictionRules) {
+        const mine = wanted.filter((m) => scopeTakesMarker(rule.scope, m))
+        const sent = await store.sentLevels(
+          rule.id,
+          mine.map((m) => predictionKey(m.id)),
+        )
+        for (const marker of mine) {
+          if (sent.has(predictionKey(marker.id))) continue
+          let change = observed.get(marker.id)
+          if (!change) {
+            change = await sources.predictions.observedChange(marker)
+            observed.set(marker.id, change)
+          }
+          const excess = predictionExcess(rule.trigger, marker, change)
+          if (!excess) continue
+          requests.push({
+            organisationId: run.organisationId,
+            channelIds: rule.channelIds,
+            ruleId: rule.id,
+            eventKey: `rule:${rule.id}:prediction:${marker.id}`,
+            tenancyId: run.tenantId,
+            event: predictionEvent({
+              marker,
+              excess,
+              ruleId: rule.id,
+              ruleName: rule.name,
+              tenancyName,
+              publicUrl,
+              at,
+            }),
+          })
+          sends.push({ ruleId: rule.id, subjectKey: predictionKey(marker.id), level: 1, sentAt: at })
         }
       }
     }

@@ -82,13 +82,32 @@ export const RuleTrigger = Type.Object(
     minMonthlySavings: Type.Optional(
       Nullable(Type.Number({ minimum: 0, description: 'InsightFound: estimated monthly savings at least this.' })),
     ),
+    minExcess: Type.Optional(
+      Nullable(
+        Type.Number({
+          minimum: 0,
+          description:
+            "PredictionExceeded: the observed change in monthly cost exceeds the marker's prediction by at least " +
+            'this much per month, in its currency.',
+        }),
+      ),
+    ),
+    minExcessPercent: Type.Optional(
+      Nullable(
+        Type.Number({
+          minimum: 0,
+          description: 'PredictionExceeded: the excess is at least this percent of the predicted change (absolute).',
+        }),
+      ),
+    ),
   },
   {
     $id: 'AlertRuleTrigger',
     additionalProperties: false,
     description:
       'AnomalyRaised {minImpact, minImpactPercent, combine, minSeverity}; BudgetThreshold {budgetIds}; ' +
-      "InsightFound {minMonthlySavings}; Digest {} (the period's top anomalies, budgets at risk and new insights). " +
+      "InsightFound {minMonthlySavings}; Digest {} (the period's top anomalies, budgets at risk and new insights); " +
+      'PredictionExceeded {minExcess, minExcessPercent} (both must hold; Immediate only). ' +
       'Fields of another type are refused.',
   },
 )

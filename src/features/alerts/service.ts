@@ -26,6 +26,7 @@ const TRIGGER_FIELDS: Record<TriggerType, Partial<RuleTrigger>> = {
   BudgetThreshold: { budgetIds: [] },
   InsightFound: { minMonthlySavings: null },
   Digest: {},
+  PredictionExceeded: { minExcess: null, minExcessPercent: null },
 }
 
 /** The fields that only a digest (Daily or Weekly) takes. */
@@ -99,6 +100,8 @@ export function createAlertService(deps: {
       errors.timeZone = [`${draft.timeZone} is not an IANA time zone (e.g. Europe/Berlin)`]
     if (trigger.type === 'Digest' && draft.frequency === 'Immediate')
       errors.frequency = ['a Digest trigger needs Daily or Weekly: a digest summarises a period']
+    if (trigger.type === 'PredictionExceeded' && draft.frequency !== 'Immediate')
+      errors.frequency = ['a PredictionExceeded trigger is sent once per marker as soon as it is seen: Immediate']
     if (draft.frequency === 'Immediate') {
       for (const field of DIGEST_FIELDS)
         if (given[field] !== undefined) errors[field] = ['is only allowed with frequency Daily or Weekly']

@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../platform/db/index.js'
 import type { AnomalyRecord } from '../anomalies/public.js'
+import type { EventRecord } from '../events/public.js'
 import { insightsFoundBetween } from '../insights/public.js'
 import { type InventoryStore, resourceNamesById } from '../inventory/public.js'
 import { channelsOf } from '../notifications/public.js'
 import { notInOrganisation, organisationTenancies, tenancyNames } from '../tenants/public.js'
 import type { Candidate } from './match.js'
 import type { InsightLine, Names } from './message.js'
+import type { ObservedChange } from './predictions.js'
 
 /** What the anomalies feature lends the alerts: its records, with related markers, likely cause and incident. */
 export interface AnomalyReads {
@@ -14,6 +16,14 @@ export interface AnomalyReads {
   written(tenancyIds: readonly string[], from: string, before: string | null): Promise<AnomalyRecord[]>
   /** Those raised from `from` to `to` (days, both included). */
   raisedIn(tenancyIds: readonly string[], from: string, to: string): Promise<AnomalyRecord[]>
+}
+
+/** What the events and anomalies features lend a PredictionExceeded trigger: markers and their observed change. */
+export interface PredictionReads {
+  /** The tenant's markers with a prediction that occurred from `since` (an instant) on. */
+  predictedSince(tenantId: string, since: string): Promise<EventRecord[]>
+  /** The observed change in monthly cost on the marker's scope (see the anomalies feature's observedChange). */
+  observedChange(marker: EventRecord): Promise<ObservedChange>
 }
 
 /**
@@ -25,9 +35,10 @@ export function createAlertSources(
   deps: {
     anomalies: AnomalyReads
     inventory: Pick<InventoryStore, 'resourceTags' | 'resourceGroupsNamed' | 'subscriptionNames'>
+    predictions: PredictionReads
   },
 ) {
-  const { anomalies, inventory } = deps
+  const { anomalies, inventory, predictions } = deps
 
   /** The tags scope filters compare: the resource's or the group's own; null for broader scopes (never match). */
   async function tagsOf(a: AnomalyRecord): Promise<Readonly<Record<string, string>> | null> {
@@ -46,6 +57,7 @@ export function createAlertSources(
 
   return {
     anomalies,
+    predictions,
 
     /** The anomalies as candidates of a match; tags are read only when a rule filters on them. */
     async candidates(records: readonly AnomalyRecord[], withTags: boolean): Promise<Candidate[]> {

@@ -19,6 +19,7 @@ import {
   AnomalyStatuses,
   IMPACT_PERCENT_MIN_DAYS,
 } from './constants.js'
+import { MAX_OBSERVED_DAYS } from './observed.js'
 
 export type AnomalySeverity = (typeof AnomalySeverities)[number]
 export type AnomalyStatus = (typeof AnomalyStatuses)[number]
@@ -374,6 +375,35 @@ export const EventCostImpact = Type.Object(
     anomalies: Type.Array(ref(AnomalyRecord), {
       description: 'Anomalies on the scope raised from before.from to after.to, newest first, at most 100.',
     }),
+    predicted: Nullable(
+      Type.Object(
+        {
+          monthlyDelta: Type.Number({ description: "The marker's predicted change in monthly cost." }),
+          currency: Currency,
+        },
+        { description: "Extension: the marker's prediction (see the marker's `prediction`); null without one." },
+      ),
+    ),
+    observed: Type.Object(
+      {
+        monthlyDelta: Nullable(
+          Type.Number({
+            description:
+              'The observed change in monthly cost, in `currency`: (cost of the days after - cost of the days ' +
+              'before) / days x 30.4375 (the mean month). Null while no settled day follows the marker.',
+          }),
+        ),
+        days: Type.Integer({
+          minimum: 0,
+          maximum: MAX_OBSERVED_DAYS,
+          description:
+            "Settled days after the marker's day compared (at most 28; the marker's own day is on neither side), " +
+            'against as many days before it holding each weekday as often: the days just before the marker for ' +
+            'whole weeks, else the after days moved back by whole weeks.',
+        }),
+      },
+      { description: "Extension: the change seen on the marker's scope, to check a prediction against." },
+    ),
   },
   {
     $id: 'EventCostImpact',

@@ -12,6 +12,7 @@ import type { InventoryStore } from '../inventory/public.js'
 
 import { CHART_SCOPE_ERROR, parseChartScope } from '../shared/chart-scope.js'
 import { IMPACT_PERCENT_MIN_DAYS } from './constants.js'
+import { MAX_OBSERVED_DAYS, monthlyDelta, observedWindows } from './observed.js'
 import type {
   AnomalyDriver,
   AnomalyFeedbackCounts,
@@ -138,7 +139,7 @@ export function compareAverages(
 
 export function createAnomalyService(deps: {
   store: AnomalyStore
-  costs: Pick<CostReads, 'costBetween' | 'observedWindow' | 'settledThrough'>
+  costs: Pick<CostReads, 'costBetween' | 'observedWindow' | 'settledThrough' | 'billingCurrency'>
   events: Pick<EventStore, 'range' | 'get'>
   inventory: Pick<InventoryStore, 'resourceTags' | 'resourceGroupsNamed' | 'resourcesByKey'>
   clock: Clock
@@ -226,6 +227,47 @@ export function createAnomalyService(deps: {
     return row
   }
 
+  /** The resources a tagged marker is on (lower-cased keys); null for a universal marker: the whole tenant. */
+  async function markerResources(tenantId: string, marker: EventRecord): Promise<string[] | null> {
+    if (isUniversal(marker)) return null
+    const resources = await deps.inventory.resourcesByKey(tenantId)
+    return [...resources.entries()]
+      .filter(([, r]) => isVisibleOn(marker, { kind: 'single', tags: r.tags }))
+      .map(([key]) => key)
+  }
+
+  /**
+   * The change in monthly cost on the marker's scope, like with like (see observedWindows): the settled days after
+   * the marker's day against as many before it with the same weekdays, as a monthly rate (x DAYS_PER_MONTH).
+   * `monthlyDelta` is null while no settled day follows the marker's day.
+   */
+  async function observedOf(
+    marker: EventRecord,
+  ): Promise<{ monthlyDelta: number | null; days: number; currency: string }> {
+    const tenantId = marker.tenantId
+    const day = marker.occurredAt.slice(0, 10)
+    const today = toDay(deps.clock.now())
+    const reach = dayDiff(addDays(day, -(MAX_OBSERVED_DAYS + 7)), today) + 1
+    const [held, settled] = await Promise.all([
+      deps.costs.observedWindow(tenantId, today, Math.max(1, reach)),
+      deps.costs.settledThrough(tenantId),
+    ])
+    const none = async () => ({ monthlyDelta: null, days: 0, currency: await deps.costs.billingCurrency(tenantId) })
+    if (!held || settled === null) return none()
+    const windows = observedWindows(day, settled < held.to ? settled : held.to, held.from)
+    if (!windows) return none()
+    const keys = await markerResources(tenantId, marker)
+    const [before, after] = await Promise.all([
+      deps.costs.costBetween(tenantId, keys, windows.before.from, windows.before.to),
+      deps.costs.costBetween(tenantId, keys, windows.after.from, windows.after.to),
+    ])
+    return {
+      monthlyDelta: monthlyDelta(before.cost, after.cost, windows.days),
+      days: windows.days,
+      currency: after.currency,
+    }
+  }
+
   return {
     /** The tenancy owning an anomaly, for the route's permission check. */
     tenancyOf: (id: string) => store.tenancyOf(id),
@@ -311,6 +353,7 @@ export function createAnomalyService(deps: {
     async impact(tenantId: string, eventId: string, days: number): Promise<EventCostImpact> {
       const marker = await deps.events.get(tenantId, eventId)
       if (!marker) throw ApiError.notFound(`Event ${eventId}`)
+      const observedChange = observedOf(marker)
       const day = marker.occurredAt.slice(0, 10)
       const today = toDay(deps.clock.now())
       const before = { from: addDays(day, -days), to: addDays(day, -1) }
@@ -369,8 +412,15 @@ export function createAnomalyService(deps: {
         changePercent: compared.changePercent,
         complete: after.to < today,
         anomalies: await recordsOf(anomalies),
+        predicted: marker.prediction
+          ? { monthlyDelta: marker.prediction.monthlyDelta, currency: marker.prediction.currency }
+          : null,
+        observed: await observedChange.then(({ monthlyDelta, days }) => ({ monthlyDelta, days })),
       }
     },
+
+    /** The observed change in monthly cost on the marker's scope (see observed): what a prediction is checked against. */
+    observedChange: (marker: EventRecord) => observedOf(marker),
   }
 }
 export type AnomalyService = ReturnType<typeof createAnomalyService>

@@ -1,5 +1,7 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
+import { predictionFromInfracost } from './infracost.js'
 import type { EventRecord } from './schemas.js'
 
 /**
@@ -18,6 +20,7 @@ export interface CliIo {
   random(): number
   now(): Date
   newIdempotencyKey(): string
+  readFile(path: string): Promise<string>
   exit(code: number): void
 }
 
@@ -30,6 +33,7 @@ export const processIo: CliIo = {
   random: Math.random,
   now: () => new Date(),
   newIdempotencyKey: () => `costwatch-cli-${randomUUID()}`,
+  readFile: (path) => readFile(path, 'utf8'),
   exit: (code) => {
     process.exitCode = code // not process.exit(): stdout is flushed first when it is a pipe
   },
@@ -45,12 +49,15 @@ export interface MarkerRequest {
   baseUrl: string
   apiKey: string
   tenantId: string
-  body: Record<string, string>
+  body: Record<string, unknown>
   maxAttempts: number
+  /** The Idempotency-Key of every attempt; a fresh random one when absent. */
+  idempotencyKey?: string
 }
 
 export type MarkerOutcome =
   | { ok: true; event: EventRecord; attempts: number }
+  | { ok: true; event: null; attempts: number; alreadyCreated: true }
   | { ok: false; message: string; fieldErrors: Record<string, string[]>; attempts: number }
 
 interface Problem {
@@ -108,7 +115,7 @@ function describeNetworkError(err: unknown): string {
  */
 export async function createMarker(req: MarkerRequest, io: CliIo): Promise<MarkerOutcome> {
   const url = `${req.baseUrl}/api/public/v1/tenants/${encodeURIComponent(req.tenantId)}/events`
-  const idempotencyKey = io.newIdempotencyKey()
+  const idempotencyKey = req.idempotencyKey ?? io.newIdempotencyKey()
   let lastProblem = ''
   for (let attempt = 1; ; attempt++) {
     let waitMs: number | null = null
@@ -127,6 +134,9 @@ export async function createMarker(req: MarkerRequest, io: CliIo): Promise<Marke
       })
       if (res.status === 201) return { ok: true, event: (await res.json()) as EventRecord, attempts: attempt }
       const problem = await readProblem(res)
+      // A key of our own (one per commit) used with another body: this commit's marker exists already.
+      if (req.idempotencyKey && res.status === 422 && problem.type === '/problems/idempotency-key-reused')
+        return { ok: true, event: null, attempts: attempt, alreadyCreated: true }
       const what = `${res.status} ${problem.title ?? res.statusText}${problem.detail ? ` ${problem.detail}` : ''}`
       const inFlight = res.status === 409 && problem.type === '/problems/idempotency-in-flight'
       if (!(res.status === 429 || res.status >= 500 || inFlight)) {
@@ -164,6 +174,38 @@ interface CreateOptions {
   bestEffort?: boolean
   json?: boolean
   maxAttempts: string
+  infracost?: string
+  commit?: string
+}
+
+/**
+ * One Idempotency-Key per tenant, commit and title: a pipeline re-run for the same commit creates no second marker
+ * (within the key's 24 hours), while two markers of one commit with different titles are both made.
+ */
+export function commitIdempotencyKey(tenantId: string, commit: string, title: string): string {
+  const digest = createHash('sha256').update(`${tenantId}\n${commit}\n${title.trim()}`).digest('hex')
+  return `costwatch-commit-${digest.slice(0, 40)}`
+}
+
+/** The prediction of an Infracost report file, or why there is none. */
+export async function readInfracost(path: string, io: CliIo): Promise<Record<string, unknown> | { errors: string[] }> {
+  let textOf: string
+  try {
+    textOf = await io.readFile(path)
+  } catch (err) {
+    const code = (err as { code?: string }).code
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(err))
+    return { errors: [`--infracost: cannot read ${path}: ${why}`] }
+  }
+  let report: unknown
+  try {
+    report = JSON.parse(textOf)
+  } catch {
+    return { errors: [`--infracost: ${path} is not JSON (write it with: infracost breakdown --format json)`] }
+  }
+  const prediction = predictionFromInfracost(report)
+  if ('errors' in prediction) return { errors: prediction.errors.map((e) => `--infracost: ${path}: ${e}`) }
+  return { ...prediction }
 }
 
 /** The request a command line makes, or the reasons it cannot be made. */
@@ -184,7 +226,7 @@ export function markerRequestOf(opts: CreateOptions, io: CliIo): MarkerRequest |
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 10) {
     usage.push('--max-attempts must be a whole number from 1 to 10')
   }
-  const body: Record<string, string> = {
+  const body: Record<string, unknown> = {
     occurredAt: opts.occurredAt ?? io.now().toISOString(),
     title: opts.title ?? '',
     category: opts.category ?? '',
@@ -198,8 +240,13 @@ export function markerRequestOf(opts: CreateOptions, io: CliIo): MarkerRequest |
       body.tagValue = opts.tag.slice(eq + 1)
     }
   }
+  const commit = opts.commit?.trim()
+  if (opts.commit !== undefined && !/^[\x21-\x7E]{1,200}$/.test(commit ?? ''))
+    usage.push('--commit takes a commit SHA (visible characters, no spaces)')
   if (usage.length) return { usage }
-  return { baseUrl, apiKey, tenantId: opts.tenant!, body, maxAttempts }
+  const request: MarkerRequest = { baseUrl, apiKey, tenantId: opts.tenant!, body, maxAttempts }
+  if (commit) request.idempotencyKey = commitIdempotencyKey(opts.tenant!, commit, opts.title!)
+  return request
 }
 
 async function runCreate(opts: CreateOptions, io: CliIo): Promise<number> {
@@ -211,6 +258,12 @@ async function runCreate(opts: CreateOptions, io: CliIo): Promise<number> {
   }
   const request = markerRequestOf(opts, io)
   if ('usage' in request) return failed('the command is incomplete', request.usage)
+  if (opts.infracost !== undefined) {
+    const prediction = await readInfracost(opts.infracost, io)
+    if ('errors' in prediction) return failed('the Infracost report cannot be used', prediction.errors as string[])
+    // The commit given on the command line wins over the report's.
+    request.body.prediction = opts.commit ? { ...prediction, commit: opts.commit.trim() } : prediction
+  }
   let outcome: MarkerOutcome
   try {
     outcome = await createMarker(request, io)
@@ -220,6 +273,14 @@ async function runCreate(opts: CreateOptions, io: CliIo): Promise<number> {
   if (!outcome.ok) {
     const fields = Object.entries(outcome.fieldErrors).map(([field, messages]) => `${field}: ${messages.join('; ')}`)
     return failed(outcome.message, fields)
+  }
+  if (outcome.event === null) {
+    io.stdout(
+      opts.json
+        ? `${JSON.stringify({ created: false, reason: 'already-exists', commit: opts.commit?.trim() })}\n`
+        : `An event marker for commit ${opts.commit} already exists (same tenant and title); nothing created.\n`,
+    )
+    return 0
   }
   const e = outcome.event
   io.stdout(
@@ -245,6 +306,15 @@ export function registerEventCommands(program: Command, io: CliIo = processIo): 
     .option('--occurred-at <instant>', 'RFC 3339 instant (default: now)')
     .option('--tag <key=value>', 'show the marker only on charts of resources with this tag')
     .option('--description <text>', 'free text')
+    .option(
+      '--infracost <file>',
+      'an Infracost JSON report (infracost breakdown|diff --format json): its diffTotalMonthlyCost becomes the ' +
+        "marker's predicted monthly cost change",
+    )
+    .option(
+      '--commit <sha>',
+      'the commit the marker records: one marker per tenant, commit and title (a re-run within 24 hours creates none)',
+    )
     .option('--best-effort', 'exit 0 whatever happens (the failure is printed to stderr)')
     .option('--max-attempts <n>', 'attempts before giving up, 1 to 10', String(DEFAULT_MAX_ATTEMPTS))
     .option('--json', 'print the created event as one JSON document')

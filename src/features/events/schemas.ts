@@ -6,6 +6,53 @@ import { MAX_VISIBLE_EVENTS } from './constants.js'
 export const EventCategories = ['Deployment', 'Launch', 'Campaign', 'Configuration', 'Incident', 'Other'] as const
 export type EventCategory = (typeof EventCategories)[number]
 
+export const MAX_PREDICTION_SOURCE = 100
+export const MAX_MONTHLY_DELTA = 1e12
+
+export const MarkerPrediction = Type.Object(
+  {
+    monthlyDelta: Type.Number({
+      minimum: -MAX_MONTHLY_DELTA,
+      maximum: MAX_MONTHLY_DELTA,
+      description: 'The predicted change in monthly cost, in `currency` (negative: a saving).',
+    }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, e.g. USD.' }),
+    source: Type.String({
+      minLength: 1,
+      maxLength: MAX_PREDICTION_SOURCE,
+      description: 'The estimator, e.g. `Infracost` (1 to 100 characters after trimming).',
+    }),
+    commit: Nullable(
+      Type.String({ minLength: 1, maxLength: 200, description: 'The commit the estimate was made for (a SHA).' }),
+    ),
+    pullRequestUrl: Nullable(
+      Type.String({ minLength: 1, maxLength: 2000, description: 'The pull request, an http(s) URL.' }),
+    ),
+  },
+  {
+    $id: 'MarkerPrediction',
+    additionalProperties: false,
+    description: 'Extension: what an estimator predicted the change would cost per month, before it shipped.',
+  },
+)
+export type MarkerPrediction = Static<typeof MarkerPrediction>
+
+/** As sent: commit and pullRequestUrl may be left out (null). */
+export const MarkerPredictionInput = Type.Object(
+  {
+    ...MarkerPrediction.properties,
+    commit: Type.Optional(MarkerPrediction.properties.commit),
+    pullRequestUrl: Type.Optional(MarkerPrediction.properties.pullRequestUrl),
+  },
+  {
+    $id: 'MarkerPredictionInput',
+    additionalProperties: false,
+    description:
+      'Extension: a predicted change in monthly cost (e.g. from Infracost). commit and pullRequestUrl are optional.',
+  },
+)
+export type MarkerPredictionInput = Static<typeof MarkerPredictionInput>
+
 export const EventRecord = Type.Object(
   {
     id: Uuid,
@@ -19,6 +66,7 @@ export const EventRecord = Type.Object(
     createdBy: ActorRef,
     createdAt: Instant,
     updatedAt: Instant,
+    prediction: Type.Optional(ref(MarkerPrediction)),
   },
   { $id: 'Event', description: 'An event marker drawn on cost charts.' },
 )
@@ -37,6 +85,7 @@ export const CreatePublicEventRequest = Type.Object(
     description: Type.Optional(f.description),
     tagKey: Type.Optional(f.tagKey),
     tagValue: Type.Optional(f.tagValue),
+    prediction: Type.Optional(ref(MarkerPredictionInput)),
   },
   {
     $id: 'CreatePublicEventRequest',
@@ -56,6 +105,10 @@ export const PatchPublicEventRequest = Type.Object(
     tagValue: Type.Optional(f.tagValue),
     clearTag: Type.Optional(
       Type.Boolean({ default: false, description: 'Removes the tag filter; not with tagKey/tagValue.' }),
+    ),
+    prediction: Type.Optional(Nullable(ref(MarkerPredictionInput))),
+    clearPrediction: Type.Optional(
+      Type.Boolean({ default: false, description: 'Extension: removes the prediction; not with prediction.' }),
     ),
   },
   {

@@ -20,6 +20,8 @@ import type {
   CreatePublicEventRequest,
   EventCategory,
   EventRecord,
+  MarkerPrediction,
+  MarkerPredictionInput,
   PatchPublicEventRequest,
   VisibleEvents,
 } from './schemas.js'
@@ -56,9 +58,53 @@ export function normaliseInstant(text: string): string | null {
   return utc.toISOString()
 }
 
-/** The same body gives the same hash, whatever the order of its fields. */
+/** JSON with every object's keys in order, at every depth (a flat body gives what it always gave). */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+/** The same body gives the same hash, whatever the order of its fields (nested ones too). */
 export function requestHash(operation: string, body: Record<string, unknown>): string {
-  return sha256Hex(`${operation}\n${JSON.stringify(body, Object.keys(body).sort())}`)
+  return sha256Hex(`${operation}\n${canonicalJson(body)}`)
+}
+
+/**
+ * A prediction as stored: the source trimmed, commit and pull request null when absent or blank, the pull request
+ * an http(s) URL. Errors name `prediction.{field}`.
+ */
+export function predictionOf(input: MarkerPredictionInput, errors: FieldErrors): MarkerPrediction {
+  const source = input.source.trim()
+  if (source === '') errors['prediction.source'] = ['must not be empty']
+  if (!Number.isFinite(input.monthlyDelta)) errors['prediction.monthlyDelta'] = ['must be a finite number']
+  const commit = input.commit == null || input.commit.trim() === '' ? null : input.commit.trim()
+  if (commit !== null && !/^[\x21-\x7E]+$/.test(commit)) {
+    errors['prediction.commit'] = ['must be visible ASCII characters without spaces, e.g. a commit SHA']
+  }
+  const url = input.pullRequestUrl == null || input.pullRequestUrl.trim() === '' ? null : input.pullRequestUrl.trim()
+  if (url !== null && !isHttpUrl(url)) errors['prediction.pullRequestUrl'] = ['must be an http:// or https:// URL']
+  return {
+    monthlyDelta: Math.round(input.monthlyDelta * 100) / 100,
+    currency: input.currency,
+    source,
+    commit,
+    pullRequestUrl: url,
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text)
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '' && !u.username && !u.password
+  } catch {
+    return false
+  }
 }
 
 function badInstant(field: string): FieldErrors {
@@ -117,6 +163,12 @@ export function applyPatch(current: EventRecord, patch: PatchPublicEventRequest,
     Object.assign(errors, tagPairErrors(key, value))
     changes.tagKey = key
     changes.tagValue = value
+  }
+  if (patch.clearPrediction) {
+    if (patch.prediction != null) errors.clearPrediction = ['cannot be combined with prediction']
+    else changes.prediction = null
+  } else if (patch.prediction != null) {
+    changes.prediction = predictionOf(patch.prediction, errors)
   }
   fail(errors)
   return changes
@@ -177,6 +229,7 @@ export function createEventService(deps: { store: EventStore; inventory: Invento
     if (tagKey === '') errors.tagKey = ['must not be empty']
     const tagValue = input.tagValue ?? null
     Object.assign(errors, tagPairErrors(input.tagKey ?? null, tagValue))
+    const prediction = input.prediction ? predictionOf(input.prediction, errors) : undefined
     fail(errors)
     const now = clock.now().toISOString()
     return {
@@ -191,6 +244,7 @@ export function createEventService(deps: { store: EventStore; inventory: Invento
       createdBy: who.actor,
       createdAt: now,
       updatedAt: now,
+      ...(prediction ? { prediction } : {}),
     }
   }
 

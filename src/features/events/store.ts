@@ -5,7 +5,7 @@ import { createGroupCommit } from '../../platform/db/group-commit.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
 import type { EventsTable, IdempotencyKeysTable } from '../../platform/db/schema.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
-import type { EventCategory, EventRecord } from './schemas.js'
+import type { EventCategory, EventRecord, MarkerPrediction } from './schemas.js'
 
 export const eventCounter = (tenantId: string) => `events:${tenantId}`
 
@@ -16,8 +16,29 @@ export type IdempotencyRef = Pick<IdempotencyRow, 'actorId' | 'tenantId' | 'idem
 
 /** The fields a patch may change; `updatedAt` always changes. */
 export type EventChanges = Partial<
-  Pick<EventRow, 'occurredAt' | 'title' | 'category' | 'description' | 'tagKey' | 'tagValue'>
-> & { updatedAt: string }
+  Pick<EventRecord, 'occurredAt' | 'title' | 'category' | 'description' | 'tagKey' | 'tagValue'>
+> & { updatedAt: string /** null removes it */; prediction?: MarkerPrediction | null }
+
+type PredictionColumns = Pick<
+  EventRow,
+  'predictionMonthlyDelta' | 'predictionCurrency' | 'predictionSource' | 'predictionCommit' | 'predictionPullRequestUrl'
+>
+
+function predictionColumns(p: MarkerPrediction | null | undefined): PredictionColumns {
+  return {
+    predictionMonthlyDelta: p ? p.monthlyDelta : null,
+    predictionCurrency: p ? p.currency : null,
+    predictionSource: p ? p.source : null,
+    predictionCommit: p ? p.commit : null,
+    predictionPullRequestUrl: p ? p.pullRequestUrl : null,
+  }
+}
+
+/** The columns a patch writes: a prediction's five at once. */
+function changedColumns(changes: EventChanges): Partial<EventRow> {
+  const { prediction, ...rest } = changes
+  return prediction === undefined ? rest : { ...rest, ...predictionColumns(prediction) }
+}
 
 export interface EventListFilter {
   from?: string
@@ -42,6 +63,17 @@ export function toEventRecord(row: EventRow): EventRecord {
     },
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    ...(row.predictionSource === null
+      ? {}
+      : {
+          prediction: {
+            monthlyDelta: Number(row.predictionMonthlyDelta),
+            currency: row.predictionCurrency ?? 'USD',
+            source: row.predictionSource,
+            commit: row.predictionCommit,
+            pullRequestUrl: row.predictionPullRequestUrl,
+          },
+        }),
   }
 }
 
@@ -60,6 +92,7 @@ export function toEventRow(event: EventRecord): EventRow {
     createdByName: event.createdBy.name,
     createdAt: event.createdAt,
     updatedAt: event.updatedAt,
+    ...predictionColumns(event.prediction),
   }
 }
 
@@ -133,6 +166,18 @@ export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
     /** What a chart's ETag is made of (see platform/cache.ts): read before the markers, never after. */
     versions: (tenantId: string, organisationId: string) => readMarkersVersions(db, tenantId, organisationId),
 
+    /** The markers with a prediction that occurred from `since` on, oldest first, at most 1,000. */
+    async predictedSince(tenantId: string, since: string): Promise<EventRecord[]> {
+      const rows = await inTenant(tenantId, { from: since })
+        .selectAll()
+        .where('predictionSource', 'is not', null)
+        .orderBy('occurredAt', 'asc')
+        .orderBy('id', 'asc')
+        .limit(1000)
+        .execute()
+      return rows.map(toEventRecord)
+    },
+
     async get(tenantId: string, id: string): Promise<EventRecord | null> {
       const row = await inTenant(tenantId).selectAll().where('id', '=', id).executeTakeFirst()
       return row ? toEventRecord(row) : null
@@ -156,10 +201,10 @@ export function createEventStore(db: Kysely<Database>, dialect: DialectName) {
           .$if(dialect === 'postgres', (qb) => qb.forUpdate())
           .executeTakeFirst()
         if (!row) return null
-        const changes = change(toEventRecord(row))
-        await trx.updateTable('events').set(changes).where('tenantId', '=', tenantId).where('id', '=', id).execute()
+        const columns = changedColumns(change(toEventRecord(row)))
+        await trx.updateTable('events').set(columns).where('tenantId', '=', tenantId).where('id', '=', id).execute()
         await bumpMarkersVersion(trx, tenantId)
-        return toEventRecord({ ...row, ...changes })
+        return toEventRecord({ ...row, ...columns })
       })
     },
 

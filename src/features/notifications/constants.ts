@@ -12,6 +12,7 @@ export const EventTypes = [
   'anomaly.updated',
   'budget.threshold_crossed',
   'insight.found',
+  'prediction.exceeded',
   'digest',
   'test',
 ] as const

@@ -180,6 +180,12 @@ export interface EventsTable {
   createdByName: string | null
   createdAt: string
   updatedAt: string
+  /** The predicted change in monthly cost (all null without a prediction). */
+  predictionMonthlyDelta: number | null
+  predictionCurrency: string | null
+  predictionSource: string | null
+  predictionCommit: string | null
+  predictionPullRequestUrl: string | null
 }
 
 /** An Idempotency-Key of a create, per actor and tenant, for 24 hours; `responseBody` is null while in flight. */

@@ -22,6 +22,7 @@ import * as reportRunCoverage from './0027_report_run_coverage.js'
 import * as anomalyEpisodes from './0028_anomaly_episodes.js'
 import * as costCoverage from './0029_cost_coverage.js'
 import * as notifications from './0030_notifications.js'
+import * as markerPredictions from './0032_marker_predictions.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0028_anomaly_episodes': anomalyEpisodes,
   '0029_cost_coverage': costCoverage,
   '0030_notifications': notifications,
+  '0032_marker_predictions': markerPredictions,
 }

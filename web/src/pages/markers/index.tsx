@@ -317,37 +317,86 @@ function Impact({ tenantId, marker }: { tenantId: string; marker: MarkerRecord }
   const direction = dailyChange === null || dailyChange === 0 ? 'flat' : dailyChange > 0 ? 'up' : 'down'
   const so = impact.complete ? '' : ' so far'
   return (
-    <dl
-      class="impact"
-      aria-label={`Cost impact: daily averages of ${daysText(daysAfter)} after against ${daysText(daysBefore)} before`}
-    >
-      <div>
-        <dt>{daysText(daysBefore)} before</dt>
-        <dd>{perDay(before.dailyAverage)}</dd>
-      </div>
-      <div>
-        <dt>
-          {daysText(daysAfter)} after{so}
-        </dt>
-        <dd>
-          {daysAfter === 0 ? <span class="muted">no settled day yet</span> : `${perDay(after.dailyAverage)} average`}
-        </dd>
-      </div>
-      <div>
-        <dt>Change per day</dt>
-        <dd class={`change ${direction}`}>
-          {dailyChange === null ? (
-            <span class="muted">
-              {daysAfter === 0 ? 'from the first settled day after the marker' : 'no cost before the marker'}
-            </span>
-          ) : (
-            <>
-              {signed(dailyChange, currency)}/day ({percent})
-            </>
+    <>
+      <dl
+        class="impact"
+        aria-label={`Cost impact: daily averages of ${daysText(daysAfter)} after against ${daysText(daysBefore)} before`}
+      >
+        <div>
+          <dt>{daysText(daysBefore)} before</dt>
+          <dd>{perDay(before.dailyAverage)}</dd>
+        </div>
+        <div>
+          <dt>
+            {daysText(daysAfter)} after{so}
+          </dt>
+          <dd>
+            {daysAfter === 0 ? <span class="muted">no settled day yet</span> : `${perDay(after.dailyAverage)} average`}
+          </dd>
+        </div>
+        <div>
+          <dt>Change per day</dt>
+          <dd class={`change ${direction}`}>
+            {dailyChange === null ? (
+              <span class="muted">
+                {daysAfter === 0 ? 'from the first settled day after the marker' : 'no cost before the marker'}
+              </span>
+            ) : (
+              <>
+                {signed(dailyChange, currency)}/day ({percent})
+              </>
+            )}
+          </dd>
+        </div>
+      </dl>
+      {marker.prediction && <Prediction marker={marker} impact={impact} />}
+    </>
+  )
+}
+
+/**
+ * What the change was estimated to cost per month against what it is running at: the observed change over the
+ * settled days after the marker against as many before it with the same weekdays (the API's `observed`).
+ */
+function Prediction({ marker, impact }: { marker: MarkerRecord; impact: CostImpact }) {
+  const p = marker.prediction!
+  const observed = impact.observed
+  const over =
+    observed.monthlyDelta === null || p.currency !== impact.currency
+      ? 'flat'
+      : observed.monthlyDelta > p.monthlyDelta
+        ? 'up'
+        : 'down'
+  return (
+    <div class="prediction">
+      <dl class="impact" aria-label="Estimated against observed monthly cost">
+        <div>
+          <dt>Estimated ({p.source})</dt>
+          <dd>{signed(p.monthlyDelta, p.currency)}/month</dd>
+        </div>
+        <div>
+          <dt>Observed</dt>
+          <dd class={`change ${over}`}>
+            {observed.monthlyDelta === null ? (
+              <span class="muted">from the first settled day after the marker</span>
+            ) : (
+              `${signed(observed.monthlyDelta, impact.currency)}/month over ${observed.days} settled day${observed.days === 1 ? '' : 's'}`
+            )}
+          </dd>
+        </div>
+      </dl>
+      {(p.commit || p.pullRequestUrl) && (
+        <p class="muted prediction-source">
+          {p.commit && <>commit {p.commit.slice(0, 12)}</>}
+          {p.commit && p.pullRequestUrl && ' · '}
+          {p.pullRequestUrl && (
+            <a href={p.pullRequestUrl} target="_blank" rel="noopener noreferrer">
+              pull request
+            </a>
           )}
-        </dd>
-      </div>
-    </dl>
+        </p>
+      )}
+    </div>
   )
 }
 

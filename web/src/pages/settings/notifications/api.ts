@@ -17,7 +17,13 @@ export type Frequency = Rule['frequency']
 export type Weekday = Rule['digestWeekday']
 export type Severity = NonNullable<RuleTrigger['minSeverity']>
 export type Preview = Schemas['AlertRulePreview']
-export const TRIGGER_TYPES = everyOf<TriggerType>()(['AnomalyRaised', 'InsightFound', 'Digest', 'BudgetThreshold'])
+export const TRIGGER_TYPES = everyOf<TriggerType>()([
+  'AnomalyRaised',
+  'InsightFound',
+  'Digest',
+  'BudgetThreshold',
+  'PredictionExceeded',
+])
 export const FREQUENCIES = everyOf<Frequency>()(['Immediate', 'Daily', 'Weekly'])
 export const SEVERITIES = everyOf<Severity>()(['High', 'Medium', 'Low'])
 export const WEEKDAYS = everyOf<Weekday>()([

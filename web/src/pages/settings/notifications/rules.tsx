@@ -28,6 +28,7 @@ const TRIGGER_LABEL: Record<TriggerType, string> = {
   InsightFound: 'A saving is found',
   Digest: 'A digest of the period',
   BudgetThreshold: 'A budget threshold is crossed',
+  PredictionExceeded: 'A change costs more than estimated',
 }
 const FREQUENCY_LABEL: Record<Frequency, string> = {
   Immediate: 'At once',
@@ -114,6 +115,13 @@ function triggerText(trigger: RuleTrigger): string {
       return 'A summary of the period'
     case 'BudgetThreshold':
       return 'Budget thresholds'
+    case 'PredictionExceeded': {
+      const parts = [
+        trigger.minExcess != null ? `by ${figure(trigger.minExcess)} a month` : null,
+        trigger.minExcessPercent != null ? `by ${trigger.minExcessPercent}%` : null,
+      ].filter(Boolean)
+      return `Changes over their estimate${parts.length ? ` ${parts.join(' and ')}` : ''}`
+    }
   }
 }
 
@@ -277,6 +285,8 @@ interface Draft {
   combine: 'all' | 'any'
   minSeverity: Severity | ''
   minMonthlySavings: string
+  minExcess: string
+  minExcessPercent: string
   frequency: Frequency
   digestHour: number
   digestWeekday: Weekday
@@ -302,6 +312,8 @@ function draftOf(rule: Rule | null, user: SessionUser): Draft {
     combine: trigger?.combine ?? 'any',
     minSeverity: trigger?.minSeverity ?? '',
     minMonthlySavings: number(trigger?.minMonthlySavings),
+    minExcess: number(trigger?.minExcess),
+    minExcessPercent: number(trigger?.minExcessPercent),
     frequency: rule?.frequency ?? 'Immediate',
     digestHour: rule?.digestHour ?? 8,
     digestWeekday: rule?.digestWeekday ?? 'Monday',
@@ -327,7 +339,13 @@ function inputOf(draft: Draft): RuleInput {
         ? { type: 'InsightFound', minMonthlySavings: amount(draft.minMonthlySavings) }
         : draft.triggerType === 'BudgetThreshold'
           ? { type: 'BudgetThreshold', budgetIds: [] }
-          : { type: 'Digest' }
+          : draft.triggerType === 'PredictionExceeded'
+            ? {
+                type: 'PredictionExceeded',
+                minExcess: amount(draft.minExcess),
+                minExcessPercent: amount(draft.minExcessPercent),
+              }
+            : { type: 'Digest' }
   return {
     name: draft.name,
     enabled: draft.enabled,
@@ -640,7 +658,13 @@ function RuleForm(props: {
                 setDraft((d) => ({
                   ...d,
                   triggerType: type,
-                  frequency: type === 'Digest' && d.frequency === 'Immediate' ? 'Daily' : d.frequency,
+                  // A prediction alert is sent once, at once.
+                  frequency:
+                    type === 'Digest' && d.frequency === 'Immediate'
+                      ? 'Daily'
+                      : type === 'PredictionExceeded'
+                        ? 'Immediate'
+                        : d.frequency,
                 }))
               }}
             >
@@ -729,6 +753,44 @@ function RuleForm(props: {
               />
               {fieldError('trigger.minMonthlySavings', 'The savings')}
             </div>
+          </div>
+        )}
+        {draft.triggerType === 'PredictionExceeded' && (
+          <div class="form-grid">
+            <div class="field">
+              <label for={`${p}-min-excess`}>Over the estimate by at least (money a month)</label>
+              <input
+                id={`${p}-min-excess`}
+                type="number"
+                min={0}
+                step="any"
+                inputMode="decimal"
+                value={draft.minExcess}
+                onInput={(e) => set('minExcess', e.currentTarget.value)}
+                aria-invalid={invalid('trigger.minExcess')}
+                aria-describedby={describedBy('trigger.minExcess')}
+              />
+              {fieldError('trigger.minExcess', 'The excess')}
+            </div>
+            <div class="field">
+              <label for={`${p}-min-excess-percent`}>Over the estimate by at least (percent)</label>
+              <input
+                id={`${p}-min-excess-percent`}
+                type="number"
+                min={0}
+                step="any"
+                inputMode="decimal"
+                value={draft.minExcessPercent}
+                onInput={(e) => set('minExcessPercent', e.currentTarget.value)}
+                aria-invalid={invalid('trigger.minExcessPercent')}
+                aria-describedby={describedBy('trigger.minExcessPercent')}
+              />
+              {fieldError('trigger.minExcessPercent', 'The percentage')}
+            </div>
+            <p class="hint">
+              Markers with a predicted monthly cost (e.g. from Infracost), once 7 settled days follow them: sent once
+              per marker when the observed change runs over the estimate by both thresholds.
+            </p>
           </div>
         )}
         {draft.triggerType === 'BudgetThreshold' && (
