@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { addDays } from '../../platform/time.js'
-import { backtest, fitForecast, quantile, weekdayOf } from './model.js'
+import { backtest, fitForecast, quantile, recurringCharges, weekdayOf } from './model.js'
 
 /** A series rising `slope` a day from `level`, weekends at `weekend` of a weekday, with a deterministic wobble. */
 function series(days: number, firstDate: string, level: number, slope: number, weekend: number, wobble = 0.05) {
@@ -63,5 +63,26 @@ describe('forecast model', () => {
     expect(quantile([1, 2, 3, 4], 0.5)).toBe(2.5)
     expect(quantile([5], 0.9)).toBe(5)
     expect(quantile([], 0.5)).toBeNaN()
+  })
+})
+
+describe('recurring charges', () => {
+  it('projects a charge seen on its day in two of the last three months, and not a one-off', () => {
+    const charges = new Map([
+      ['2026-09-05', 100],
+      ['2026-10-05', 120],
+      ['2026-10-17', 999],
+      ['2026-11-05', 130],
+      ['2026-09-30', 50],
+      ['2026-10-31', 60],
+    ])
+    const projected = recurringCharges(charges, '2026-11-20', '2026-11-21', '2027-01-10')
+    expect(projected.get('2026-12-05')).toBe(130)
+    expect(projected.get('2027-01-05')).toBe(130)
+    // The 31st recurs on a shorter month's last day.
+    expect(projected.get('2026-11-30')).toBe(60)
+    expect(projected.get('2026-12-31')).toBe(60)
+    expect(projected.has('2026-12-17')).toBe(false)
+    expect([...projected.keys()].every((d) => d >= '2026-11-21' && d <= '2027-01-10')).toBe(true)
   })
 })

@@ -111,8 +111,6 @@ export function fitForecast(values: readonly number[], firstDate: string): Forec
   const tail = (1 - INTERVAL_COVERAGE) / 2
   const low = quantile(relative, tail)
   const high = quantile(relative, 1 - tail)
-  // The trend's uncertainty per day ahead: the spread of the residuals over the fit's length.
-  const spread = Math.max(0, high - low)
   const n = window.length
   const firstForecastDate = addDays(firstDate, values.length)
 
@@ -153,7 +151,7 @@ export function fitForecast(values: readonly number[], firstDate: string): Forec
     total,
     weeklyFactors: [0, 1, 2, 3, 4, 5, 6].map((weekday) => factors[weekday]!),
     level: intercept + slope * n,
-    slope: slope,
+    slope,
   }
 }
 
@@ -190,4 +188,53 @@ export function backtest(values: readonly number[], firstDate: string, days = BA
     coverage80: covered / days,
     backtestDays: days,
   }
+}
+
+/** The last day of the day's month. */
+function monthEndOf(date: string): string {
+  const [year, month] = date.split('-').map(Number) as [number, number]
+  return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)
+}
+
+/**
+ * Purchases, taxes and credits are not a trend: each recurs on its own day. A day of the month whose charges
+ * (other than usage) were non-zero in at least two of the last three months up to `historyTo` recurs on that day
+ * (the month's last day when shorter) of every month in [from, to], at its most recent amount; a one-off charge is
+ * not projected; a charge on a month's last day recurs on each month's last day. `charges` holds the non-usage cost of each day with any.
+ */
+export function recurringCharges(
+  charges: ReadonlyMap<string, number>,
+  historyTo: string,
+  from: string,
+  to: string,
+): Map<string, number> {
+  const months = [0, 1, 2].map((back) => {
+    const [year, month] = historyTo.split('-').map(Number) as [number, number]
+    return new Date(Date.UTC(year, month - 1 - back, 1)).toISOString().slice(0, 7)
+  })
+  const seen = new Map<number, { count: number; latest: string; amount: number }>()
+  for (const [date, cost] of charges) {
+    if (cost === 0 || date > historyTo || !months.includes(date.slice(0, 7))) continue
+    // A charge on a month's last day is a month-end charge (the 30th of September is October's 31st).
+    const day = date === monthEndOf(date) ? 31 : Number(date.slice(8, 10))
+    const entry = seen.get(day) ?? { count: 0, latest: '', amount: 0 }
+    entry.count++
+    if (date > entry.latest) {
+      entry.latest = date
+      entry.amount = cost
+    }
+    seen.set(day, entry)
+  }
+  const projected = new Map<string, number>()
+  for (let d = from; d <= to; d = addDays(d, 1)) {
+    const day = Number(d.slice(8, 10))
+    const isMonthEnd = d === monthEndOf(d)
+    for (const [recurringDay, entry] of seen) {
+      if (entry.count < 2) continue
+      if (recurringDay === day || (isMonthEnd && recurringDay > day)) {
+        projected.set(d, (projected.get(d) ?? 0) + entry.amount)
+      }
+    }
+  }
+  return projected
 }

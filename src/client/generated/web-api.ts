@@ -680,6 +680,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenantId}/costs/forecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Expected daily cost of a chart scope (and of each of its groups) from the day after its last settled day up to `to`, with an 80% interval, the current month's projected total and the period's, and the forecast's backtested accuracy. Below 28 settled days of usage cost: 422 not-enough-history. */
+        get: operations["GetTenantCostForecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/{tenantId}/events": {
         parameters: {
             query?: never;
@@ -1381,6 +1398,98 @@ export interface components {
                 /** Format: uuid */
                 tenancyId: string;
             }[];
+        };
+        /** @description Extension: the expected daily cost of a chart scope's series from the day after its last settled day up to `to`, with an 80% interval, each series' month-end and period totals, and the accuracy of the forecast in a backtest. */
+        CostForecast: {
+            /** @description The scope's total usage forecast, backtested over the last 4 weeks of its history. */
+            accuracy: {
+                /** @description The last days of the history forecast from the days before them (0: too little history). */
+                backtestDays: number;
+                /** @description The share of the backtest's days inside their 80% interval (0 to 1). */
+                coverage80: number | null;
+                /** @description Mean absolute error over the backtest against the seasonal-naive forecast's (the same weekday of the week before the backtest): below 1 is better than seasonal naive. Null without enough history. */
+                mase: number | null;
+            };
+            /** @description ISO 4217 code. */
+            currency: string;
+            /**
+             * Format: date
+             * @description The first day forecast: the day after historyTo.
+             */
+            from: string;
+            groupBy: string | null;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (UTC day).
+             */
+            historyFrom: string;
+            /**
+             * Format: date
+             * @description The last settled day: the history ends there.
+             */
+            historyTo: string;
+            /**
+             * @description Weekly seasonal factors (each weekday against its centred 7-day mean), a Theil-Sen trend on the deseasonalised daily usage of the last 84 settled days, an 80% interval from the fit's residual quantiles widened with the horizon; purchases, taxes and credits added on the day of the month they recur. See docs/forecast.md.
+             * @enum {string}
+             */
+            method: "TheilSenWeekly";
+            scope: string;
+            series: {
+                /** @description The group's key as on the chart ("" ungrouped). */
+                key: string;
+                /** @description The current month's projected total: its settled days' actual cost (every category) and the forecast of the days after historyTo. */
+                monthEnd: {
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD (UTC day).
+                     */
+                    date: string;
+                    /** @description An amount in the billing currency named by `currency`. */
+                    expected: number;
+                    /** @description An amount in the billing currency named by `currency`. */
+                    lower: number;
+                    /** @description An amount in the billing currency named by `currency`. */
+                    upper: number;
+                };
+                name: string;
+                periodTotal: {
+                    /** @description An amount in the billing currency named by `currency`. */
+                    expected: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD (UTC day).
+                     */
+                    from: string;
+                    /** @description An amount in the billing currency named by `currency`. */
+                    lower: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD (UTC day).
+                     */
+                    to: string;
+                    /** @description An amount in the billing currency named by `currency`. */
+                    upper: number;
+                };
+                /** @description Every day from `from` to `to`. */
+                points: {
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD (UTC day).
+                     */
+                    date: string;
+                    /** @description An amount in the billing currency named by `currency`. */
+                    expected: number;
+                    /** @description An amount in the billing currency named by `currency`. */
+                    lower: number;
+                    /** @description An amount in the billing currency named by `currency`. */
+                    upper: number;
+                }[];
+            }[];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (UTC day).
+             */
+            to: string;
         };
         /** @description Daily amortised cost of one chart scope, with the event markers drawn on it. Every charge category counts (usage, purchases, taxes, credits, adjustments and corrections), as on the bill. */
         CostSeries: {
@@ -6044,6 +6153,91 @@ export interface operations {
             };
         };
     };
+    GetTenantCostForecast: {
+        parameters: {
+            query?: {
+                /** @description `service`, `resourceGroup`, `resource` or `tag:KEY`. */
+                groupBy?: string;
+                /** @description `tenant`, `subscription:{subscriptionId}`, `resourceGroup:{name}` or `resource:{resourceId}`. */
+                scope?: string;
+                /** @description Chooses among resource groups of one name in several subscriptions. */
+                subscriptionId?: string;
+                /** @description The last day forecast; default the end of the current month; at most 12 months ahead. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extension: the expected daily cost of a chart scope's series from the day after its last settled day up to `to`, with an 80% interval, each series' month-end and period totals, and the accuracy of the forecast in a backtest. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostForecast"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with an earlier one, or the data cannot answer it (not enough cost history to forecast). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     PublicGetTenantEvents: {
         parameters: {
             query?: {
@@ -6217,7 +6411,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with an earlier one. */
+            /** @description The request conflicts with an earlier one, or the data cannot answer it (not enough cost history to forecast). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
-import { CostParams, CostSeries, CostSeriesQuery } from './schemas.js'
+import { CostForecast, CostForecastQuery, CostParams, CostSeries, CostSeriesQuery } from './schemas.js'
 import type { CostService } from './service.js'
 
 export const costRoutes: FastifyPluginAsyncTypebox<{ costs: CostService }> = async (app, { costs }) => {
@@ -20,5 +20,23 @@ export const costRoutes: FastifyPluginAsyncTypebox<{ costs: CostService }> = asy
       config: { requires: { tenancyRole: 'Viewer' } },
     },
     async (req) => costs.daily(req.params.tenantId, req.query),
+  )
+
+  app.get(
+    '/tenants/:tenantId/costs/forecast',
+    {
+      schema: publicOperation(
+        'GetTenantCostForecast',
+        "Expected daily cost of a chart scope (and of each of its groups) from the day after its last settled day up to `to`, with an 80% interval, the current month's projected total and the period's, and the forecast's backtested accuracy. Below 28 settled days of usage cost: 422 not-enough-history.",
+        {
+          params: CostParams,
+          querystring: CostForecastQuery,
+          response: { 200: ref(CostForecast), ...problemResponses(400, 404, 422) },
+        },
+        'Extensions',
+      ),
+      config: { requires: { tenancyRole: 'Viewer' } },
+    },
+    async (req) => costs.forecast(req.params.tenantId, req.query),
   )
 }

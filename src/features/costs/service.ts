@@ -1,14 +1,21 @@
 import type { Clock } from '../../platform/clock.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
-import { addDays, dayBounds, dayCount, daysBetween, toDay } from '../../platform/time.js'
+import { addDays, dayBounds, dayCount, daysBetween, monthStart, toDay } from '../../platform/time.js'
 
 import type { EventService } from '../events/public.js'
 import { CHART_SCOPE_ERROR, type ChartScope, parseChartScope, type ResolvedChartScope } from '../shared/chart-scope.js'
 
 import { MAX_GROUPS, MAX_SERIES_DAYS } from './constants.js'
-import { type CostReads, currencyOfLatest, type SeriesFilter } from './read/index.js'
-import type { CostSeries } from './schemas.js'
+import { forecastOf, forecastWindow } from './forecast.js'
+import {
+  type ChargeSelection,
+  type CostReads,
+  currencyOfLatest,
+  type SeriesFilter,
+  type SeriesGrouping,
+} from './read/index.js'
+import type { CostForecast, CostSeries } from './schemas.js'
 
 const OTHER = '(other)'
 
@@ -58,6 +65,16 @@ export interface ChartNames {
   resourceNames(tenantId: string, keys: string[]): Promise<ReadonlyMap<string, string>>
 }
 
+/** A resource group's series key; the costs of no resource group (`{subscriptionId}/`) are the group "". */
+const groupKeyOf = (key: string) => (key.endsWith('/') ? '' : key)
+
+/** A chart's `groupBy` as the series read it: a tag's key lower-cased. */
+function groupingOf(groupBy: string | null): SeriesGrouping | { tagKey: string } {
+  return groupBy?.startsWith('tag:')
+    ? { tagKey: groupBy.slice(4).toLowerCase() }
+    : (groupBy as 'service' | 'resourceGroup' | 'resource' | null)
+}
+
 /** The cost rows of a chart's scope. */
 function filterOf(scope: ResolvedChartScope): SeriesFilter {
   switch (scope.kind) {
@@ -97,6 +114,18 @@ export function createCostService(deps: {
   async function resourceLabels(tenantId: string): Promise<(key: string) => string> {
     const resources = await inventoryStore.resourcesByKey(tenantId)
     return (key) => (key === '' ? '(subscription charges)' : (resources.get(key)?.name ?? key.split('/').pop()!))
+  }
+
+  /** How a chart's groups are named: resource groups and resources by their names, tag values as they are. */
+  async function groupLabels(tenantId: string, groupBy: string): Promise<(key: string) => string> {
+    if (groupBy === 'resourceGroup') {
+      const names = await inventoryStore.groupNames(tenantId)
+      return (key) => (key === '' ? '(no resource group)' : (names.get(key) ?? key.split('/').pop()!))
+    }
+    if (groupBy === 'resource') return resourceLabels(tenantId)
+    // Rows come keyed by the tag's value (any spelling of the key: Azure tag names are case-insensitive).
+    if (groupBy.startsWith('tag:')) return (key) => (key === '' ? `(no ${groupBy.slice(4)} tag)` : key)
+    return (key) => key
   }
 
   /**
@@ -165,6 +194,54 @@ export function createCostService(deps: {
   }
 
   return {
+    /** The forecast of a chart's series (see forecastOf), after its last settled day. */
+    async forecast(
+      tenantId: string,
+      query: { scope?: string; subscriptionId?: string; groupBy?: string; to?: string },
+    ): Promise<CostForecast> {
+      const today = toDay(deps.clock.now())
+      const window = forecastWindow(today, await series.settledThrough(tenantId), query.to)
+      const scopeText = query.scope ?? 'tenant'
+      const filter = filterOf(await scopeOf(scopeText, tenantId, query.subscriptionId))
+      const groupBy = query.groupBy ?? null
+      const grouping = groupingOf(groupBy)
+      const read = (from: string, to: string, charges: ChargeSelection) =>
+        from > to ? Promise.resolve([]) : series.daily(tenantId, filter, from, to, grouping, charges)
+      const [usage, otherCharges, monthToDate] = await Promise.all([
+        read(window.historyFrom, window.historyTo, 'usage'),
+        read(window.historyFrom, window.historyTo, 'nonUsage'),
+        read(monthStart(today), window.historyTo, 'all'),
+      ])
+      // One currency per forecast, as per chart: that of the latest usage day.
+      const currency =
+        currencyOfLatest(usage.map((r) => ({ currency: r.currency, lastDate: r.date }))) ??
+        (await series.billingCurrency(tenantId))
+      const keyed = (rows: typeof usage) =>
+        rows
+          .filter((r) => r.currency === currency)
+          .map((r) => ({ date: r.date, cost: r.cost, key: groupBy === 'resourceGroup' ? groupKeyOf(r.key) : r.key }))
+      const nameOf = groupBy === null ? () => scopeText : await groupLabels(tenantId, groupBy)
+      const forecast = forecastOf({
+        window,
+        today,
+        usage: keyed(usage),
+        otherCharges: keyed(otherCharges),
+        monthToDate: keyed(monthToDate),
+        maxGroups: MAX_GROUPS,
+        nameOf,
+      })
+      return {
+        scope: scopeText,
+        groupBy,
+        currency,
+        method: 'TheilSenWeekly',
+        historyTo: window.historyTo,
+        from: window.from,
+        to: window.to,
+        ...forecast,
+      }
+    },
+
     /** Daily cost of one chart with its groups and the markers drawn on it. */
     async daily(
       tenantId: string,
@@ -184,7 +261,7 @@ export function createCostService(deps: {
       const days = daysBetween(from, to)
       const groupBy = query.groupBy ?? null
       const tagKey = groupBy?.startsWith('tag:') ? groupBy.slice(4).toLowerCase() : null
-      const grouping = tagKey !== null ? { tagKey } : (groupBy as 'service' | 'resourceGroup' | 'resource' | null)
+      const grouping = groupingOf(groupBy)
       const totalRows = await series.daily(tenantId, filter, from, to, null)
       // One currency per chart: that of its latest day; rows in another one are left out, never added in.
       const currency =
@@ -216,7 +293,6 @@ export function createCostService(deps: {
       }
       if (groupBy === null) return result
 
-      let labelOf: (key: string) => string = (key) => key
       if (groupBy === 'resource' && filter.kind === 'tenant') {
         const groups = await largestResources(tenantId, currency, from, to, days, totalByDay)
         const names = await inventoryStore.resourceNames(
@@ -232,17 +308,8 @@ export function createCostService(deps: {
         tagKey !== null && filter.kind === 'tenant'
           ? await tenantByTag(tenantId, tagKey, currency, from, to, totalByDay)
           : (await series.daily(tenantId, filter, from, to, grouping)).filter((r) => r.currency === currency)
-      let keyed = rows
-      if (groupBy === 'resourceGroup') {
-        const names = await inventoryStore.groupNames(tenantId)
-        labelOf = (key) => (key.endsWith('/') ? '(no resource group)' : (names.get(key) ?? key.split('/').pop()!))
-        keyed = rows.map((r) => ({ ...r, key: r.key.endsWith('/') ? '' : r.key }))
-      } else if (groupBy === 'resource') {
-        labelOf = await resourceLabels(tenantId)
-      } else if (tagKey !== null) {
-        // Rows come keyed by the tag's value (any spelling of the key: Azure tag names are case-insensitive).
-        labelOf = (key) => (key === '' ? `(no ${groupBy.slice(4)} tag)` : key)
-      }
+      const labelOf = await groupLabels(tenantId, groupBy)
+      const keyed = groupBy === 'resourceGroup' ? rows.map((r) => ({ ...r, key: groupKeyOf(r.key) })) : rows
       result.groups = groupSeries(keyed, days, MAX_GROUPS).map((g) => ({
         key: g.key,
         label: g.key === OTHER ? OTHER : labelOf(g.key),

@@ -9,7 +9,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   409: 'The current state forbids the operation.',
   413: 'Body over 1 MiB.',
   415: 'The body is not application/json.',
-  422: 'The request conflicts with an earlier one.',
+  422: 'The request conflicts with an earlier one, or the data cannot answer it (not enough cost history to forecast).',
   429: 'Rate limit exceeded (per key, or failed authentications per client address); see Retry-After.',
   500: 'Unexpected error; the problem carries a traceId.',
   501: 'Not implemented by this version of the service.',

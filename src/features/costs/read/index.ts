@@ -17,7 +17,7 @@ export { resourceKeyOf } from '../keys.js'
 export type { ResourceServiceCost } from './batches.js'
 export { ACTIVE_SOURCE_DAYS, type CostCoverage, type SourceCoverage, settledThroughOf } from './coverage.js'
 export { currencyOfLatest, DEFAULT_CURRENCY } from './currency.js'
-export type { SeriesFilter, SeriesGrouping, SeriesRow } from './series.js'
+export type { ChargeSelection, SeriesFilter, SeriesGrouping, SeriesRow } from './series.js'
 export { type CostTotals, resourceCostBetween, summaryWindows } from './totals.js'
 export type { SeriesLevel, StoppedResource, UsageSeries } from './usage.js'
 

@@ -14,6 +14,9 @@ export type SeriesFilter =
 
 export type SeriesGrouping = 'service' | 'resourceGroup' | 'resource' | null
 
+/** Which charges a series sums: all (the bill), usage alone, or every other category (purchases, taxes, credits…). */
+export type ChargeSelection = 'all' | 'usage' | 'nonUsage'
+
 /** A chart's rows: the day, its group's key ('' ungrouped), currency and cost. */
 export interface SeriesRow {
   date: string
@@ -59,8 +62,15 @@ export function createSeriesQueries(
       from: string,
       to: string,
       grouping: SeriesGrouping | { tagKey: string },
+      charges: ChargeSelection = 'all',
     ): Promise<SeriesRow[]> {
-      const tenantRange = sql`tenant_id = ${tenantId} and ${between(from, to)}`
+      const ofCharges =
+        charges === 'usage'
+          ? sql` and charge_category = 'Usage'`
+          : charges === 'nonUsage'
+            ? sql` and charge_category <> 'Usage'`
+            : sql``
+      const tenantRange = sql`tenant_id = ${tenantId} and ${between(from, to)}${ofCharges}`
       const narrowed =
         filter.kind === 'subscription'
           ? sql`subscription_id = ${filter.subscriptionId}`
@@ -81,7 +91,7 @@ export function createSeriesQueries(
           select date, coalesce(t.tag_value, '') as key, currency, sum(cost) as cost
           from ${rows} left join ${taggedResources(tenantId, grouping.tagKey)} t on t.resource_key = c.resource_key
           where ${ofResource ? sql`c.tenant_id` : sql`s.tenant_id`} = ${tenantId}
-            and date >= ${from} and date <= ${to} and ${narrowed}
+            and date >= ${from} and date <= ${to} and ${narrowed}${ofCharges}
           group by date, coalesce(t.tag_value, ''), currency`)
       }
       if (ofResource) {
