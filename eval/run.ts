@@ -1,5 +1,6 @@
 /**
- * Evaluation of anomaly detection end to end: `npm run eval` runs the standard set (each estate kind below, seeds
+ * Evaluation of anomaly detection end to end (`npm run eval -- forecast` evaluates the forecast instead: see
+ * eval/forecast.ts): `npm run eval` runs the standard set (each estate kind below, seeds
  * 1-10, in sequence) and prints the table and whether each target is met; `--seed N` (repeat it, or give a range
  * `11-15`) picks the seeds, `--estate NAME` (repeatable) the kinds, `--verbose` lists every miss and false alarm.
  * For each seed: an estate (eval/estate.ts) written as FOCUS CSV files, imported through the real
@@ -293,6 +294,12 @@ function table(kind: EstateKind, t: Tally, seeds: number): string[] {
   return lines
 }
 
+// `npm run eval -- forecast`: the forecast's evaluation (eval/forecast.ts) instead of detection's.
+if (process.argv[2] === 'forecast') {
+  process.argv.splice(2, 1)
+  await import('./forecast.js')
+  process.exit(0)
+}
 const { seeds, kinds, verbose } = argsOf(process.argv.slice(2))
 const report: string[] = []
 let allMet = true
