@@ -53,4 +53,46 @@ describe('web interface: preliminary days on the cost chart', () => {
     await page.screenshot({ path: '/work/shots/preliminary-chart-1280.png', fullPage: true })
     expect(problems).toEqual([])
   })
+
+  it('draws the forecast dashed with its band past the last settled day, and says the month-end in words', async () => {
+    const today = toDay(t.clock.now())
+    const forecast = await t.request('GET', `${API_PREFIX}/tenants/${tenant.id}/costs/forecast`, org.ownerKey)
+    expect(forecast.statusCode, forecast.body).toBe(200)
+    const monthEnd = forecast.json().series[0].monthEnd
+
+    // Still signed in from the test before.
+    const page = await browser.newPage()
+    await page.goto(`${browser.base}/tenants`)
+    await page.getByRole('link', { name: /Restated estate/ }).click()
+    await page.locator('.chart canvas').first().waitFor()
+    const plot = page.locator('.chart .u-over').first()
+    const before = (await plot.boundingBox())!
+    const preliminary = (await page.locator('.preliminary-days').boundingBox())!
+    await page.getByLabel('Forecast').check()
+    const summary = page.locator('.forecast-summary')
+    await summary.waitFor()
+    const money = (v: number) =>
+      new Intl.NumberFormat('en-US', { style: 'currency', currency: forecast.json().currency }).format(v)
+    expect(await summary.textContent()).toContain(`this month ends near ${money(monthEnd.expected)}`)
+    expect(await summary.textContent()).toContain(`${money(monthEnd.lower)} to ${money(monthEnd.upper)}`)
+    // The legend names the dashed line; the days forecast reach past the chart's last day when the month goes on.
+    await page.locator('.u-legend').getByText('Forecast').waitFor()
+    const after = (await plot.boundingBox())!
+    expect(after.width).toBeCloseTo(before.width, 0)
+    if (monthEnd.date > today) {
+      const hatched = (await page.locator('.preliminary-days').boundingBox())!
+      expect(hatched.x + hatched.width).toBeLessThan(preliminary.x + preliminary.width - 1)
+    }
+    await page.screenshot({ path: '/work/shots/forecast-chart-1280.png', fullPage: true })
+
+    // A tenant without four weeks of history says why there is no forecast.
+    const young = await t.given.tenant(org, { name: 'Young estate' })
+    await page.goto(`${browser.base}/tenants/${young.id}`)
+    await page.getByLabel('Forecast').check()
+    await page.getByText('No forecast yet: A forecast needs at least 28 settled days of usage cost').waitFor()
+    expect(problems).toEqual([
+      'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+    ])
+    problems.length = 0
+  })
 })

@@ -61,6 +61,7 @@ export interface Page<T> {
 }
 export type EventCategory = Schemas['Event']['category']
 export type CostSeries = Schemas['CostSeries']
+export type CostForecast = Schemas['CostForecast']
 /** A marker as a chart draws it. */
 export type EventMarker = CostSeries['markers'][number]
 
@@ -163,6 +164,21 @@ export const api = {
             to: query.to,
             ...(query.groupBy ? { groupBy: query.groupBy } : {}),
             // The chart of one subscription, group or resource; without a scope, the whole tenant's.
+            ...(query.scope ? { scope: query.scope } : {}),
+            ...(query.subscriptionId ? { subscriptionId: query.subscriptionId } : {}),
+          },
+        },
+      }),
+    )
+  },
+  /** The forecast of a chart's total (see GET /tenants/{tenantId}/costs/forecast). */
+  costForecast(tenantId: string, query: { to?: string; scope?: string; subscriptionId?: string | null }) {
+    return answer(
+      client.GET('/tenants/{tenantId}/costs/forecast', {
+        params: {
+          path: { tenantId },
+          query: {
+            ...(query.to ? { to: query.to } : {}),
             ...(query.scope ? { scope: query.scope } : {}),
             ...(query.subscriptionId ? { subscriptionId: query.subscriptionId } : {}),
           },

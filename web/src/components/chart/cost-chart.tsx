@@ -6,6 +6,7 @@ import { episodeText, signedMoney } from '../../pages/anomalies/incidents'
 import { onLinkClick } from '../../router'
 import { formatInstant, formatMoney } from '../format'
 import { type AnomalyMark, activatedBy, anomalyMarks, incidentSize, markLabel, SEVERITY_BANDS } from './anomaly-bands'
+import { drawForecastBand, FORECAST_STROKE, type ForecastLine, forecastColumn } from './forecast'
 import { CATEGORY_COLOURS, markerTag } from './markers'
 import { PreliminaryDays, PreliminaryNote, preliminaryBox, preliminaryFrom } from './preliminary'
 
@@ -21,16 +22,25 @@ const instantToSeconds = (iso: string) => Date.parse(iso) / 1000
 /** A day's point sits at its start: its band reaches half a day either side, to the neighbouring points' midpoints. */
 const HALF_DAY = 43_200
 
-function chartData(series: CostSeries): { labels: string[]; data: uPlot.AlignedData } {
-  const xs = series.points.map((p) => dayToSeconds(p.date))
-  const total = series.points.map((p) => p.cost)
+/**
+ * The chart's columns: the days of the series, then the forecast's days after them (where the costs' lines have no
+ * value), the total, each group shown, and the forecast's expected cost last.
+ */
+function chartData(series: CostSeries, forecast: ForecastLine | null): { labels: string[]; data: uPlot.AlignedData } {
+  const days = series.points.map((p) => p.date)
+  const ahead = forecast ? forecast.points.map((p) => p.date).filter((d) => d > series.to) : []
+  const all = [...days, ...ahead]
+  const xs = all.map(dayToSeconds)
+  const pad = ahead.map(() => null)
+  const total = [...series.points.map((p) => p.cost), ...pad]
   const groups = (series.groups ?? []).slice(0, MAX_LINES)
   const labels = ['Total', ...groups.map((g) => g.label || '(none)')]
   const columns = groups.map((g) => {
     const byDay = new Map(g.points.map((p) => [p.date, p.cost]))
-    return series.points.map((p) => byDay.get(p.date) ?? 0)
+    return [...series.points.map((p) => byDay.get(p.date) ?? 0), ...pad]
   })
-  return { labels, data: [xs, total, ...columns] }
+  if (!forecast) return { labels, data: [xs, total, ...columns] }
+  return { labels: [...labels, 'Forecast'], data: [xs, total, ...columns, forecastColumn(forecast, all)] }
 }
 
 interface Placed {
@@ -52,6 +62,8 @@ interface PlacedMark {
  */
 export function CostChart(props: {
   series: CostSeries
+  /** The total's forecast, drawn dashed with its 80% band after the last settled day. */
+  forecast?: ForecastLine | null
   anomalies?: Anomaly[]
   active: string | null
   onActivate(id: string | null): void
@@ -71,7 +83,8 @@ export function CostChart(props: {
     const element = host.current
     if (!element) return
     const { series } = props
-    const { labels, data } = chartData(series)
+    const forecast = props.forecast ?? null
+    const { labels, data } = chartData(series, forecast)
     const marks = anomalyMarks(props.anomalies ?? [])
     // A mark's band runs from half a day before its first point to half a day after its last, within the plot.
     const span = (u: uPlot, mark: AnomalyMark, canvas: boolean) => {
@@ -85,7 +98,7 @@ export function CostChart(props: {
 
     const place = (u: uPlot) => {
       setPlotBox({ top: u.over.offsetTop, height: u.over.clientHeight, width: element.clientWidth })
-      setPreliminaryAt(preliminaryBox(u, preliminaryFrom(series)))
+      setPreliminaryAt(preliminaryBox(u, preliminaryFrom(series), series.to))
       setPlaced(
         series.markers
           .map((marker) => ({ marker, x: u.valToPos(instantToSeconds(marker.occurredAt), 'x') }))
@@ -133,15 +146,36 @@ export function CostChart(props: {
       width: element.clientWidth,
       height: HEIGHT,
       // Each point is a whole UTC day: the last one runs to its end, where today's markers fall.
-      scales: { x: { time: true, range: (_u, min, max) => [min, max + 86_400] } },
+      scales: {
+        x: { time: true, range: (_u, min, max) => [min, max + 86_400] },
+        // The forecast's band counts in the height, so its upper bound is never cut off.
+        ...(forecast?.points.length
+          ? {
+              y: {
+                range: (_u: uPlot, min: number, max: number) =>
+                  uPlot.rangeNum(Math.min(0, min), Math.max(max, ...forecast.points.map((p) => p.upper)), 0.1, true),
+              },
+            }
+          : {}),
+      },
       series: [
         { label: 'Day', value: (_u, v) => (v == null ? '–' : new Date(v * 1000).toISOString().slice(0, 10)) },
-        ...labels.map((label, i) => ({
-          label,
-          stroke: i === 0 ? '#1f2937' : (PALETTE[(i - 1) % PALETTE.length] ?? '#64748b'),
-          width: i === 0 ? 2.5 : 1.5,
-          value: (_u: uPlot, v: number | null) => money(v),
-        })),
+        ...labels.map((label, i) =>
+          forecast && i === labels.length - 1
+            ? {
+                label,
+                stroke: FORECAST_STROKE,
+                width: 2,
+                dash: [6, 4],
+                value: (_u: uPlot, v: number | null) => money(v),
+              }
+            : {
+                label,
+                stroke: i === 0 ? '#1f2937' : (PALETTE[(i - 1) % PALETTE.length] ?? '#64748b'),
+                width: i === 0 ? 2.5 : 1.5,
+                value: (_u: uPlot, v: number | null) => money(v),
+              },
+        ),
       ],
       axes: [
         { stroke: '#475569', grid: { stroke: '#e2e8f0' } },
@@ -152,7 +186,12 @@ export function CostChart(props: {
           values: (_u, splits) => axisLabels(splits),
         },
       ],
-      hooks: { drawClear: [drawBands], draw: [drawMarkers], ready: [place], setSize: [place] },
+      hooks: {
+        drawClear: [drawBands, (u) => forecast && drawForecastBand(u, forecast, dayToSeconds)],
+        draw: [drawMarkers],
+        ready: [place],
+        setSize: [place],
+      },
     }
     const u = new uPlot(options, data, element)
     plot.current = u
@@ -165,7 +204,7 @@ export function CostChart(props: {
       u.destroy()
       plot.current = null
     }
-  }, [props.series, anomalyKey])
+  }, [props.series, props.forecast, anomalyKey])
 
   useEffect(() => {
     activeRef.current = props.active

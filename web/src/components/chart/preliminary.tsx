@@ -17,12 +17,14 @@ function nextDay(day: string): string {
 
 /**
  * Where the preliminary days lie over the plot, in CSS pixels of the chart's handles layer: from the middle between
- * the last settled day's point and the first preliminary one's, to the plot's end.
+ * the last settled day's point and the first preliminary one's, to the end of the chart's last day (`last`), or the
+ * plot's end when it comes first (the days a forecast adds after it are not hatched).
  */
-export function preliminaryBox(u: uPlot, first: string | null): { left: number; width: number } | null {
+export function preliminaryBox(u: uPlot, first: string | null, last: string): { left: number; width: number } | null {
   if (!first) return null
   const x = Math.max(0, u.valToPos(Date.parse(`${first}T00:00:00Z`) / 1000 - DAY_SECONDS / 2, 'x'))
-  const width = u.over.clientWidth - x
+  const end = Math.min(u.over.clientWidth, u.valToPos(Date.parse(`${last}T00:00:00Z`) / 1000 + DAY_SECONDS, 'x'))
+  const width = end - x
   return width > 0 ? { left: u.over.offsetLeft + x, width } : null
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { api } from '../../api'
+import { ApiProblem, api, type CostForecast } from '../../api'
 import { CostChart } from '../../components/chart/cost-chart'
 import { MarkerList } from '../../components/chart/marker-list'
 import { chartScopeOf } from '../../components/chart-scope'
@@ -34,6 +34,7 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
   const [grouping, setGrouping] = useState('')
   const [tagKey, setTagKey] = useState('')
   const [active, setActive] = useState<string | null>(null)
+  const [showForecast, setShowForecast] = useState(false)
   const anomalies = useChartAnomalies(tenantId, scope, from, to)
   // Anomalies name a subscription by its display name.
   useSubscriptionNames([tenantId])
@@ -51,6 +52,14 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
   } = useLoad(
     () => api.dailyCosts(tenantId, { from, to, groupBy, scope: scope.text, subscriptionId: scope.subscriptionId }),
     [tenantId, from, to, groupBy, scope.text, scope.subscriptionId],
+  )
+  const forecastTo = to > monthEnd(utcDay(0)) ? to : monthEnd(utcDay(0))
+  const forecast = useLoad(
+    () =>
+      showForecast
+        ? api.costForecast(tenantId, { to: forecastTo, scope: scope.text, subscriptionId: scope.subscriptionId })
+        : Promise.resolve(null),
+    [tenantId, forecastTo, scope.text, scope.subscriptionId, showForecast],
   )
   const error = seriesError ?? tenantError
   // The markers stay current while the page is open: one created elsewhere shows within seconds.
@@ -81,6 +90,15 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
             ))}
           </select>
         </div>
+        <div class="field checkbox-field">
+          <input
+            id="show-forecast"
+            type="checkbox"
+            checked={showForecast}
+            onChange={(e) => setShowForecast(e.currentTarget.checked)}
+          />
+          <label for="show-forecast">Forecast</label>
+        </div>
         {chosen === 'tag' && (
           <div class="field">
             <label for="tag-key">Tag key</label>
@@ -110,7 +128,14 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
             <strong>{formatMoney(total, series.currency)}</strong>
           </p>
           {empty && <p class="status">No costs in this range yet.</p>}
-          <CostChart series={series} anomalies={anomalies.anomalies} active={active} onActivate={setActive} />
+          <CostChart
+            series={series}
+            forecast={showForecast ? (forecast.data?.series[0] ?? null) : null}
+            anomalies={anomalies.anomalies}
+            active={active}
+            onActivate={setActive}
+          />
+          {showForecast && <ForecastSummary forecast={forecast.data} error={forecast.error} />}
           <h2>Event markers</h2>
           <MarkerList markers={series.markers} active={active} onActivate={setActive} />
           <h2>Anomalies</h2>
@@ -118,5 +143,36 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
         </div>
       )}
     </section>
+  )
+}
+
+/** The last day of the day's month. */
+function monthEnd(day: string): string {
+  const [year, month] = day.split('-').map(Number) as [number, number]
+  return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)
+}
+
+/** The forecast in words under the chart: the month's end with its interval, and how well it did lately. */
+function ForecastSummary({ forecast, error }: { forecast: CostForecast | null; error: unknown }) {
+  if (error instanceof ApiProblem && error.problem.status === 422) {
+    return <p class="status">No forecast yet: {error.problem.detail}</p>
+  }
+  const total = forecast?.series[0]
+  if (!forecast || !total) return null
+  const money = (v: number) => formatMoney(v, forecast.currency)
+  const { mase, coverage80 } = forecast.accuracy
+  return (
+    <p class="status forecast-summary">
+      <span class="forecast-key" aria-hidden="true" /> Forecast (dashed, with its 80% band) from {forecast.from}: this
+      month ends near <strong>{money(total.monthEnd.expected)}</strong> ({money(total.monthEnd.lower)} to{' '}
+      {money(total.monthEnd.upper)}).
+      {mase !== null && coverage80 !== null && (
+        <span class="muted">
+          {' '}
+          Over the last {forecast.accuracy.backtestDays} days it erred {mase < 1 ? 'less' : 'more'} than repeating the
+          week before (MASE {mase.toFixed(2)}), its band held {Math.round(coverage80 * 100)}% of days.
+        </span>
+      )}
+    </p>
   )
 }
