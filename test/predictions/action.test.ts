@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -9,7 +8,7 @@ import { parse } from 'yaml'
 import type { EventRecord } from '../../src/features/events/schemas.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
-import { ROOT } from '../support/cli.js'
+import { ROOT, runProcess } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'
 
 interface ActionYml {
@@ -42,19 +41,7 @@ async function runAction(inputs: Record<string, string>, shimDir: string) {
   const [step] = action.runs.steps
   const env: Record<string, string> = { PATH: `${shimDir}:${process.env.PATH}`, HOME: process.env.HOME ?? '/tmp' }
   for (const [name, value] of Object.entries(step!.env)) env[name] = evaluate(value, inputs)
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn('bash', ['-e', '-c', step!.run], { cwd: ROOT, env })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => {
-      stdout += d
-    })
-    child.stderr.on('data', (d) => {
-      stderr += d
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return runProcess('bash', ['-e', '-c', step!.run], env)
 }
 
 describe('action.yml', () => {

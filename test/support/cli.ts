@@ -38,8 +38,13 @@ export function runCli(
 
 /** Runs node with `argv` in the project's folder and exactly `env`, `input` on its standard input: its exit and output. */
 export function runNode(argv: string[], env: NodeJS.ProcessEnv, input = ''): Promise<CliResult> {
+  return runProcess(process.execPath, argv, env, input)
+}
+
+/** Runs `command` with `argv` in the project's folder and exactly `env`, `input` on its standard input. */
+export function runProcess(command: string, argv: string[], env: NodeJS.ProcessEnv, input = ''): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(command, argv, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => {

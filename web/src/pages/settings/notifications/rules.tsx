@@ -270,6 +270,9 @@ export function RulesSection(props: {
   )
 }
 
+/** The draft's fields that hold a trigger's threshold, as typed. */
+type ThresholdKey = 'minImpact' | 'minImpactPercent' | 'minMonthlySavings' | 'minExcess' | 'minExcessPercent'
+
 interface Draft {
   name: string
   enabled: boolean
@@ -447,6 +450,24 @@ function RuleForm(props: {
   const invalid = (field: string) => (messagesUnder(error, field).length > 0 ? true : undefined)
   const fieldError = (field: string, label: string) => (
     <FieldMessages id={`${p}-${field.replaceAll('.', '-')}-error`} label={label} error={error} field={field} />
+  )
+  /** A trigger's threshold: a number of at least 0, with its error under it. */
+  const amountField = (id: string, label: string, key: ThresholdKey, errorLabel: string) => (
+    <div class="field">
+      <label for={`${p}-${id}`}>{label}</label>
+      <input
+        id={`${p}-${id}`}
+        type="number"
+        min={0}
+        step="any"
+        inputMode="decimal"
+        value={draft[key]}
+        onInput={(e) => set(key, e.currentTarget.value)}
+        aria-invalid={invalid(`trigger.${key}`)}
+        aria-describedby={describedBy(`trigger.${key}`)}
+      />
+      {fieldError(`trigger.${key}`, errorLabel)}
+    </div>
   )
 
   return (
@@ -678,36 +699,8 @@ function RuleForm(props: {
         </div>
         {draft.triggerType === 'AnomalyRaised' && (
           <div class="form-grid">
-            <div class="field">
-              <label for={`${p}-min-impact`}>Impact at least (money)</label>
-              <input
-                id={`${p}-min-impact`}
-                type="number"
-                min={0}
-                step="any"
-                inputMode="decimal"
-                value={draft.minImpact}
-                onInput={(e) => set('minImpact', e.currentTarget.value)}
-                aria-invalid={invalid('trigger.minImpact')}
-                aria-describedby={describedBy('trigger.minImpact')}
-              />
-              {fieldError('trigger.minImpact', 'The impact')}
-            </div>
-            <div class="field">
-              <label for={`${p}-min-percent`}>Impact at least (percent)</label>
-              <input
-                id={`${p}-min-percent`}
-                type="number"
-                min={0}
-                step="any"
-                inputMode="decimal"
-                value={draft.minImpactPercent}
-                onInput={(e) => set('minImpactPercent', e.currentTarget.value)}
-                aria-invalid={invalid('trigger.minImpactPercent')}
-                aria-describedby={describedBy('trigger.minImpactPercent')}
-              />
-              {fieldError('trigger.minImpactPercent', 'The percentage')}
-            </div>
+            {amountField('min-impact', 'Impact at least (money)', 'minImpact', 'The impact')}
+            {amountField('min-percent', 'Impact at least (percent)', 'minImpactPercent', 'The percentage')}
             <div class="field">
               <label for={`${p}-combine`}>Thresholds</label>
               <select
@@ -738,55 +731,18 @@ function RuleForm(props: {
         )}
         {draft.triggerType === 'InsightFound' && (
           <div class="form-grid">
-            <div class="field">
-              <label for={`${p}-min-savings`}>Monthly savings at least (money)</label>
-              <input
-                id={`${p}-min-savings`}
-                type="number"
-                min={0}
-                step="any"
-                inputMode="decimal"
-                value={draft.minMonthlySavings}
-                onInput={(e) => set('minMonthlySavings', e.currentTarget.value)}
-                aria-invalid={invalid('trigger.minMonthlySavings')}
-                aria-describedby={describedBy('trigger.minMonthlySavings')}
-              />
-              {fieldError('trigger.minMonthlySavings', 'The savings')}
-            </div>
+            {amountField('min-savings', 'Monthly savings at least (money)', 'minMonthlySavings', 'The savings')}
           </div>
         )}
         {draft.triggerType === 'PredictionExceeded' && (
           <div class="form-grid">
-            <div class="field">
-              <label for={`${p}-min-excess`}>Over the estimate by at least (money a month)</label>
-              <input
-                id={`${p}-min-excess`}
-                type="number"
-                min={0}
-                step="any"
-                inputMode="decimal"
-                value={draft.minExcess}
-                onInput={(e) => set('minExcess', e.currentTarget.value)}
-                aria-invalid={invalid('trigger.minExcess')}
-                aria-describedby={describedBy('trigger.minExcess')}
-              />
-              {fieldError('trigger.minExcess', 'The excess')}
-            </div>
-            <div class="field">
-              <label for={`${p}-min-excess-percent`}>Over the estimate by at least (percent)</label>
-              <input
-                id={`${p}-min-excess-percent`}
-                type="number"
-                min={0}
-                step="any"
-                inputMode="decimal"
-                value={draft.minExcessPercent}
-                onInput={(e) => set('minExcessPercent', e.currentTarget.value)}
-                aria-invalid={invalid('trigger.minExcessPercent')}
-                aria-describedby={describedBy('trigger.minExcessPercent')}
-              />
-              {fieldError('trigger.minExcessPercent', 'The percentage')}
-            </div>
+            {amountField('min-excess', 'Over the estimate by at least (money a month)', 'minExcess', 'The excess')}
+            {amountField(
+              'min-excess-percent',
+              'Over the estimate by at least (percent)',
+              'minExcessPercent',
+              'The percentage',
+            )}
             <p class="hint">
               Markers with a predicted monthly cost (e.g. from Infracost), once 7 settled days follow them: sent once
               per marker when the observed change runs over the estimate by both thresholds.
