@@ -216,16 +216,18 @@ export interface InsightLine {
   currency: string
 }
 
-export const insightUrl = (publicUrl: string, id: string) => `${publicUrl}/insights/${id}`
-
-export function insightEvent(input: {
-  insight: InsightLine
+/** What every event a rule sends carries: the rule, the tenancy by name, where links point, and when. */
+export interface RuleEventContext {
   ruleId: string
   ruleName: string
   tenancyName: string
   publicUrl: string
   at: string
-}): NotificationEvent {
+}
+
+export const insightUrl = (publicUrl: string, id: string) => `${publicUrl}/insights/${id}`
+
+export function insightEvent(input: RuleEventContext & { insight: InsightLine }): NotificationEvent {
   const i = input.insight
   const savings = money(i.estimatedMonthlySavings, i.currency)
   const url = insightUrl(input.publicUrl, i.id)
@@ -363,15 +365,7 @@ export function perMonth(amount: number, currency: string): string {
 export const markersUrl = (publicUrl: string, tenantId: string) => `${publicUrl}/tenants/${tenantId}/markers`
 
 /** "this deploy was estimated at +US$120/month and is running at +US$1,900/month", with the marker's title. */
-export function predictionEvent(input: {
-  marker: EventRecord
-  excess: Excess
-  ruleId: string
-  ruleName: string
-  tenancyName: string
-  publicUrl: string
-  at: string
-}): NotificationEvent {
+export function predictionEvent(input: RuleEventContext & { marker: EventRecord; excess: Excess }): NotificationEvent {
   const { marker, excess: x, publicUrl } = input
   const p = marker.prediction!
   const estimated = perMonth(x.predicted, x.currency)
