@@ -71,6 +71,7 @@ export function ChannelsSection(props: { channels: Channel[] | null; error: unkn
   const [open, setOpen] = useState<string | null>(null)
   const [deleting, setDeleting] = useState<Channel | null>(null)
   const [rotating, setRotating] = useState<Channel | null>(null)
+  const [editing, setEditing] = useState<string | null>(null)
   const { channels } = props
 
   return (
@@ -89,10 +90,10 @@ export function ChannelsSection(props: { channels: Channel[] | null; error: unkn
       </p>
       {secret && <SecretBox {...secret} onDone={() => setSecret(null)} />}
       {adding && (
-        <AddChannelForm
+        <ChannelForm
           users={props.users}
           onCancel={() => setAdding(false)}
-          onCreated={(created) => {
+          onSaved={(created) => {
             setAdding(false)
             if (created.secret) setSecret({ title: `Channel "${created.name}" is ready`, secret: created.secret })
             props.reload()
@@ -106,15 +107,28 @@ export function ChannelsSection(props: { channels: Channel[] | null; error: unkn
         <ul class="channel-list" aria-labelledby="channels-title">
           {channels.map((channel) => (
             <li key={channel.id} class="card channel-card">
-              <ChannelItem
-                channel={channel}
-                users={props.users}
-                open={open === channel.id}
-                onToggleLog={() => setOpen(open === channel.id ? null : channel.id)}
-                onRotate={() => setRotating(channel)}
-                onDelete={() => setDeleting(channel)}
-                onChanged={props.reload}
-              />
+              {editing === channel.id ? (
+                <ChannelForm
+                  channel={channel}
+                  users={props.users}
+                  onCancel={() => setEditing(null)}
+                  onSaved={() => {
+                    setEditing(null)
+                    props.reload()
+                  }}
+                />
+              ) : (
+                <ChannelItem
+                  channel={channel}
+                  users={props.users}
+                  open={open === channel.id}
+                  onToggleLog={() => setOpen(open === channel.id ? null : channel.id)}
+                  onRotate={() => setRotating(channel)}
+                  onDelete={() => setDeleting(channel)}
+                  onEdit={() => setEditing(channel.id)}
+                  onChanged={props.reload}
+                />
+              )}
             </li>
           ))}
         </ul>
@@ -164,6 +178,7 @@ function ChannelItem(props: {
   onToggleLog(): void
   onRotate(): void
   onDelete(): void
+  onEdit(): void
   onChanged(): void
 }) {
   const { channel } = props
@@ -256,6 +271,9 @@ function ChannelItem(props: {
           onClick={() => setEnabled(!channel.enabled)}
         >
           {channel.enabled ? 'Disable' : 'Enable'}
+        </button>
+        <button type="button" class="plain" disabled={busy} aria-label={`Edit ${channel.name}`} onClick={props.onEdit}>
+          Edit
         </button>
         <button type="button" class="danger-outline" aria-label={`Delete ${channel.name}`} onClick={props.onDelete}>
           Delete
@@ -396,16 +414,23 @@ function DeliveryTable(props: {
 
 const CHANNEL_FIELDS = ['name', 'type', 'url', 'emails', 'userIds']
 
-function AddChannelForm(props: {
+/**
+ * A new channel, or changes to one (`channel`): its type stays; a URL, a credential never shown again, is replaced
+ * only when a new one is typed, and the form says which host the current one points to.
+ */
+function ChannelForm(props: {
+  channel?: Channel
   users: User[]
   onCancel(): void
-  onCreated(created: Channel & { secret?: string }): void
+  onSaved(saved: Channel & { secret?: string }): void
 }) {
-  const [type, setType] = useState<ChannelType>('Slack')
-  const [name, setName] = useState('')
+  const editing = props.channel
+  const [type, setType] = useState<ChannelType>(editing?.type ?? 'Slack')
+  const [name, setName] = useState(editing?.name ?? '')
   const [url, setUrl] = useState('')
-  const [emails, setEmails] = useState('')
-  const [userIds, setUserIds] = useState<string[]>([])
+  const [emails, setEmails] = useState(editing?.emails?.join(', ') ?? '')
+  const [userIds, setUserIds] = useState<string[]>(editing?.userIds ?? [])
+  const formId = editing ? `channel-${editing.id}` : 'channel'
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
 
@@ -428,10 +453,15 @@ function AddChannelForm(props: {
     }
     setBusy(true)
     try {
-      const created = await notificationsApi.createChannel(
-        type === 'Email' ? { name, type, emails: addresses, userIds } : { name, type, url },
-      )
-      props.onCreated(created)
+      const saved = editing
+        ? await notificationsApi.updateChannel(
+            editing.id,
+            type === 'Email' ? { name, emails: addresses, userIds } : { name, ...(url ? { url } : {}) },
+          )
+        : await notificationsApi.createChannel(
+            type === 'Email' ? { name, type, emails: addresses, userIds } : { name, type, url },
+          )
+      props.onSaved(saved)
     } catch (err) {
       setError(err)
     } finally {
@@ -440,35 +470,37 @@ function AddChannelForm(props: {
   }
 
   const described = (field: string, hint?: string) =>
-    [hint, fieldMessages(error, field).length > 0 ? `channel-${field}-error` : undefined].filter(Boolean).join(' ') ||
+    [hint, fieldMessages(error, field).length > 0 ? `${formId}-${field}-error` : undefined].filter(Boolean).join(' ') ||
     undefined
   const invalid = (field: string) => (fieldMessages(error, field).length > 0 ? true : undefined)
 
   return (
-    <form class="card settings-form" onSubmit={submit} aria-labelledby="new-channel-title">
-      <h3 id="new-channel-title">New channel</h3>
-      <fieldset class="choice">
-        <legend>Type</legend>
-        <div class="type-choices">
-          {CHANNEL_TYPES.map((choice) => (
-            <label class="inline" key={choice}>
-              <input
-                type="radio"
-                name="channel-type"
-                value={choice}
-                checked={type === choice}
-                onChange={() => setType(choice)}
-              />
-              {choice === 'Email' ? 'E-mail' : choice}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+    <form class="card settings-form" onSubmit={submit} aria-labelledby={`${formId}-title`}>
+      <h3 id={`${formId}-title`}>{editing ? `Edit "${editing.name}"` : 'New channel'}</h3>
+      {!editing && (
+        <fieldset class="choice">
+          <legend>Type</legend>
+          <div class="type-choices">
+            {CHANNEL_TYPES.map((choice) => (
+              <label class="inline" key={choice}>
+                <input
+                  type="radio"
+                  name="channel-type"
+                  value={choice}
+                  checked={type === choice}
+                  onChange={() => setType(choice)}
+                />
+                {choice === 'Email' ? 'E-mail' : choice}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
       <div class="form-grid">
         <div class="field">
-          <label for="channel-name">Name</label>
+          <label for={`${formId}-name`}>Name</label>
           <input
-            id="channel-name"
+            id={`${formId}-name`}
             required
             maxLength={200}
             placeholder={type === 'Email' ? 'e.g. FinOps team' : 'e.g. #finops'}
@@ -477,15 +509,17 @@ function AddChannelForm(props: {
             aria-invalid={invalid('name')}
             aria-describedby={described('name')}
           />
-          <FieldError id="channel-name-error" label="The name" messages={fieldMessages(error, 'name')} />
+          <FieldError id={`${formId}-name-error`} label="The name" messages={fieldMessages(error, 'name')} />
         </div>
         {type !== 'Email' && (
           <div class="field">
-            <label for="channel-url">{URL_LABEL[type].label}</label>
+            <label for={`${formId}-url`}>
+              {editing ? `Replace the ${URL_LABEL[type].label}` : URL_LABEL[type].label}
+            </label>
             <input
-              id="channel-url"
+              id={`${formId}-url`}
               type="url"
-              required
+              required={!editing}
               maxLength={2000}
               spellcheck={false}
               autocomplete="off"
@@ -493,32 +527,34 @@ function AddChannelForm(props: {
               value={url}
               onInput={(e) => setUrl(e.currentTarget.value)}
               aria-invalid={invalid('url')}
-              aria-describedby={described('url', 'channel-url-hint')}
+              aria-describedby={described('url', `${formId}-url-hint`)}
             />
-            <p id="channel-url-hint" class="hint">
-              {URL_LABEL[type].hint}
+            <p id={`${formId}-url-hint`} class="hint">
+              {editing
+                ? `Now ${editing.urlHost ? `a URL on ${editing.urlHost}` : 'a URL'}, never shown again. Leave empty to keep it.`
+                : URL_LABEL[type].hint}
             </p>
-            <FieldError id="channel-url-error" label="The URL" messages={fieldMessages(error, 'url')} />
+            <FieldError id={`${formId}-url-error`} label="The URL" messages={fieldMessages(error, 'url')} />
           </div>
         )}
       </div>
       {type === 'Email' && (
         <>
           <div class="field">
-            <label for="channel-emails">E-mail addresses</label>
+            <label for={`${formId}-emails`}>E-mail addresses</label>
             <textarea
-              id="channel-emails"
+              id={`${formId}-emails`}
               rows={2}
               placeholder="finops@example.com, cto@example.com"
               value={emails}
               onInput={(e) => setEmails(e.currentTarget.value)}
               aria-invalid={invalid('emails')}
-              aria-describedby={described('emails', 'channel-emails-hint')}
+              aria-describedby={described('emails', `${formId}-emails-hint`)}
             />
-            <p id="channel-emails-hint" class="hint">
+            <p id={`${formId}-emails-hint`} class="hint">
               Separated by commas or new lines. Users chosen below get it at their account's address.
             </p>
-            <FieldError id="channel-emails-error" label="The addresses" messages={fieldMessages(error, 'emails')} />
+            <FieldError id={`${formId}-emails-error`} label="The addresses" messages={fieldMessages(error, 'emails')} />
           </div>
           <fieldset class="user-choices" aria-describedby={described('userIds')}>
             <legend>Users of the organisation</legend>
@@ -535,14 +571,14 @@ function AddChannelForm(props: {
                 {user.displayName ? `${user.displayName} (${user.email})` : user.email}
               </label>
             ))}
-            <FieldError id="channel-userIds-error" label="The users" messages={fieldMessages(error, 'userIds')} />
+            <FieldError id={`${formId}-userIds-error`} label="The users" messages={fieldMessages(error, 'userIds')} />
           </fieldset>
         </>
       )}
       <ProblemMessage error={withoutFields(error, CHANNEL_FIELDS)} />
       <div class="form-actions">
         <button type="submit" disabled={busy}>
-          {busy ? 'Adding…' : 'Add the channel'}
+          {busy ? 'Saving…' : editing ? 'Save the channel' : 'Add the channel'}
         </button>
         <button type="button" class="plain" onClick={props.onCancel}>
           Cancel
