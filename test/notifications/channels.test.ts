@@ -390,22 +390,29 @@ for (const dialect of testDialects()) {
       expectProblem(await t.request('DELETE', `${API}/notification-channels/${webhook.id}`, org.ownerKey), 404)
     })
 
-    it('is for owners: a tenancy Admin key and a member without ownership get 403 on every operation', async () => {
+    it('is for owners: a tenancy Admin lists channels to choose for rules and changes none; others get 403', async () => {
       const channel = await created({ name: 'Owners only', type: 'Webhook', url: WEBHOOK_URL })
       const member = await activeMember(t, org, 'not-an-owner@alerting.test')
       const browser = await signIn(t, member.email)
-      const calls: [string, string, unknown?][] = [
+      const changes: [string, string, unknown?][] = [
         ['POST', '/notification-channels', { name: 'x', type: 'Slack', url: SLACK_URL }],
-        ['GET', '/notification-channels'],
         ['GET', `/notification-channels/${channel.id}`],
         ['PATCH', `/notification-channels/${channel.id}`, { name: 'y' }],
         ['DELETE', `/notification-channels/${channel.id}`],
         ['POST', `/notification-channels/${channel.id}/rotate-secret`],
       ]
-      for (const [method, path, body] of calls) {
+      for (const [method, path, body] of changes) {
         expectProblem(await t.request(method as 'GET', `${API}${path}`, viewerKey, body), 403)
         expectProblem(await asBrowser(t, browser, method as 'GET', `/api/app${path}`, body), 403)
       }
+      // The Admin's list names the channels, as an owner's does, and holds no URL.
+      const listed = await t.request('GET', `${API}/notification-channels`, viewerKey)
+      expect(listed.statusCode, listed.body).toBe(200)
+      expect(listed.json().items.map((c: ChannelRecord) => c.name)).toContain('Owners only')
+      expect(listed.body).not.toContain(new URL(WEBHOOK_URL).pathname)
+      // A member with no Admin role anywhere lists none.
+      const refused = expectProblem(await asBrowser(t, browser, 'GET', '/api/app/notification-channels'), 403)
+      expect(refused.detail).toBe('Listing channels needs the owner role, or the Admin role on a tenancy.')
       expect(await rowOf(channel.id)).toMatchObject({ name: 'Owners only', enabled: 1 })
       // The web interface's API serves an owner like the public one.
       const owner = await signIn(t, (await activeMember(t, org, 'owner2@alerting.test', { owner: true })).email)

@@ -65,6 +65,7 @@ describe('web interface: Settings → Notifications', () => {
   let org: OrgContext
   let page: Page
   let shopId: string
+  let viewerId: string
 
   beforeAll(async () => {
     org = await t.given.organisation('Notifications Org')
@@ -86,6 +87,7 @@ describe('web interface: Settings → Notifications', () => {
     await drainWorker()
 
     const viewer = await activeMember(t, org, VIEWER)
+    viewerId = viewer.id
     const granted = await t.request('PUT', `${API_PREFIX}/tenancies/${shop.id}/users/${viewer.id}`, org.ownerKey, {
       role: 'Viewer',
     })
@@ -384,6 +386,34 @@ describe('web interface: Settings → Notifications', () => {
     const tabs = page.getByRole('navigation', { name: 'Settings pages' }).getByRole('link')
     expect(await tabs.allTextContents()).toEqual(['Notifications'])
     await page.screenshot({ path: '/work/shots/notifications-viewer-1280.png', fullPage: true })
+    expect(problems).toEqual([])
+  })
+
+  it("lets a tenancy's Admin choose among the owners' channels for a rule of their tenancy", async () => {
+    const promoted = await t.request('PUT', `${API_PREFIX}/tenancies/${shopId}/users/${viewerId}`, org.ownerKey, {
+      role: 'Admin',
+    })
+    expect(promoted.statusCode, promoted.body).toBe(200)
+    await page.reload()
+    await page.getByRole('button', { name: 'New rule' }).click()
+    const form = page.getByRole('form', { name: 'New rule' })
+    await form.getByText('Owners add and change channels; choose among them here.').waitFor()
+    await form.getByLabel('Name').fill('Payments on-call')
+    await form.getByRole('checkbox', { name: /On-call/ }).check()
+    await form.getByRole('checkbox', { name: 'Payments estate' }).check()
+    await form.getByLabel('Impact at least (percent)').fill('40')
+    await form.getByRole('button', { name: 'Create the rule' }).click()
+    await form.waitFor({ state: 'detached' })
+    await page
+      .getByRole('row', { name: /Payments on-call/ })
+      .getByText('On-call', { exact: true })
+      .waitFor()
+    const rules = await t.request('GET', `${API_PREFIX}/notification-rules`, org.ownerKey)
+    const made = rules.json().items.find((r: { name: string }) => r.name === 'Payments on-call')
+    expect(made).toMatchObject({ scope: { tenancyIds: [shopId] }, trigger: { minImpactPercent: 40 } })
+    // Channels stay the owners' to change.
+    expect(await page.getByRole('button', { name: 'Add a channel' }).count()).toBe(0)
+    await page.screenshot({ path: '/work/shots/notifications-admin-rule-1280.png', fullPage: true })
     expect(problems).toEqual([])
   })
 })

@@ -90,7 +90,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organisation's notification channels, by name (id last). Owners only. */
+        /** The organisation's notification channels, by name (id last). Owners, and the Admins of a tenancy, who choose channels for the rules of their tenancies (they cannot change channels). */
         get: operations["ListNotificationChannels"];
         put?: never;
         /**

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { hasRoleSomewhere } from '../../platform/auth/principal.js'
+import { ApiError } from '../../platform/http/errors.js'
 import { bodyProblems, problemResponses, publicOperation, ref } from '../../platform/http/openapi.js'
 import { pagingOf } from '../../platform/http/paging.js'
 import { replyPage } from '../../platform/http/reply.js'
@@ -50,17 +52,21 @@ export const channelRoutes: FastifyPluginAsyncTypebox<{ channels: ChannelService
     {
       schema: publicOperation(
         'ListNotificationChannels',
-        "The organisation's notification channels, by name (id last). Owners only.",
+        "The organisation's notification channels, by name (id last). Owners, and the Admins of a tenancy, who choose channels for the rules of their tenancies (they cannot change channels).",
         {
           querystring: PageQuery,
           response: { 200: Page(ref(ChannelRecord), 'NotificationChannelPage'), ...problemResponses(400, 403) },
         },
         'Extensions',
       ),
-      config: owners,
+      config: { requires: 'any' },
     },
-    async (req, reply) =>
-      replyPage(req, reply, await channels.list(req.principal!.organisationId, pagingOf(req.query))),
+    async (req, reply) => {
+      if (!hasRoleSomewhere(req.principal!, 'Admin')) {
+        throw ApiError.forbidden('Listing channels needs the owner role, or the Admin role on a tenancy.')
+      }
+      return replyPage(req, reply, await channels.list(req.principal!.organisationId, pagingOf(req.query)))
+    },
   )
 
   app.get(

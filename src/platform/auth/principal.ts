@@ -93,7 +93,7 @@ export function withinRightsOf(key: Principal, creator: Principal): Principal {
 }
 
 /** Whether the principal holds `needed` or above on at least one tenancy. */
-function hasRoleSomewhere(who: Principal, needed: TenancyRole): boolean {
+export function hasRoleSomewhere(who: Principal, needed: TenancyRole): boolean {
   return who.isOwner || [...who.tenancyRoles.values()].some((role) => RANK[role] >= RANK[needed])
 }
 

@@ -12,8 +12,9 @@ import './notifications.css'
  * and the rules the user may see, with a live preview of what a rule would have alerted on.
  */
 export function NotificationsPage({ user }: { user: SessionUser }) {
-  // Channels are the owners' alone (the API refuses them to anyone else).
-  const channels = useLoad(() => (user.isOwner ? notificationsApi.channels() : Promise.resolve(null)), [user.isOwner])
+  // Owners manage channels; a tenancy's Admins list them to choose for their rules (the API refuses anyone else).
+  const picksChannels = user.isOwner || user.tenancyRoles.some((r) => r.role === 'Admin')
+  const channels = useLoad(() => (picksChannels ? notificationsApi.channels() : Promise.resolve(null)), [picksChannels])
   const rules = useLoad(() => notificationsApi.rules(), [])
   const tenants = useLoad(() => api.allTenants(), [])
   // Owners pick users of the organisation for e-mail channels; others see no channels to manage.

@@ -158,8 +158,8 @@ export function RulesSection(props: {
   const [editing, setEditing] = useState<Rule | 'new' | null>(null)
   const [deleting, setDeleting] = useState<Rule | null>(null)
   const { user, rules, tenants } = props
-  // A rule needs channels, which only owners see: a tenancy's Admins change the rules of their tenancies.
-  const mayCreate = user.isOwner
+  // Owners make rules for any tenancy, a tenancy's Admins for theirs.
+  const mayCreate = user.isOwner || user.tenancyRoles.some((r) => r.role === 'Admin')
   const channelName = (id: string) => props.channels?.find((c) => c.id === id)?.name ?? 'a channel'
   const channelsText = (ids: string[]) =>
     props.channels ? ids.map(channelName).join(', ') : `${ids.length} ${ids.length === 1 ? 'channel' : 'channels'}`
@@ -497,13 +497,12 @@ function RuleForm(props: {
       <fieldset class="check-group" aria-describedby={describedBy('channelIds')}>
         <legend>Channels</legend>
         <ProblemMessage error={props.channelsError} />
-        {!user.isOwner && (
-          <p class="hint">
-            Channels are the owners': this rule keeps the {draft.channelIds.length === 1 ? 'channel' : 'channels'} an
-            owner chose ({draft.channelIds.length}).
+        {!user.isOwner && <p class="hint">Owners add and change channels; choose among them here.</p>}
+        {props.channels?.length === 0 && (
+          <p class="status">
+            {user.isOwner ? 'No channels yet: add one above.' : 'No channels yet: an owner adds them.'}
           </p>
         )}
-        {props.channels?.length === 0 && <p class="status">No channels yet: add one above.</p>}
         {props.channels?.map((channel) => (
           <label class="inline" key={channel.id}>
             <input
