@@ -180,13 +180,21 @@ function cidrList(env: Env, name: string): string[] {
   // client parses the list again with ipaddr.js when it is built).
   return raw.split(',').map((item) => {
     const text = item.trim()
-    const [address = '', bits, ...rest] = text.split('/')
-    const version = isIP(address)
-    const max = version === 4 ? 32 : 128
-    if (version === 0 || rest.length || (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > max)))
+    const cidr = cidrOf(text)
+    if (!cidr)
       throw new ConfigError(`Setting ${name}: must be CIDRs separated by commas (10.1.2.0/24, fd00::/8), got "${text}"`)
-    return `${address}/${bits ?? max}`
+    return cidr
   })
+}
+
+/** `address/bits` of a CIDR, or of a bare address (its own /32 or /128); null when the text is neither. */
+function cidrOf(text: string): string | null {
+  const [address = '', bits, ...rest] = text.split('/')
+  const version = isIP(address)
+  const max = version === 4 ? 32 : 128
+  if (version === 0 || rest.length || (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > max)))
+    return null
+  return `${address}/${bits ?? max}`
 }
 
 function httpsUrl(env: Env, name: string, fallback: string): string {
@@ -206,10 +214,7 @@ function trustedProxiesFrom(env: Env): string[] {
     .filter(Boolean)
   for (const entry of entries) {
     if (PROXY_RANGE_NAMES.has(entry)) continue
-    const [address = '', bits, ...rest] = entry.split('/')
-    const version = isIP(address)
-    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 6 ? 128 : 32))
-    if (!version || !validBits || rest.length > 0)
+    if (!cidrOf(entry))
       throw new ConfigError(
         `Setting COSTWATCH_TRUST_PROXY: "${entry}" is not an IP address or CIDR range (e.g. 10.0.0.5, 10.0.0.0/8, loopback)`,
       )
