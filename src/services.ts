@@ -1,22 +1,22 @@
+import { MIN_FORECAST_HISTORY_DAYS } from './analysis/forecast/model.js'
 import type { Config } from './config.js'
 import { createAlertService } from './features/alerts/service.js'
 import { createAlertSources } from './features/alerts/sources.js'
 import { ALERT_RUNS, type AlertRunColumns, type AlertStore, createAlertStore } from './features/alerts/store.js'
 import { createAnalysers } from './features/analysis/analysers.js'
 import { ANALYSIS_RUNS, type AnalysisRunColumns, createAnalysisStore } from './features/analysis/store.js'
+import { activeAnomalyCounts } from './features/anomalies/public.js'
 import { createAnomalyService } from './features/anomalies/service.js'
 import { createAnomalyStore } from './features/anomalies/store.js'
 import { createApiKeyService } from './features/apikeys/service.js'
 import { createApiKeyStore } from './features/apikeys/store.js'
-
 import { createCostIngest } from './features/costs/ingest.js'
 import { createCostReads } from './features/costs/read/index.js'
-
 import { createCostService } from './features/costs/service.js'
 import { createEventService } from './features/events/service.js'
 import { createEventStore } from './features/events/store.js'
 import { createInsightService } from './features/insights/service.js'
-import { createInsightStore } from './features/insights/store.js'
+import { activeInsightSavings, createInsightStore } from './features/insights/store.js'
 import { createInventoryService } from './features/inventory/service.js'
 import { createInventoryStore, currentResourceTags, inventoryForCosts } from './features/inventory/store.js'
 import { createDeliveryStore } from './features/notifications/deliveries.js'
@@ -27,6 +27,7 @@ import { createChannelStore } from './features/notifications/store.js'
 import type { ChannelDirectory } from './features/notifications/target.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
+import { type BudgetsAtRisk, createOverviewService, type TenancyMonthEnd } from './features/overview/service.js'
 import { createReportService } from './features/reports/service.js'
 import { createReportStore, REPORT_RUNS, type ReportRunColumns } from './features/reports/store.js'
 import { createSessionService } from './features/session/service.js'
@@ -43,7 +44,7 @@ import {
 import { hostCredentialPolicy } from './features/tenants/host-credentials.js'
 import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
-import { bumpVersionOfTenancies, createTenantStore } from './features/tenants/store.js'
+import { bumpVersionOfTenancies, createTenantStore, organisationTenancies } from './features/tenants/store.js'
 import { createUserService } from './features/users/service.js'
 import { createUserStore } from './features/users/store.js'
 import { createAuditStore } from './platform/audit.js'
@@ -53,11 +54,12 @@ import { openBlobStore } from './platform/blobs/store.js'
 import type { Clock, Ids } from './platform/clock.js'
 import { createSecretBox } from './platform/crypto.js'
 import type { Db } from './platform/db/index.js'
+import { ApiError } from './platform/http/errors.js'
 import { createOutbox, MAIL_RUNS, type MailRunColumns } from './platform/mail.js'
 import { createOutboundClient } from './platform/outbound/index.js'
 import { createRunEvents, type RunEvents } from './platform/runs/events.js'
 import { createRunStore, type RunStore } from './platform/runs/store.js'
-import { addDays, toDay } from './platform/time.js'
+import { addDays, dayCount, toDay } from './platform/time.js'
 
 /** Every feature wired once, for the HTTP app and the command line alike. */
 export function createServices(deps: {
@@ -221,6 +223,30 @@ export function createServices(deps: {
     mailEnabled: config.smtpUrl !== null,
     failures: authFailures,
   })
+  const costs = createCostService({ series: costReads, inventoryStore, inventory, events, clock })
+  /** A tenancy's month-end as its cost forecast gives it; under 28 days of usage history, none. */
+  const monthEnd = async (tenantId: string): Promise<TenancyMonthEnd> => {
+    try {
+      const forecast = await costs.forecast(tenantId, {})
+      const total = forecast.series[0]?.monthEnd
+      return {
+        currency: forecast.currency,
+        historyDays: dayCount(forecast.historyFrom, forecast.historyTo),
+        requiredDays: MIN_FORECAST_HISTORY_DAYS,
+        monthEnd: total ? { expected: total.expected, lower: total.lower, upper: total.upper } : null,
+      }
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'not-enough-history') throw err
+      return {
+        currency: await costReads.billingCurrency(tenantId),
+        historyDays: Number(err.more.extra?.historyDays ?? 0),
+        requiredDays: MIN_FORECAST_HISTORY_DAYS,
+        monthEnd: null,
+      }
+    }
+  }
+  /** Budgets at risk come from the budgets feature once it is wired; until then there are none. */
+  const budgetsAtRisk: BudgetsAtRisk = async () => []
   /** Every request to a URL someone gave (webhooks, Slack, Teams) goes through this guard. */
   const outbound = createOutboundClient({ allow: config.outboundAllow })
   const channels = createChannelService({
@@ -315,12 +341,17 @@ export function createServices(deps: {
     }),
     insightStore,
     insights: createInsightService({ store: insightStore, clock }),
-    costs: createCostService({
-      series: costReads,
-      inventoryStore,
-      inventory,
-      events,
+    costs,
+    overview: createOverviewService({
       clock,
+      tenancies: (organisationId) => organisationTenancies(db.kysely, organisationId),
+      costs: costReads,
+      monthEnd,
+      names: inventoryStore,
+      events,
+      anomalyCounts: (tenancyIds) => activeAnomalyCounts(db.kysely, tenancyIds),
+      insightSavings: (tenancyIds, asOf) => activeInsightSavings(db.kysely, tenancyIds, asOf),
+      budgetsAtRisk,
     }),
   }
 }

@@ -8,6 +8,7 @@ import { insights } from './insights/index.js'
 import { inventory } from './inventory/index.js'
 import { notifications } from './notifications/index.js'
 import { organisation } from './organisation/index.js'
+import { overview } from './overview/index.js'
 import { reports } from './reports/index.js'
 import { session } from './session/index.js'
 import { snapshots } from './snapshots/index.js'
@@ -34,4 +35,5 @@ export const FEATURES = [
   apiKeys,
   session,
   audit,
+  overview,
 ] as const

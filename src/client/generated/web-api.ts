@@ -347,6 +347,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The overview: spend, forecast, budgets at risk, movers, anomalies, savings.
+         * @description Over every tenancy the user may see, or the one `tenancyId` names (one they cannot see is a 404). Amounts per currency, never added across currencies.
+         */
+        get: operations["GetOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/password-reset": {
         parameters: {
             query?: never;
@@ -4464,6 +4484,255 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, expired or revoked API key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    GetOverview: {
+        parameters: {
+            query?: {
+                /** @description Only this tenancy; by default every tenancy the user may see. One they cannot see is a 404. */
+                tenancyId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What a user lands on: this month's spend and where it ends, budgets at risk, this week's movers, active anomalies and the savings of active insights, over the tenancies they may see. Links are paths of the web interface. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        anomalies: {
+                            bySeverity: {
+                                count: number;
+                                link: string;
+                                /** @enum {string} */
+                                severity: "High" | "Medium" | "Low";
+                            }[];
+                            link: string;
+                            total: number;
+                        };
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD (UTC day).
+                         */
+                        asOf: string;
+                        /** @description Budgets forecast to exceed their amount, by breach date. */
+                        budgetsAtRisk: {
+                            /** @description An amount in the billing currency named by `currency`. */
+                            amount: number;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD (UTC day).
+                             */
+                            breachDate: string;
+                            /** Format: uuid */
+                            budgetId: string;
+                            /** @description ISO 4217 code. */
+                            currency: string;
+                            name: string;
+                            /** @description The forecast at the period end, in percent of the amount. */
+                            percent: number;
+                        }[];
+                        /** @description One entry per currency: amounts are never added across. */
+                        currencies: {
+                            /** @description ISO 4217 code. */
+                            currency: string;
+                            /** @description The month-end cost: each tenancy's forecast as its cost forecast gives it (the month's settled cost, plus its usage model and recurring charges over the rest of the month). */
+                            forecast: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD (UTC day).
+                                 */
+                                date: string;
+                                tenancies: {
+                                    /** @description Settled days of usage cost the forecast learnt from. */
+                                    historyDays: number;
+                                    monthEnd: {
+                                        /** @description An amount in the billing currency named by `currency`. */
+                                        expected: number;
+                                        /** @description An amount in the billing currency named by `currency`. */
+                                        lower: number;
+                                        /** @description An amount in the billing currency named by `currency`. */
+                                        upper: number;
+                                    } | null;
+                                    name: string;
+                                    requiredDays: number;
+                                    /**
+                                     * @description NotEnoughHistory: fewer settled days of usage cost than requiredDays; no forecast.
+                                     * @enum {string}
+                                     */
+                                    status: "Forecast" | "NotEnoughHistory";
+                                    /** Format: uuid */
+                                    tenancyId: string;
+                                }[];
+                                total: {
+                                    /** @description An amount in the billing currency named by `currency`. */
+                                    expected: number;
+                                    /** @description An amount in the billing currency named by `currency`. */
+                                    lower: number;
+                                    /** @description An amount in the billing currency named by `currency`. */
+                                    upper: number;
+                                } | null;
+                            };
+                            /** @description Every charge from the first of the month through today (preliminary days included), against the same number of days from the first of last month (all of last month when it is shorter). */
+                            monthToDate: {
+                                /** @description An amount in the billing currency named by `currency`. */
+                                amount: number;
+                                /** @description An amount in the billing currency named by `currency`. */
+                                change: number;
+                                /** @description Null when the same days of last month had no cost. */
+                                changePercent: number | null;
+                                days: number;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD (UTC day).
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description The first day of the window some source has not settled yet (its cost may still change); today at the latest, which is never complete.
+                                 */
+                                preliminaryFrom: string;
+                                previous: {
+                                    /** @description An amount in the billing currency named by `currency`. */
+                                    amount: number;
+                                    days: number;
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD (UTC day).
+                                     */
+                                    from: string;
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD (UTC day).
+                                     */
+                                    to: string;
+                                };
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD (UTC day).
+                                 */
+                                to: string;
+                            };
+                            /** @description The 5 subscriptions, resource groups and services whose daily usage rate changed most: the last 7 settled days against the 7 before, largest change (either way) first. */
+                            movers: {
+                                /** @description An amount in the billing currency named by `currency`. */
+                                change: number;
+                                /** @description Null when the week before had no cost. */
+                                changePercent: number | null;
+                                /** @description An amount in the billing currency named by `currency`. */
+                                dailyRate: number;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD (UTC day).
+                                 */
+                                from: string;
+                                key: string;
+                                /** @enum {string} */
+                                kind: "Subscription" | "ResourceGroup" | "Service";
+                                /** @description The web interface's explorer: the scope over both weeks. */
+                                link: string;
+                                /** @description Likely causes: the event markers visible on the scope from previousFrom through to. */
+                                markers: {
+                                    category: string;
+                                    /** Format: uuid */
+                                    id: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description RFC 3339; returned in UTC with milliseconds.
+                                     */
+                                    occurredAt: string;
+                                    title: string;
+                                }[];
+                                /** @description The subscription, resource group or service as people name it. */
+                                name: string;
+                                /** @description An amount in the billing currency named by `currency`. */
+                                previousDailyRate: number;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD (UTC day).
+                                 */
+                                previousFrom: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD (UTC day).
+                                 */
+                                previousTo: string;
+                                /** @description The subscription of a resource group; a subscription's own id. */
+                                subscriptionId: string | null;
+                                /** Format: uuid */
+                                tenancyId: string;
+                                tenancyName: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD (UTC day).
+                                 */
+                                to: string;
+                            }[];
+                            savings: {
+                                insights: number;
+                                link: string;
+                                /** @description An amount in the billing currency named by `currency`. */
+                                monthly: number;
+                            };
+                        }[];
+                        tenancies: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -33,3 +33,22 @@ export async function anomaliesRaisedIn(db: Kysely<Database>, tenancyIds: readon
     .where('dateRaised', '<=', to)
     .execute()
 }
+
+/**
+ * How many Active anomalies the tenancies have, per severity (severities without one are left out): what the
+ * anomalies list counts with `status=Active&severity=…`. One grouped count over the tenancies' rows.
+ */
+export async function activeAnomalyCounts(
+  db: Kysely<Database>,
+  tenancyIds: readonly string[],
+): Promise<{ severity: string; count: number }[]> {
+  if (tenancyIds.length === 0) return []
+  const rows = await db
+    .selectFrom('anomalies')
+    .select((eb) => ['severity', eb.fn.countAll<number>().as('n')])
+    .where('tenantId', 'in', [...tenancyIds])
+    .where('status', '=', 'Active')
+    .groupBy('severity')
+    .execute()
+  return rows.map((r) => ({ severity: r.severity, count: Number(r.n) }))
+}

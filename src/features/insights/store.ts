@@ -317,6 +317,35 @@ export async function openInsightsOf(db: Kysely<Database>, tenancyIds: readonly 
 }
 
 /**
+ * The total estimated monthly savings of the tenancies' active insights per currency, and how many there are: the
+ * insights the list shows by default (Active, or Snoozed until a time that has passed by `asOf`), summed.
+ */
+export async function activeInsightSavings(
+  db: Kysely<Database>,
+  tenancyIds: readonly string[],
+  asOf: string,
+): Promise<{ currency: string; monthlySavings: number; count: number }[]> {
+  if (tenancyIds.length === 0) return []
+  const rows = await db
+    .selectFrom('insights as i')
+    .select((eb) => [
+      'i.currency',
+      eb.fn.sum<number>('i.estimatedMonthlySavings').as('savings'),
+      eb.fn.countAll<number>().as('n'),
+    ])
+    .where('i.tenantId', 'in', [...tenancyIds])
+    .where((eb) =>
+      eb.or([
+        eb('i.status', '=', 'Active'),
+        eb.and([eb('i.status', '=', 'Snoozed'), eb('i.snoozedUntil', '<=', asOf)]),
+      ]),
+    )
+    .groupBy('i.currency')
+    .execute()
+  return rows.map((r) => ({ currency: r.currency, monthlySavings: Number(r.savings), count: Number(r.n) }))
+}
+
+/**
  * The insights of the tenancies an analysis found (new, or found again) from `from` on, and before `before` when
  * given, still Active: what InsightFound alert rules and digests report.
  */

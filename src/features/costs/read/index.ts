@@ -9,6 +9,7 @@ import type { Database } from '../../../platform/db/index.js'
 import { resourceCostBatches } from './batches.js'
 import { createCoverageReads } from './coverage.js'
 import { billingCurrencies, DEFAULT_CURRENCY } from './currency.js'
+import { createOverviewReads } from './overview.js'
 import { createSeriesQueries } from './series.js'
 import { createTotalsReads } from './totals.js'
 import { createUsageReads } from './usage.js'
@@ -17,6 +18,7 @@ export { resourceKeyOf } from '../keys.js'
 export type { ResourceServiceCost } from './batches.js'
 export { ACTIVE_SOURCE_DAYS, type CostCoverage, type SourceCoverage, settledThroughOf } from './coverage.js'
 export { currencyOfLatest, DEFAULT_CURRENCY } from './currency.js'
+export type { ScopeUsage, TenantCurrencyCost } from './overview.js'
 export type { ChargeSelection, SeriesFilter, SeriesGrouping, SeriesRow } from './series.js'
 export { type CostTotals, resourceCostBetween, summaryWindows } from './totals.js'
 export type { SeriesLevel, StoppedResource, UsageSeries } from './usage.js'
@@ -38,6 +40,7 @@ export function createCostReads(db: Kysely<Database>, inventory: InventoryForCos
     ...createTotalsReads(db, currencies),
     ...createUsageReads(db, currencies),
     ...createCoverageReads(db),
+    ...createOverviewReads(db),
     /** The billing currency of each tenant (see billingCurrencies). */
     billingCurrencies: currencies,
     /** The tenant's billing currency: what a chart with no cost row is shown in. */
