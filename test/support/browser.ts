@@ -52,9 +52,9 @@ export interface BrowserApp {
   newPage(): Promise<Page>
   /** Gives the user a password, so the page can sign in with it. */
   setPassword(userId: string, password?: string): Promise<void>
-  /** Fills the sign-in form the page shows and waits for the tenant list. */
+  /** Fills the sign-in form the page shows, waits for the overview it lands on, then opens the tenant list. */
   signIn(page: Page, email: string, password?: string): Promise<void>
-  /** Opens the app, signs in as the organisation's owner (password set first) and waits for the tenant list. */
+  /** Opens the app, signs in as the organisation's owner (password set first) and opens the tenant list. */
   signInAsOwner(page: Page, org: OrgContext): Promise<void>
 }
 
@@ -114,6 +114,9 @@ export async function useBrowserApp(
     await page.getByLabel('E-mail address').fill(email)
     await page.getByLabel('Password').fill(password)
     await page.getByRole('button', { name: 'Sign in' }).click()
+    // Signed in, the app opens the overview; the suites start from the tenant list, one click further.
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tenants' }).click()
     await page.getByRole('heading', { name: 'Tenants' }).waitFor()
   }
 

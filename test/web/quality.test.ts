@@ -55,6 +55,7 @@ interface Visit {
 }
 
 const VISITS: Visit[] = [
+  { route: '/overview', url: () => '/overview', title: 'Overview', section: 'Overview' },
   { route: '/tenants', url: () => '/tenants', title: 'Tenants', section: 'Tenants' },
   {
     route: '/tenants/:tenantId',

@@ -82,6 +82,9 @@ describe('web interface', () => {
 
     await page.getByLabel('Password').fill(TEST_PASSWORD)
     await page.getByRole('button', { name: 'Sign in' }).click()
+    // Signed in, the app opens the overview; the tenants are one click away.
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tenants' }).click()
     await page.getByRole('heading', { name: 'Tenants' }).waitFor()
     // The heading shows before the list has loaded: wait for the list, then count it.
     const tenantLinks = page.getByRole('link').filter({ hasText: 'estate' })

@@ -31,7 +31,8 @@ function App() {
 
   useEffect(() => {
     if (session === null && path !== '/sign-in') navigate('/sign-in', { replace: true })
-    if (session && (path === '/sign-in' || path === '/')) navigate('/tenants', { replace: true })
+    // Signed in, people land on the overview.
+    if (session && (path === '/sign-in' || path === '/')) navigate('/overview', { replace: true })
   }, [session, path])
 
   // The title names the page: in the tab, the history and what a screen reader announces on arrival.

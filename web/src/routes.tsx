@@ -7,6 +7,7 @@ import { InsightsPage } from './pages/insights'
 import { InsightPage } from './pages/insights/detail'
 import { InventoryPage } from './pages/inventory'
 import { MarkersPage } from './pages/markers'
+import { OverviewPage } from './pages/overview'
 import { ReportPage, ReportsPage } from './pages/reports'
 import { AuditPage, KeysPage, NotificationsPage, UsersPage } from './pages/settings'
 import { TenantsPage } from './pages/tenants'
@@ -29,6 +30,7 @@ interface Route {
 
 /** Every page of the app. A new page is one line here (and, when it is a section, one in `NAV` below). */
 export const ROUTES: Route[] = [
+  { path: '/overview', title: 'Overview', page: () => <OverviewPage /> },
   { path: '/tenants', title: 'Tenants', page: () => <TenantsPage /> },
   {
     path: '/tenants/:tenantId',
@@ -83,6 +85,7 @@ export const NAV: {
   /** Where the section's link goes for anyone but an owner (then it is shown to them). */
   othersHref?: string
 }[] = [
+  { href: '/overview', label: 'Overview', prefix: '/overview' },
   { href: '/tenants', label: 'Tenants', prefix: '/tenants' },
   { href: '/anomalies', label: 'Anomalies', prefix: '/anomalies' },
   { href: '/insights', label: 'Insights', prefix: '/insights' },

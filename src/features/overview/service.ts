@@ -95,8 +95,8 @@ export function createOverviewService(deps: OverviewDeps) {
   }
 
   /** Each subscription's, group's and service's daily usage rate this week and the week before, per currency. */
-  async function rateChanges(tenancy: { id: string; name: string }, today: string) {
-    const week = weekWindows(lastSettledDay(today, await costs.settledThrough(tenancy.id)))
+  async function rateChanges(tenancy: { id: string; name: string }, today: string, settled: string | null) {
+    const week = weekWindows(lastSettledDay(today, settled))
     const [now, before] = await Promise.all([
       costs.scopeUsage(tenancy.id, week.current.from, week.current.to),
       costs.scopeUsage(tenancy.id, week.previous.from, week.previous.to),
@@ -247,7 +247,7 @@ export function createOverviewService(deps: OverviewDeps) {
             monthEnd: forecast.monthEnd,
           },
         })
-        changes.push(...(await rateChanges(t, today)))
+        changes.push(...(await rateChanges(t, today, settled)))
       }
 
       const currencies = new Set<string>([

@@ -18,7 +18,10 @@ export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dist/web/', impor
 export const CLIENT_ROUTES = [
   '/',
   '/sign-in',
-  ...['tenants', 'anomalies', 'insights', 'reports', 'settings'].flatMap((section) => [`/${section}`, `/${section}/*`]),
+  ...['overview', 'tenants', 'anomalies', 'insights', 'reports', 'settings'].flatMap((section) => [
+    `/${section}`,
+    `/${section}/*`,
+  ]),
 ]
 
 /**

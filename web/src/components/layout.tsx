@@ -9,7 +9,7 @@ export function Layout(props: { user: SessionUser | null; onSignOut?: () => void
   return (
     <>
       <header class="topbar">
-        <a class="brand" href="/tenants" onClick={onLinkClick}>
+        <a class="brand" href="/overview" onClick={onLinkClick}>
           Costwatch
         </a>
         {user && (

@@ -22,16 +22,24 @@ const GROUPINGS = [
   { value: 'tag', label: 'Tag' },
 ] as const
 
+/** A YYYY-MM-DD day of the address' query, or null. */
+function dayParam(search: URLSearchParams, name: string): string | null {
+  const value = search.get(name)
+  return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null
+}
+
 /**
  * The cost explorer of one tenant, or of one subscription, group or resource of it (`?scope=` in the address):
  * daily costs over a date range, grouped, with the event markers the server puts on that chart.
  */
 export function ExplorerPage({ tenantId }: { tenantId: string }) {
-  const scope = chartScopeOf(useSearchParams())
+  const search = useSearchParams()
+  const scope = chartScopeOf(search)
   const { data: tenant, error: tenantError } = useLoad(() => api.tenant(tenantId), [tenantId])
-  const [from, setFrom] = useState(utcDay(29))
-  const [to, setTo] = useState(utcDay(0))
-  const [grouping, setGrouping] = useState('')
+  // A link may open the chart on a range and a grouping (the overview's movers); the fields change them after.
+  const [from, setFrom] = useState(dayParam(search, 'from') ?? utcDay(29))
+  const [to, setTo] = useState(dayParam(search, 'to') ?? utcDay(0))
+  const [grouping, setGrouping] = useState(search.get('groupBy') ?? '')
   const [tagKey, setTagKey] = useState('')
   const [active, setActive] = useState<string | null>(null)
   const [showForecast, setShowForecast] = useState(false)
