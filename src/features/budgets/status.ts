@@ -65,3 +65,11 @@ export function crossed(threshold: Threshold, figures: BudgetFigures, amount: nu
   const spend = threshold.basis === 'Actual' ? figures.actual : figures.forecast.expected
   return spend >= thresholdAmount(threshold, amount)
 }
+
+/** What a budget's status reads: its scope's daily cost, in every tenancy it covers, summed by the caller. */
+export interface ScopeCosts {
+  /** Each day's cost of the scope in `currency` (other currencies left out), usage or every charge. */
+  daily(from: string, to: string, charges: 'all' | 'usage'): Promise<Map<string, number>>
+  /** The last settled day of the scope's tenancies (the earliest of theirs), or null when none recorded. */
+  settledThrough(): Promise<string | null>
+}
