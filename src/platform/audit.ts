@@ -39,6 +39,9 @@ export const AUDIT_ACTIONS = [
   'notificationRule.created',
   'notificationRule.updated',
   'notificationRule.deleted',
+  'budget.created',
+  'budget.updated',
+  'budget.deleted',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -61,7 +64,7 @@ export interface AuditEntry {
   by: Acting
   action: AuditAction
   target: {
-    type: 'ApiKey' | 'User' | 'Tenant' | 'Report' | 'Event' | 'NotificationChannel' | 'NotificationRule'
+    type: 'ApiKey' | 'User' | 'Tenant' | 'Report' | 'Event' | 'NotificationChannel' | 'NotificationRule' | 'Budget'
     id: string
   }
   /**

@@ -59,6 +59,9 @@ const OWNERS: Record<string, string[]> = {
   alertRuleTenancies: ['features/alerts/store.ts'],
   alertRuns: ['features/alerts/store.ts'],
   alertSends: ['features/alerts/store.ts'],
+  budgets: ['features/budgets/store.ts'],
+  budgetTenancies: ['features/budgets/store.ts'],
+  budgetThresholdStates: ['features/budgets/store.ts'],
   // Exact counts and the cache's versions: kept by the platform for every feature (platform/db/counters.ts).
   rowCounts: ['platform/db/counters.ts', 'platform/cache.ts'],
 }

@@ -2861,7 +2861,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this kind of change. */
-                action?: "apiKey.created" | "apiKey.revoked" | "user.invited" | "user.invitationResent" | "user.invitationAccepted" | "user.renamed" | "user.ownerGranted" | "user.ownerRevoked" | "user.disabled" | "user.enabled" | "user.roleGranted" | "user.roleRevoked" | "user.signedIn" | "user.signInFailed" | "user.passwordResetRequested" | "user.passwordReset" | "tenant.created" | "report.deleted" | "event.deleted" | "notificationChannel.created" | "notificationChannel.updated" | "notificationChannel.deleted" | "notificationChannel.secretRotated" | "notificationChannel.disabled" | "notificationRule.created" | "notificationRule.updated" | "notificationRule.deleted";
+                action?: "apiKey.created" | "apiKey.revoked" | "user.invited" | "user.invitationResent" | "user.invitationAccepted" | "user.renamed" | "user.ownerGranted" | "user.ownerRevoked" | "user.disabled" | "user.enabled" | "user.roleGranted" | "user.roleRevoked" | "user.signedIn" | "user.signInFailed" | "user.passwordResetRequested" | "user.passwordReset" | "tenant.created" | "report.deleted" | "event.deleted" | "notificationChannel.created" | "notificationChannel.updated" | "notificationChannel.deleted" | "notificationChannel.secretRotated" | "notificationChannel.disabled" | "notificationRule.created" | "notificationRule.updated" | "notificationRule.deleted" | "budget.created" | "budget.updated" | "budget.deleted";
                 /** @description The newest N entries: page 1 of N. Not with paging. */
                 limit?: number;
                 /** @description Page number, from 1. */

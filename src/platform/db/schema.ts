@@ -50,6 +50,9 @@ export interface Database {
   alertRuleTenancies: AlertRuleTenanciesTable
   alertRuns: AlertRunsTable
   alertSends: AlertSendsTable
+  budgets: BudgetsTable
+  budgetTenancies: BudgetTenanciesTable
+  budgetThresholdStates: BudgetThresholdStatesTable
 }
 
 export interface OrganisationsTable {
@@ -645,4 +648,41 @@ export interface AlertSendsTable {
   subjectKey: string
   level: number
   sentAt: string
+}
+
+/** A budget: an amount per period over a scope, with thresholds (see migration 0033). */
+export interface BudgetsTable {
+  id: string
+  organisationId: string
+  name: string
+  /** JSON: {tenancyIds, tags, resourceGroup, service}. */
+  scope: string
+  /** Monthly, Quarterly, Annually or Custom. */
+  period: string
+  /** The amount of each period; null for Custom, whose periods carry their own. */
+  amount: number | null
+  /** JSON: [{from, to, amount}] of a Custom budget; null otherwise. */
+  periods: string | null
+  currency: string
+  startDate: string
+  /** Effective or Billed. */
+  costBasis: string
+  /** JSON: [{kind, value, basis}]. */
+  thresholds: string
+  createdAt: string
+  updatedAt: string
+}
+
+/** The tenancies of a budget's scope, for visibility (a budget of no tenancy is organisation-wide). */
+export interface BudgetTenanciesTable {
+  budgetId: string
+  tenancyId: string
+}
+
+/** A threshold that alarmed in a period, since a day: it alarms once a period. */
+export interface BudgetThresholdStatesTable {
+  budgetId: string
+  thresholdIndex: number
+  periodFrom: string
+  since: string
 }

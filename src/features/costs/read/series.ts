@@ -167,6 +167,39 @@ export function createSeriesQueries(
     },
 
     /**
+     * A tenant's daily cost (per currency) of the resources that carry every tag of `tags` (key without letter
+     * case, value exactly: the markers' semantics), in resource group `resourceGroup` (any subscription, any
+     * letter case) and billed under `service`, each filter optional: a budget's scope. From the resource series.
+     */
+    async filteredDaily(
+      tenantId: string,
+      filter: { tags: readonly { key: string; value: string }[]; resourceGroup: string | null; service: string | null },
+      from: string,
+      to: string,
+      charges: ChargeSelection = 'all',
+    ): Promise<{ date: string; currency: string; cost: number }[]> {
+      const joins = filter.tags.map(
+        (tag, i) =>
+          sql`join ${taggedResources(tenantId, tag.key.toLowerCase())} ${sql.raw(`t${i}`)}
+            on ${sql.raw(`t${i}`)}.resource_key = c.resource_key and ${sql.raw(`t${i}`)}.tag_value = ${tag.value}`,
+      )
+      const ofCharges =
+        charges === 'usage'
+          ? sql` and s.charge_category = 'Usage'`
+          : charges === 'nonUsage'
+            ? sql` and s.charge_category <> 'Usage'`
+            : sql``
+      const result = await sql<{ date: string; currency: string; cost: number }>`
+        select s.date, s.currency, sum(s.cost) as cost
+        from resource_cost_series s join cost_resources c on c.id = s.resource_id ${sql.join(joins, sql` `)}
+        where s.tenant_id = ${tenantId} and s.date >= ${from} and s.date <= ${to}${ofCharges}
+          ${filter.resourceGroup === null ? sql`` : sql`and s.resource_group_key = ${filter.resourceGroup.toLowerCase()}`}
+          ${filter.service === null ? sql`` : sql`and s.service_name = ${filter.service}`}
+        group by s.date, s.currency`.execute(db)
+      return result.rows.map((r) => ({ date: r.date, currency: r.currency, cost: Number(r.cost) }))
+    },
+
+    /**
      * The tenant's daily cost per value of tag `tagKey` (lower-cased), of the resources that have it, every
      * category: one range of the tag series' key.
      */

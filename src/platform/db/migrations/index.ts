@@ -23,6 +23,7 @@ import * as anomalyEpisodes from './0028_anomaly_episodes.js'
 import * as costCoverage from './0029_cost_coverage.js'
 import * as notifications from './0030_notifications.js'
 import * as markerPredictions from './0032_marker_predictions.js'
+import * as budgets from './0033_budgets.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0029_cost_coverage': costCoverage,
   '0030_notifications': notifications,
   '0032_marker_predictions': markerPredictions,
+  '0033_budgets': budgets,
 }

@@ -34,6 +34,9 @@ const ACTIONS: Record<string, string> = {
   'notificationRule.created': 'Created an alert rule',
   'notificationRule.updated': 'Changed an alert rule',
   'notificationRule.deleted': 'Deleted an alert rule',
+  'budget.created': 'Created a budget',
+  'budget.updated': 'Changed a budget',
+  'budget.deleted': 'Deleted a budget',
 }
 const PAGE_SIZE = 50
 
