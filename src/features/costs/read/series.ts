@@ -17,6 +17,20 @@ export type SeriesGrouping = 'service' | 'resourceGroup' | 'resource' | null
 /** Which charges a series sums: all (the bill), usage alone, or every other category (purchases, taxes, credits…). */
 export type ChargeSelection = 'all' | 'usage' | 'nonUsage'
 
+/** A budget's narrowing of a tenant's costs: every tag (markers' semantics), a resource group, a service. */
+export interface ScopeFilter {
+  tags: readonly { key: string; value: string }[]
+  resourceGroup: string | null
+  service: string | null
+}
+
+const chargesWhere = (charges: ChargeSelection, column: string) =>
+  charges === 'usage'
+    ? sql` and ${sql.ref(column)} = 'Usage'`
+    : charges === 'nonUsage'
+      ? sql` and ${sql.ref(column)} <> 'Usage'`
+      : sql``
+
 /** A chart's rows: the day, its group's key ('' ungrouped), currency and cost. */
 export interface SeriesRow {
   date: string
@@ -55,6 +69,31 @@ export function createSeriesQueries(
     return result.rows.map((r) => ({ date: r.date, key: r.key, cost: Number(r.cost), currency: r.currency }))
   }
 
+  /** A scope filter's cost per currency and per `by` (the day or the service), from the resource series. */
+  async function filtered(
+    tenantId: string,
+    filter: ScopeFilter,
+    from: string,
+    to: string,
+    charges: ChargeSelection,
+    by: 'date' | 'service_name',
+  ): Promise<{ key: string; currency: string; cost: number }[]> {
+    const joins = filter.tags.map(
+      (tag, i) =>
+        sql`join ${taggedResources(tenantId, tag.key.toLowerCase())} ${sql.raw(`t${i}`)}
+          on ${sql.raw(`t${i}`)}.resource_key = c.resource_key and ${sql.raw(`t${i}`)}.tag_value = ${tag.value}`,
+    )
+    const key = sql.ref(`s.${by}`)
+    const result = await sql<{ key: string; currency: string; cost: number }>`
+      select ${key} as key, s.currency, sum(s.cost) as cost
+      from resource_cost_series s join cost_resources c on c.id = s.resource_id ${sql.join(joins, sql` `)}
+      where s.tenant_id = ${tenantId} and s.date >= ${from} and s.date <= ${to}${chargesWhere(charges, 's.charge_category')}
+        ${filter.resourceGroup === null ? sql`` : sql`and s.resource_group_key = ${filter.resourceGroup.toLowerCase()}`}
+        ${filter.service === null ? sql`` : sql`and s.service_name = ${filter.service}`}
+      group by ${key}, s.currency`.execute(db)
+    return result.rows.map((r) => ({ key: r.key, currency: r.currency, cost: Number(r.cost) }))
+  }
+
   return {
     async daily(
       tenantId: string,
@@ -64,12 +103,7 @@ export function createSeriesQueries(
       grouping: SeriesGrouping | { tagKey: string },
       charges: ChargeSelection = 'all',
     ): Promise<SeriesRow[]> {
-      const ofCharges =
-        charges === 'usage'
-          ? sql` and charge_category = 'Usage'`
-          : charges === 'nonUsage'
-            ? sql` and charge_category <> 'Usage'`
-            : sql``
+      const ofCharges = chargesWhere(charges, 'charge_category')
       const tenantRange = sql`tenant_id = ${tenantId} and ${between(from, to)}${ofCharges}`
       const narrowed =
         filter.kind === 'subscription'
@@ -173,30 +207,24 @@ export function createSeriesQueries(
      */
     async filteredDaily(
       tenantId: string,
-      filter: { tags: readonly { key: string; value: string }[]; resourceGroup: string | null; service: string | null },
+      filter: ScopeFilter,
       from: string,
       to: string,
       charges: ChargeSelection = 'all',
     ): Promise<{ date: string; currency: string; cost: number }[]> {
-      const joins = filter.tags.map(
-        (tag, i) =>
-          sql`join ${taggedResources(tenantId, tag.key.toLowerCase())} ${sql.raw(`t${i}`)}
-            on ${sql.raw(`t${i}`)}.resource_key = c.resource_key and ${sql.raw(`t${i}`)}.tag_value = ${tag.value}`,
-      )
-      const ofCharges =
-        charges === 'usage'
-          ? sql` and s.charge_category = 'Usage'`
-          : charges === 'nonUsage'
-            ? sql` and s.charge_category <> 'Usage'`
-            : sql``
-      const result = await sql<{ date: string; currency: string; cost: number }>`
-        select s.date, s.currency, sum(s.cost) as cost
-        from resource_cost_series s join cost_resources c on c.id = s.resource_id ${sql.join(joins, sql` `)}
-        where s.tenant_id = ${tenantId} and s.date >= ${from} and s.date <= ${to}${ofCharges}
-          ${filter.resourceGroup === null ? sql`` : sql`and s.resource_group_key = ${filter.resourceGroup.toLowerCase()}`}
-          ${filter.service === null ? sql`` : sql`and s.service_name = ${filter.service}`}
-        group by s.date, s.currency`.execute(db)
-      return result.rows.map((r) => ({ date: r.date, currency: r.currency, cost: Number(r.cost) }))
+      const rows = await filtered(tenantId, filter, from, to, charges, 'date')
+      return rows.map((r) => ({ date: r.key, currency: r.currency, cost: r.cost }))
+    },
+
+    /** The same scope's cost per service (per currency) over [from, to], every charge: what drove a budget. */
+    async filteredServices(
+      tenantId: string,
+      filter: ScopeFilter,
+      from: string,
+      to: string,
+    ): Promise<{ service: string; currency: string; cost: number }[]> {
+      const rows = await filtered(tenantId, filter, from, to, 'all', 'service_name')
+      return rows.map((r) => ({ service: r.key, currency: r.currency, cost: r.cost }))
     },
 
     /**
