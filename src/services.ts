@@ -10,6 +10,8 @@ import { createAnomalyService } from './features/anomalies/service.js'
 import { createAnomalyStore } from './features/anomalies/store.js'
 import { createApiKeyService } from './features/apikeys/service.js'
 import { createApiKeyStore } from './features/apikeys/store.js'
+import { createBudgetService } from './features/budgets/service.js'
+import { type BudgetStore, createBudgetStore } from './features/budgets/store.js'
 import { createCostIngest } from './features/costs/ingest.js'
 import { createCostReads } from './features/costs/read/index.js'
 import { createCostService } from './features/costs/service.js'
@@ -27,7 +29,7 @@ import { createChannelStore } from './features/notifications/store.js'
 import type { ChannelDirectory } from './features/notifications/target.js'
 import { createOrganisationService } from './features/organisation/service.js'
 import { createOrganisationStore } from './features/organisation/store.js'
-import { type BudgetsAtRisk, createOverviewService, type TenancyMonthEnd } from './features/overview/service.js'
+import { createOverviewService, type TenancyMonthEnd } from './features/overview/service.js'
 import { createReportService } from './features/reports/service.js'
 import { createReportStore, REPORT_RUNS, type ReportRunColumns } from './features/reports/store.js'
 import { createSessionService } from './features/session/service.js'
@@ -44,7 +46,12 @@ import {
 import { hostCredentialPolicy } from './features/tenants/host-credentials.js'
 import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
-import { bumpVersionOfTenancies, createTenantStore, organisationTenancies } from './features/tenants/store.js'
+import {
+  bumpVersionOfTenancies,
+  createTenantStore,
+  notInOrganisation,
+  organisationTenancies,
+} from './features/tenants/store.js'
 import { createUserService } from './features/users/service.js'
 import { createUserStore } from './features/users/store.js'
 import { createAuditStore } from './platform/audit.js'
@@ -210,7 +217,20 @@ export function createServices(deps: {
     inventory: inventoryStore,
     predictions: { predictedSince: eventStore.predictedSince, observedChange: anomalies.observedChange },
   })
-  wireAlertRunEvents(runEvents, alertStore, { ids, clock, onRunQueued: deps.onRunQueued })
+  const budgetStore = createBudgetStore(db.kysely)
+  const budgets = createBudgetService({
+    store: budgetStore,
+    tenancies: {
+      unknownTenancies: (organisationId, tenancyIds) => notInOrganisation(db.kysely, organisationId, tenancyIds),
+      organisationTenancies: async (organisationId) =>
+        (await organisationTenancies(db.kysely, organisationId)).map((t) => t.id),
+    },
+    costs: costReads,
+    markers: async (tenancyId, from, to) => (await events.visible(tenancyId, { scope: 'tenant', from, to })).items,
+    clock,
+    ids,
+  })
+  wireAlertRunEvents(runEvents, alertStore, budgetStore, { ids, clock, onRunQueued: deps.onRunQueued })
   /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */
   const authFailures = createAuthFailureLimiter(config.authFailureLimitPerMinute)
   const sessions = createSessionService({
@@ -245,8 +265,6 @@ export function createServices(deps: {
       }
     }
   }
-  /** Budgets at risk come from the budgets feature once it is wired; until then there are none. */
-  const budgetsAtRisk: BudgetsAtRisk = async () => []
   /** Every request to a URL someone gave (webhooks, Slack, Teams) goes through this guard. */
   const outbound = createOutboundClient({ allow: config.outboundAllow })
   const channels = createChannelService({
@@ -351,8 +369,10 @@ export function createServices(deps: {
       events,
       anomalyCounts: (tenancyIds) => activeAnomalyCounts(db.kysely, tenancyIds),
       insightSavings: (tenancyIds, asOf) => activeInsightSavings(db.kysely, tenancyIds, asOf),
-      budgetsAtRisk,
+      budgetsAtRisk: budgets.atRisk,
     }),
+    budgetStore,
+    budgets,
   }
 }
 export type Services = ReturnType<typeof createServices>
@@ -385,24 +405,30 @@ function wireSnapshotRunEvents(
 }
 
 /**
- * An analysis run's success queues the evaluation of the alert rules of its tenant's organisation in the same
- * transaction (when the organisation has an enabled rule): an analysis that committed is always evaluated, even
- * when the process dies right after. The worker is woken once it committed.
+ * An analysis run's success queues the evaluation of the alert rules and budgets of its tenant's organisation in
+ * the same transaction (when the organisation has an enabled rule or a budget, whose thresholds latch even when no
+ * rule alerts): an analysis that committed is always evaluated, even when the process dies right after. The worker
+ * is woken once it committed.
  */
 function wireAlertRunEvents(
   events: RunEvents,
   store: AlertStore,
+  budgets: Pick<BudgetStore, 'anyOf'>,
   deps: { ids: Ids; clock: Clock; onRunQueued?: () => void },
 ) {
   events.beforeCommit(async (tx, changes) => {
     for (const e of changes) {
       if (e.type !== 'run:succeeded' || e.kind !== ANALYSIS_RUNS.name || !e.tenantId) continue
-      await store.queueAfterAnalysis(tx, {
-        id: deps.ids.uuid(),
-        tenantId: e.tenantId,
-        sourceRunId: e.runId,
-        requestedAt: deps.clock.now().toISOString(),
-      })
+      await store.queueAfterAnalysis(
+        tx,
+        {
+          id: deps.ids.uuid(),
+          tenantId: e.tenantId,
+          sourceRunId: e.runId,
+          requestedAt: deps.clock.now().toISOString(),
+        },
+        (organisationId) => budgets.anyOf(tx, organisationId),
+      )
     }
   })
   events.on('run:succeeded', ({ kind }) => {

@@ -2,6 +2,7 @@ import { alerts } from './alerts/index.js'
 import { anomalies } from './anomalies/index.js'
 import { apiKeys } from './apikeys/index.js'
 import { audit } from './audit/index.js'
+import { budgets } from './budgets/index.js'
 import { costs } from './costs/index.js'
 import { events } from './events/index.js'
 import { insights } from './insights/index.js'
@@ -31,6 +32,7 @@ export const FEATURES = [
   reports,
   notifications,
   alerts,
+  budgets,
   users,
   apiKeys,
   session,

@@ -99,8 +99,8 @@ for (const dialect of testDialects()) {
         // @ts-expect-error: the tenants were not named, so the feature cannot use them
         routes: async (_api, s) => s.tenants,
       }
-      // @ts-expect-error: the services hold no budgets, so a feature that names them cannot be served
-      const lacking: readonly Feature<Services>[] = [{ name: 'lacking' } as Feature<{ budgets: unknown }>]
+      // @ts-expect-error: the services hold no forecasts service, so a feature that names one cannot be served
+      const lacking: readonly Feature<Services>[] = [{ name: 'lacking' } as Feature<{ forecasts: unknown }>]
       expect([unnamed, ...lacking].map((f) => f.name)).toEqual(['unnamed', 'lacking'])
 
       const org = await t.given.organisation('Named')

@@ -55,18 +55,27 @@ for (const dialect of testDialects()) {
       expect(await names(tenancies)).toEqual(['Launch', 'Payments'])
       expect(await names([])).toEqual([])
 
+      expect((await store.allVisible(org.organisationId, [tenancies[0]!])).map((b) => b.name)).toEqual(['Payments'])
+      const covering = async (tenancyId: string) =>
+        (await store.covering(org.organisationId, tenancyId)).map((b) => b.name).sort()
+      expect(await covering(tenancies[0]!)).toEqual(['Everything', 'Launch', 'Payments'])
+      expect(await covering(tenancies[1]!)).toEqual(['Everything', 'Launch'])
+      expect(await store.anyOf(t.db.kysely, org.organisationId)).toBe(true)
+
+      const latched = async (periodFrom: string) =>
+        (await store.latchedIn([{ budgetId: mine.id, periodFrom }])).get(mine.id) ?? new Map()
       const latch = (index: number) =>
         t.db.kysely
           .transaction()
           .execute((tx) => store.latch(tx, mine.id, '2026-12-01', [{ index, since: '2026-12-20' }]))
       expect(await latch(0)).toEqual([0])
       expect(await latch(0)).toEqual([])
-      expect(await store.latched(mine.id, '2026-12-01')).toEqual(new Map([[0, '2026-12-20']]))
-      expect(await store.latched(mine.id, '2027-01-01')).toEqual(new Map())
+      expect(await latched('2026-12-01')).toEqual(new Map([[0, '2026-12-20']]))
+      expect(await latched('2027-01-01')).toEqual(new Map())
 
       await store.update({ ...mine, amount: 15000 }, noAudit, true)
       expect((await store.byId(mine.id))!.amount).toBe(15000)
-      expect(await store.latched(mine.id, '2026-12-01')).toEqual(new Map())
+      expect(await latched('2026-12-01')).toEqual(new Map())
       await store.delete(mine.id, noAudit)
       expect(await store.byId(mine.id)).toBeNull()
     })

@@ -42,6 +42,55 @@ export interface paths {
         patch: operations["PublicUpdateAnomalyStatus"];
         trace?: never;
     };
+    "/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Budgets the key can see, by name (id last), each with its status.
+         * @description A budget is listed when the key can see every tenancy it covers. Owners manage every budget; the Admins of tenancies manage the budgets whose scope.tenancyIds are all tenancies they administer (and their Viewers read them). A budget of the whole organisation (tenancyIds null) is for owners. Each budget carries `status`, its current period as of today: the spend so far, the forecast at the period end with its 80% interval, the percent of the amount, the day the forecast crosses it, and each threshold Ok or Alarm since a day (a threshold alarms once a period).
+         */
+        get: operations["ListBudgets"];
+        put?: never;
+        /**
+         * Creates a budget: an amount per period for a scope, with thresholds that alert.
+         * @description Owners manage every budget; the Admins of tenancies manage the budgets whose scope.tenancyIds are all tenancies they administer (and their Viewers read them). A budget of the whole organisation (tenancyIds null) is for owners. Defaults: startDate the first day of the current month (Custom: its first period's), costBasis Effective, no thresholds. Refused with 400, nothing saved: a tenancy not of the organisation, `amount` with period Custom or `periods` without it, Custom periods that overlap or end before they start, more than 10 thresholds. Each budget carries `status`, its current period as of today: the spend so far, the forecast at the period end with its 80% interval, the percent of the amount, the day the forecast crosses it, and each threshold Ok or Alarm since a day (a threshold alarms once a period).
+         */
+        post: operations["CreateBudget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/budgets/{budgetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One budget, with its status.
+         * @description Each budget carries `status`, its current period as of today: the spend so far, the forecast at the period end with its 80% interval, the percent of the amount, the day the forecast crosses it, and each threshold Ok or Alarm since a day (a threshold alarms once a period).
+         */
+        get: operations["GetBudget"];
+        put?: never;
+        post?: never;
+        /** Deletes a budget. */
+        delete: operations["DeleteBudget"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes a budget.
+         * @description Absent fields are unchanged; the budget as changed is checked as at creation. A change of what the thresholds measure (period, amount, periods, startDate, scope, currency, costBasis, thresholds) restarts their latches: each may alarm again this period. Owners manage every budget; the Admins of tenancies manage the budgets whose scope.tenancyIds are all tenancies they administer (and their Viewers read them). A budget of the whole organisation (tenancyIds null) is for owners.
+         */
+        patch: operations["UpdateBudget"];
+        trace?: never;
+    };
     "/insights": {
         parameters: {
             query?: never;
@@ -1235,6 +1284,119 @@ export interface components {
             /** Format: uuid */
             tenantId: string;
         };
+        Budget: {
+            /** @description In the budget’s currency. */
+            amount: number | null;
+            /**
+             * @description Effective (amortised, the default) or Billed. Costs are collected amortised: until a cost source records billed cost, Billed reads the same costs.
+             * @enum {string}
+             */
+            costBasis: "Effective" | "Billed";
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description ISO 4217 code. */
+            currency: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            period: "Monthly" | "Quarterly" | "Annually" | "Custom";
+            periods: {
+                /** @description In the budget’s currency. */
+                amount: number;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                from: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                to: string;
+            }[] | null;
+            scope: components["schemas"]["BudgetScope"];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (UTC day).
+             */
+            startDate: string;
+            status: components["schemas"]["BudgetStatus"] | null;
+            thresholds: components["schemas"]["BudgetThreshold"][];
+            /**
+             * Format: date-time
+             * @description RFC 3339; returned in UTC with milliseconds.
+             */
+            updatedAt: string;
+        };
+        BudgetScope: {
+            resourceGroup?: string | null;
+            service?: string | null;
+            /** @description Only the costs of resources carrying every tag, with the markers' semantics (the key without letter case, the value exactly). */
+            tags?: {
+                key: string;
+                value: string;
+            }[];
+            tenancyIds: string[] | null;
+        };
+        /** @description The current period’s figures as of today (a budget’s status is null when it has no period today). */
+        BudgetStatus: {
+            /** @description The spend from the period’s first day to the last day with costs. */
+            actual: number;
+            amount: number;
+            /**
+             * Format: date
+             * @description The day the spend, actual then forecast, reaches the amount at the current run-rate; or null.
+             */
+            breachDate: string | null;
+            forecast: {
+                expected: number;
+                lower: number;
+                upper: number;
+            };
+            /** @description actual against amount, in percent. */
+            percent: number;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (UTC day).
+             */
+            periodFrom: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (UTC day).
+             */
+            periodTo: string;
+            thresholds: {
+                /** @enum {string} */
+                basis: "Actual" | "Forecast";
+                /** @enum {string} */
+                kind: "Percent" | "Amount";
+                /**
+                 * Format: date
+                 * @description The day it alarmed in this period.
+                 */
+                since: string | null;
+                /** @enum {string} */
+                state: "Ok" | "Alarm";
+                value: number;
+            }[];
+        };
+        BudgetThreshold: {
+            /**
+             * @description Actual: the spend so far crosses it; Forecast: the forecast at the period’s end does.
+             * @enum {string}
+             */
+            basis: "Actual" | "Forecast";
+            /**
+             * @description Percent of the period’s amount, or an amount.
+             * @enum {string}
+             */
+            kind: "Percent" | "Amount";
+            value: number;
+        };
         /** @description Extension: the expected daily cost of a chart scope's series from the day after its last settled day up to `to`, with an 80% interval, each series' month-end and period totals, and the accuracy of the forecast in a backtest. */
         CostForecast: {
             /** @description The scope's total usage forecast, backtested over the last 4 weeks of its history. */
@@ -1399,6 +1561,39 @@ export interface components {
             /** @description An IANA time zone (default UTC). */
             timeZone?: string;
             trigger: components["schemas"]["AlertRuleTrigger"];
+        };
+        /** @description `period: Custom` takes `periods` instead of `amount`; the others take `amount`. */
+        CreateBudgetRequest: {
+            /** @description In the budget’s currency. */
+            amount?: number;
+            /** @enum {string} */
+            costBasis?: "Effective" | "Billed";
+            /** @description ISO 4217 code. */
+            currency: string;
+            name: string;
+            /** @enum {string} */
+            period: "Monthly" | "Quarterly" | "Annually" | "Custom";
+            periods?: {
+                /** @description In the budget’s currency. */
+                amount: number;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                from: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                to: string;
+            }[];
+            scope: components["schemas"]["BudgetScope"];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (UTC day).
+             */
+            startDate?: string;
+            thresholds?: components["schemas"]["BudgetThreshold"][];
         };
         CreatedNotificationChannel: {
             /**
@@ -1860,6 +2055,39 @@ export interface components {
              * @enum {string}
              */
             status?: "Active" | "Acknowledged" | "Resolved";
+        };
+        /** @description Absent fields are unchanged; the budget as changed is checked as at creation. */
+        PatchBudgetRequest: {
+            /** @description In the budget’s currency. */
+            amount?: number;
+            /** @enum {string} */
+            costBasis?: "Effective" | "Billed";
+            /** @description ISO 4217 code. */
+            currency?: string;
+            name?: string;
+            /** @enum {string} */
+            period?: "Monthly" | "Quarterly" | "Annually" | "Custom";
+            periods?: {
+                /** @description In the budget’s currency. */
+                amount: number;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                from: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD (UTC day).
+                 */
+                to: string;
+            }[];
+            scope?: components["schemas"]["BudgetScope"];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (UTC day).
+             */
+            startDate?: string;
+            thresholds?: components["schemas"]["BudgetThreshold"][];
         };
         /**
          * @example {
@@ -2597,6 +2825,399 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Anomaly"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ListBudgets: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200. */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Budget records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Budget"][];
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    CreateBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    GetBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                budgetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    DeleteBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                budgetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UpdateBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                budgetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchBudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
                 };
             };
             /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */

@@ -205,6 +205,8 @@ export function createAlertStore(db: Kysely<Database>, runs: RunStore<AlertRunCo
     async queueAfterAnalysis(
       tx: Queryable,
       values: { id: string; tenantId: string; sourceRunId: string; requestedAt: string },
+      /** Whether the organisation has something else evaluated after an analysis (budgets). */
+      alsoWanted: (organisationId: string) => Promise<boolean> = async () => false,
     ): Promise<boolean> {
       const t = tx as Kysely<Database>
       const organisationId = await organisationOfTenancy(t, values.tenantId)
@@ -216,7 +218,7 @@ export function createAlertStore(db: Kysely<Database>, runs: RunStore<AlertRunCo
         .where('enabled', '=', 1)
         .limit(1)
         .executeTakeFirst()
-      if (!rule) return false
+      if (!rule && !(await alsoWanted(organisationId))) return false
       await t
         .insertInto('alertRuns')
         .values({ ...values, organisationId, status: 'Queued', source: 'analysis', ruleId: null, periodKey: null })

@@ -18,7 +18,13 @@ export async function periodStatus(
   today: string,
   costs: ScopeCosts,
   latched: ReadonlyMap<number, string>,
-): Promise<{ period: BudgetPeriod; figures: BudgetFigures; status: NonNullable<BudgetRecord['status']> } | null> {
+): Promise<{
+  period: BudgetPeriod
+  figures: BudgetFigures
+  status: NonNullable<BudgetRecord['status']>
+  /** The last day of actual spend (later days are forecast). */
+  actualThrough: string
+} | null> {
   const period = periodOf(budget, today)
   if (!period) return null
   const settled = await costs.settledThrough()
@@ -48,6 +54,7 @@ export async function periodStatus(
   return {
     period,
     figures,
+    actualThrough,
     status: {
       periodFrom: period.from,
       periodTo: period.to,

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { ref } from '../../platform/http/openapi.js'
 import { Currency, DateOnly, Instant, Nullable, StringEnum, Uuid } from '../../platform/http/schemas.js'
 
 export const BUDGET_PERIODS = ['Monthly', 'Quarterly', 'Annually', 'Custom'] as const
@@ -83,14 +84,17 @@ export const BudgetStatus = Type.Object(
       }),
     ),
   },
-  { $id: 'BudgetStatus' },
+  {
+    $id: 'BudgetStatus',
+    description: 'The current period’s figures as of today (a budget’s status is null when it has no period today).',
+  },
 )
 
 export const BudgetRecord = Type.Object(
   {
     id: Uuid,
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    scope: BudgetScope,
+    scope: ref(BudgetScope),
     period: StringEnum(BUDGET_PERIODS),
     amount: Nullable(Amount),
     periods: Nullable(Type.Array(CustomPeriod)),
@@ -101,9 +105,8 @@ export const BudgetRecord = Type.Object(
         'Effective (amortised, the default) or Billed. Costs are collected amortised: until a cost source records ' +
         'billed cost, Billed reads the same costs.',
     }),
-    thresholds: Type.Array(BudgetThreshold, { maxItems: MAX_THRESHOLDS }),
-    // The current period's; null when the budget has none today.
-    status: Nullable(BudgetStatus),
+    thresholds: Type.Array(ref(BudgetThreshold), { maxItems: MAX_THRESHOLDS }),
+    status: Nullable(ref(BudgetStatus)),
     createdAt: Instant,
     updatedAt: Instant,
   },
@@ -114,14 +117,14 @@ export type BudgetRecord = Static<typeof BudgetRecord>
 export const CreateBudgetRequest = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    scope: BudgetScope,
+    scope: ref(BudgetScope),
     period: StringEnum(BUDGET_PERIODS),
     amount: Type.Optional(Amount),
     periods: Type.Optional(Type.Array(CustomPeriod, { minItems: 1, maxItems: 60 })),
     currency: Currency,
     startDate: Type.Optional(DateOnly),
     costBasis: Type.Optional(StringEnum(COST_BASES)),
-    thresholds: Type.Optional(Type.Array(BudgetThreshold, { maxItems: MAX_THRESHOLDS })),
+    thresholds: Type.Optional(Type.Array(ref(BudgetThreshold), { maxItems: MAX_THRESHOLDS })),
   },
   {
     $id: 'CreateBudgetRequest',
@@ -130,3 +133,12 @@ export const CreateBudgetRequest = Type.Object(
   },
 )
 export type CreateBudgetRequest = Static<typeof CreateBudgetRequest>
+
+export const PatchBudgetRequest = Type.Partial(CreateBudgetRequest, {
+  $id: 'PatchBudgetRequest',
+  additionalProperties: false,
+  description: 'Absent fields are unchanged; the budget as changed is checked as at creation.',
+})
+export type PatchBudgetRequest = Static<typeof PatchBudgetRequest>
+
+export const BudgetParams = Type.Object({ budgetId: Uuid })

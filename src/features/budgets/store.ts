@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Visibility } from '../../platform/auth/principal.js'
 import { chunk } from '../../platform/chunk.js'
-import type { Database } from '../../platform/db/index.js'
+import type { Database, Queryable } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { CustomPeriod } from './periods.js'
 import type { BudgetRecord, BudgetScope, BudgetThreshold } from './schemas.js'
@@ -163,26 +163,63 @@ export function createBudgetStore(db: Kysely<Database>) {
       return { items: await toDefinitions(rows), totalCount: Number(total.n) }
     },
 
-    /** Every budget of the organisation, for an evaluation after a run. */
-    async allOf(organisationId: string): Promise<BudgetDefinition[]> {
+    /** Every budget of the organisation the visibility covers, by name: the budgets at risk read them all. */
+    async allVisible(organisationId: string, visibility: Visibility): Promise<BudgetDefinition[]> {
+      const rows = await visible(organisationId, visibility).selectAll('b').orderBy('b.name').orderBy('b.id').execute()
+      return toDefinitions(rows)
+    },
+
+    /** The organisation's budgets that cover a tenancy (those of the whole organisation included): an evaluation. */
+    async covering(organisationId: string, tenancyId: string): Promise<BudgetDefinition[]> {
       const rows = await db
-        .selectFrom('budgets')
-        .selectAll()
-        .where('organisationId', '=', organisationId)
-        .orderBy('id')
+        .selectFrom('budgets as b')
+        .selectAll('b')
+        .where('b.organisationId', '=', organisationId)
+        .where(({ or, not, exists, selectFrom }) =>
+          or([
+            not(exists(selectFrom('budgetTenancies as t').select('t.tenancyId').whereRef('t.budgetId', '=', 'b.id'))),
+            exists(
+              selectFrom('budgetTenancies as t')
+                .select('t.tenancyId')
+                .whereRef('t.budgetId', '=', 'b.id')
+                .where('t.tenancyId', '=', tenancyId),
+            ),
+          ]),
+        )
+        .orderBy('b.id')
         .execute()
       return toDefinitions(rows)
     },
 
-    /** The thresholds that alarmed in a budget's period, by index, with the day each did. */
-    async latched(budgetId: string, periodFrom: string): Promise<Map<number, string>> {
-      const rows = await db
-        .selectFrom('budgetThresholdStates')
-        .select(['thresholdIndex', 'since'])
-        .where('budgetId', '=', budgetId)
-        .where('periodFrom', '=', periodFrom)
-        .execute()
-      return new Map(rows.map((r) => [Number(r.thresholdIndex), r.since]))
+    /** Whether the organisation of a tenancy has a budget: its analyses are then evaluated (in `tx`). */
+    async anyOf(tx: Queryable, organisationId: string): Promise<boolean> {
+      const row = await (tx as Kysely<Database>)
+        .selectFrom('budgets')
+        .select('id')
+        .where('organisationId', '=', organisationId)
+        .limit(1)
+        .executeTakeFirst()
+      return row !== undefined
+    },
+
+    /** The thresholds that alarmed in each budget's current period, by index, with the day each did. */
+    async latchedIn(periods: { budgetId: string; periodFrom: string }[]): Promise<Map<string, Map<number, string>>> {
+      const wanted = new Map(periods.map((p) => [p.budgetId, p.periodFrom]))
+      const byBudget = new Map<string, Map<number, string>>()
+      for (const part of chunk([...wanted.keys()], 500)) {
+        const rows = await db
+          .selectFrom('budgetThresholdStates')
+          .select(['budgetId', 'thresholdIndex', 'periodFrom', 'since'])
+          .where('budgetId', 'in', part)
+          .execute()
+        for (const r of rows) {
+          if (wanted.get(r.budgetId) !== r.periodFrom) continue
+          const states = byBudget.get(r.budgetId) ?? new Map<number, string>()
+          states.set(Number(r.thresholdIndex), r.since)
+          byBudget.set(r.budgetId, states)
+        }
+      }
+      return byBudget
     },
 
     /**
