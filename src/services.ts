@@ -212,11 +212,6 @@ export function createServices(deps: {
     db.kysely,
     createRunStore<AlertRunColumns>(db, ALERT_RUNS, { clock, events: runEvents }),
   )
-  const alertSources = createAlertSources(db.kysely, {
-    anomalies,
-    inventory: inventoryStore,
-    predictions: { predictedSince: eventStore.predictedSince, observedChange: anomalies.observedChange },
-  })
   const budgetStore = createBudgetStore(db.kysely)
   const budgets = createBudgetService({
     store: budgetStore,
@@ -226,9 +221,17 @@ export function createServices(deps: {
         (await organisationTenancies(db.kysely, organisationId)).map((t) => t.id),
     },
     costs: costReads,
-    markers: async (tenancyId, from, to) => (await events.visible(tenancyId, { scope: 'tenant', from, to })).items,
+    markers: async (tenancyId, from, to) =>
+      (await events.visible(tenancyId, { scope: 'tenant', from: `${from}T00:00:00.000Z`, to: `${to}T23:59:59.999Z` }))
+        .items,
     clock,
     ids,
+  })
+  const alertSources = createAlertSources(db.kysely, {
+    anomalies,
+    inventory: inventoryStore,
+    predictions: { predictedSince: eventStore.predictedSince, observedChange: anomalies.observedChange },
+    budgets,
   })
   wireAlertRunEvents(runEvents, alertStore, budgetStore, { ids, clock, onRunQueued: deps.onRunQueued })
   /** Failed authentications per client address (keys, sessions, sign-ins), refused with 429 past the limit. */

@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RECENT_CHANGES, simulatedEstate } from '../../src/connectors/simulated/estate.js'
@@ -7,6 +5,7 @@ import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { addDays, toDay } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
+import { webhookReceiver } from '../support/webhook-receiver.js'
 
 const API = '/api/public/v1'
 const PUBLIC_URL = 'https://costwatch.example.com'
@@ -33,31 +32,19 @@ for (const dialect of testDialects()) {
     const [spikeResource] = simulatedEstate(cloudTenantId).resources.filter((r) => r.change === 'spike')
     const team = spikeResource!.tags.team!
     const spikeDay = addDays(toDay(now), -RECENT_CHANGES.spike.daysAgo)
-    const received: { headers: IncomingHttpHeaders; body: string }[] = []
-    let server: Server
+    let receiver: Awaited<ReturnType<typeof webhookReceiver>>
     let org: OrgContext
     let tenant: TenantRecord
     let secret: string
 
     beforeAll(async () => {
-      server = createServer((req, res) => {
-        let body = ''
-        req.on('data', (chunk) => {
-          body += chunk
-        })
-        req.on('end', () => {
-          received.push({ headers: req.headers, body })
-          res.writeHead(204).end()
-        })
-      })
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-      const { port } = server.address() as AddressInfo
+      receiver = await webhookReceiver()
 
       org = await t.given.organisation()
       const channel = await t.request('POST', `${API}/notification-channels`, org.ownerKey, {
         name: 'On-call',
         type: 'Webhook',
-        url: `http://127.0.0.1:${port}/hooks/costwatch`,
+        url: receiver.url('/hooks/costwatch'),
       })
       expect(channel.statusCode, channel.body).toBe(201)
       secret = channel.json().secret
@@ -87,13 +74,13 @@ for (const dialect of testDialects()) {
     }, 120_000)
 
     afterAll(async () => {
-      await new Promise((resolve) => server?.close(resolve))
+      await receiver?.close()
     })
 
     it('the receiver gets the spike, signed, with its link and drivers', async () => {
-      expect(received.length).toBeGreaterThan(0)
+      expect(receiver.received.length).toBeGreaterThan(0)
       const verifier = new Webhook(secret)
-      const events = received.map((r) => ({
+      const events = receiver.received.map((r) => ({
         headers: r.headers,
         event: verifier.verify(r.body, r.headers as Record<string, string>) as {
           type: string
@@ -124,7 +111,7 @@ for (const dialect of testDialects()) {
         .select(['status', 'outcome', 'eventType'])
         .where('organisationId', '=', org.organisationId)
         .execute()
-      expect(rows.length).toBe(received.length)
+      expect(rows.length).toBe(receiver.received.length)
       expect(rows.every((r) => r.status === 'Succeeded' && r.eventType === 'anomaly.raised')).toBe(true)
     })
   })

@@ -123,11 +123,19 @@ for (const dialect of testDialects()) {
         trigger: { type: 'InsightFound', minMonthlySavings: 50 },
       })
       expect(insight.json().trigger).toEqual({ type: 'InsightFound', minMonthlySavings: 50 })
+      const watched = await t.request('POST', `${API}/budgets`, org.ownerKey, {
+        name: 'Everything',
+        scope: { tenancyIds: null },
+        period: 'Monthly',
+        amount: 1000,
+        currency: 'USD',
+      })
+      expect(watched.statusCode, watched.body).toBe(201)
       const budget = await t.request('POST', `${API}/notification-rules`, org.ownerKey, {
         name: 'Budgets',
         channelIds: [channel],
         scope: { tenancyIds: null },
-        trigger: { type: 'BudgetThreshold', budgetIds: [randomUUID()] },
+        trigger: { type: 'BudgetThreshold', budgetIds: [watched.json().id] },
       })
       expect(budget.statusCode, budget.body).toBe(201)
       // An AnomalyRaised trigger without thresholds alerts about every anomaly.
@@ -161,6 +169,12 @@ for (const dialect of testDialects()) {
         [{ frequency: 'Daily', digestWeekday: 'Friday' }, 'digestWeekday', 'only allowed with frequency Weekly'],
         [{ trigger: { type: 'Digest' }, frequency: 'Immediate' }, 'frequency', 'needs Daily or Weekly'],
         [{ name: '   ' }, 'name'],
+        [
+          { trigger: { type: 'BudgetThreshold', budgetIds: [randomUUID()] } },
+          'trigger.budgetIds',
+          'is not a budget of this organisation',
+        ],
+        [{ trigger: { type: 'BudgetThreshold' }, frequency: 'Daily' }, 'frequency', 'once a period'],
       ]
       for (const [change, field, words] of cases) {
         const res = await t.request('POST', `${API}/notification-rules`, org.ownerKey, { ...payments(), ...change })

@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventRecord } from '../../src/features/events/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 import { estateCost } from '../support/focus-estate.js'
+import { webhookReceiver } from '../support/webhook-receiver.js'
 import { perMonth, shiftedEstate, writeEstate } from './estate.js'
 
 const API = '/api/public/v1'
@@ -29,8 +28,8 @@ for (const dialect of testDialects()) {
         COSTWATCH_OUTBOUND_ALLOW: '127.0.0.1/32',
       },
     })
-    const received: Received[] = []
-    let server: Server
+    let receiver: Awaited<ReturnType<typeof webhookReceiver>>
+    const received = () => receiver.events<Received>()
     let org: OrgContext
     let tenantId: string
     const rules = {} as Record<'over' | 'never' | 'platform', string>
@@ -53,24 +52,13 @@ for (const dialect of testDialects()) {
     })
 
     beforeAll(async () => {
-      server = createServer((req, res) => {
-        let body = ''
-        req.on('data', (chunk) => {
-          body += chunk
-        })
-        req.on('end', () => {
-          received.push(JSON.parse(body) as Received)
-          res.writeHead(204).end()
-        })
-      })
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-      const { port } = server.address() as AddressInfo
+      receiver = await webhookReceiver()
       org = await t.given.organisation()
       tenantId = (await t.given.tenant(org)).id
       const channel = await t.request('POST', `${API}/notification-channels`, org.ownerKey, {
         name: 'Deploys',
         type: 'Webhook',
-        url: `http://127.0.0.1:${port}/hooks`,
+        url: receiver.url(),
       })
       expect(channel.statusCode, channel.body).toBe(201)
       const rule = async (name: string, trigger: Record<string, unknown>, scope: Record<string, unknown> = {}) => {
@@ -109,11 +97,11 @@ for (const dialect of testDialects()) {
     }, 120_000)
 
     afterAll(async () => {
-      await new Promise((resolve) => server?.close(resolve))
+      await receiver?.close()
     })
 
     it('fires once per marker and rule whose observed change exceeds the prediction by the thresholds', () => {
-      const sent = received.map(
+      const sent = received().map(
         (r) =>
           `${r.type} ${r.data.ruleId === rules.over ? 'over' : r.data.ruleId === rules.platform ? 'platform' : r.data.ruleId} ${r.data.eventId}`,
       )
@@ -127,7 +115,7 @@ for (const dialect of testDialects()) {
     })
 
     it('says what was estimated and what it is running at, with the commit, the pull request and the chart', () => {
-      const alert = received.find((r) => r.data.ruleId === rules.over && r.data.eventId === markers.payments.id)!
+      const alert = received().find((r) => r.data.ruleId === rules.over && r.data.eventId === markers.payments.id)!
       const vm2 = (r: { name: string }) => r.name === 'vm-web-2'
       const observed = perMonth(
         estateCost(estate, '2026-01-30', '2026-02-12', vm2),
@@ -157,13 +145,13 @@ for (const dialect of testDialects()) {
     })
 
     it('a later analysis sends nothing again', async () => {
-      const before = received.length
+      const before = received().length
       await t.services.importFocus(tenantId, files)
       const worker = t.worker()
       while (await worker.runOnce()) {}
       const runs = await t.db.kysely.selectFrom('alertRuns').select('id').execute()
       expect(runs.length).toBeGreaterThanOrEqual(2)
-      expect(received.length).toBe(before)
+      expect(received().length).toBe(before)
     })
 
     it('refuses a PredictionExceeded digest and fields of other triggers', async () => {

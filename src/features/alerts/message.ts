@@ -1,4 +1,5 @@
 import type { AnomalyRecord } from '../anomalies/public.js'
+import type { BudgetEvaluation, BudgetMarker } from '../budgets/public.js'
 import type { EventRecord } from '../events/public.js'
 import type { AlertMessage, EventType, NotificationEvent } from '../notifications/public.js'
 import type { IncidentAlert } from './match.js'
@@ -421,5 +422,98 @@ export function predictionEvent(input: RuleEventContext & { marker: EventRecord;
         { label: 'Open the markers', url },
       ],
     },
+  }
+}
+
+export const budgetUrl = (publicUrl: string, budgetId: string) => `${publicUrl}/budgets/${budgetId}`
+
+/** What a budget alert explains: the services that drove the period's spend, and the markers since it began. */
+export interface BudgetExplanation {
+  drivers: { service: string; cost: number; previous: number; change: number }[]
+  markers: BudgetMarker[]
+  /** The days of the period compared with as many of the period before (0: no period before). */
+  comparedDays: number
+}
+
+/**
+ * A budget threshold crossed: "Payments has spent US$9,800, 82% of US$12,000 (threshold 80% of actual spend)", with
+ * its forecast and breach date, the drivers this period against the last, and the markers since it began.
+ */
+export function budgetEvent(
+  input: Omit<RuleEventContext, 'tenancyName'> & {
+    evaluation: BudgetEvaluation
+    thresholdIndex: number
+    explanation: BudgetExplanation
+    scope: string
+  },
+): NotificationEvent {
+  const { evaluation, explanation, publicUrl } = input
+  const { budget, status } = evaluation
+  const threshold = status.thresholds[input.thresholdIndex]!
+  const c = budget.currency
+  const what =
+    threshold.kind === 'Percent' ? `${threshold.value}% of ${money(status.amount, c)}` : money(threshold.value, c)
+  const measured = threshold.basis === 'Actual' ? 'actual spend' : 'forecast at the period end'
+  const url = budgetUrl(publicUrl, budget.id)
+  const period = `${date(status.periodFrom)} – ${date(status.periodTo)}`
+  const forecast = `${money(status.forecast.expected, c)} (${money(status.forecast.lower, c)} – ${money(status.forecast.upper, c)})`
+  const breach = status.breachDate
+    ? ` At the current run-rate it exceeds its amount on ${date(status.breachDate)}.`
+    : ' At the current run-rate it stays within its amount.'
+  const summary =
+    `Budget '${budget.name}' (${period}) has spent ${money(status.actual, c)} through ${date(evaluation.actualThrough)}, ` +
+    `${status.percent}% of ${money(status.amount, c)}; forecast ${forecast} at the period end.${breach}`
+  const title =
+    threshold.basis === 'Actual'
+      ? `Budget '${budget.name}' passed ${what}: ${money(status.actual, c)} spent`
+      : `Budget '${budget.name}' is forecast past ${what}: ${money(status.forecast.expected, c)} by ${date(status.periodTo)}`
+  const facts: AlertMessage['facts'] = [
+    { label: 'Budget', value: budget.name },
+    { label: 'Scope', value: input.scope },
+    { label: 'Period', value: period },
+    { label: 'Threshold', value: `${what} (${measured})` },
+    { label: 'Spent', value: `${money(status.actual, c)} (${status.percent}%)` },
+    { label: 'Forecast', value: forecast },
+    { label: 'Exceeds on', value: status.breachDate ? date(status.breachDate) : 'not at the current run-rate' },
+    { label: 'Rule', value: input.ruleName },
+  ]
+  const sections: AlertMessage['sections'] = []
+  if (explanation.drivers.length)
+    sections.push({
+      heading:
+        explanation.comparedDays > 0
+          ? `Top drivers (this period against the same ${explanation.comparedDays} days of the last)`
+          : 'Top drivers',
+      lines: explanation.drivers.map(
+        (d) => `${d.service}: ${money(d.cost, c)}${explanation.comparedDays > 0 ? ` (${signed(d.change, c)})` : ''}`,
+      ),
+    })
+  if (explanation.markers.length)
+    sections.push({
+      heading: `Markers since ${date(status.periodFrom)}`,
+      lines: explanation.markers.map((m) => `${date(m.occurredAt.slice(0, 10))} · ${m.category} · ${m.title}`),
+    })
+  return {
+    type: 'budget.threshold_crossed',
+    timestamp: input.at,
+    data: {
+      budgetId: budget.id,
+      name: budget.name,
+      periodFrom: status.periodFrom,
+      periodTo: status.periodTo,
+      amount: status.amount,
+      currency: c,
+      threshold: { kind: threshold.kind, value: threshold.value, basis: threshold.basis },
+      actual: status.actual,
+      forecast: status.forecast,
+      percent: status.percent,
+      breachDate: status.breachDate,
+      drivers: explanation.drivers.map((d) => ({ service: d.service, cost: round2(d.cost), change: round2(d.change) })),
+      markerIds: explanation.markers.map((m) => m.id),
+      ruleId: input.ruleId,
+      url,
+      summary,
+    },
+    message: { title, summary, facts, sections, link: { label: 'Open the budget', url }, actions: [] },
   }
 }

@@ -1,10 +1,13 @@
 import type { Clock } from '../../platform/clock.js'
+import type { Queryable } from '../../platform/db/index.js'
 import { defineRunKind } from '../../platform/runs/worker.js'
 import type { AnomalyRecord } from '../anomalies/public.js'
+import type { BudgetDefinition } from '../budgets/public.js'
 import type { DeliveryRequest, QueueDeliveries } from '../notifications/public.js'
 import { type IncidentAlert, matchAnomalies, SEVERITY_RANK } from './match.js'
 import {
   anomalyEvent,
+  budgetEvent,
   DIGEST_TOP,
   type DigestContent,
   digestEvent,
@@ -28,6 +31,38 @@ interface Send {
 const anomalyKey = (id: string) => `anomaly:${id}`
 const insightKey = (id: string) => `insight:${id}`
 const predictionKey = (eventId: string) => `prediction:${eventId}`
+const budgetKey = (budgetId: string, periodFrom: string, index: number) => `budget:${budgetId}:${periodFrom}:${index}`
+
+/** A budget threshold crossed in a period: latched in the run's success, and alerted about only when this run did. */
+interface BudgetCrossing {
+  budgetId: string
+  periodFrom: string
+  index: number
+  since: string
+  requests: DeliveryRequest[]
+  sends: Send[]
+}
+
+/** Whether a BudgetThreshold rule watches a budget: named by it (or none named), every tenancy in its scope. */
+function watches(rule: RuleDefinition, budget: BudgetDefinition): boolean {
+  const named = rule.trigger.budgetIds ?? []
+  if (named.length && !named.includes(budget.id)) return false
+  const tenancies = rule.scope.tenancyIds
+  if (tenancies === null) return true
+  return budget.scope.tenancyIds !== null && budget.scope.tenancyIds.every((id) => tenancies.includes(id))
+}
+
+/** A budget's scope in words: its tenancies by name (or the whole organisation) and its filters. */
+function budgetScopeText(budget: BudgetDefinition, names: ReadonlyMap<string, string>): string {
+  const s = budget.scope
+  const parts = [
+    s.tenancyIds === null ? 'the whole organisation' : s.tenancyIds.map((id) => names.get(id) ?? id).join(', '),
+    ...(s.tags ?? []).map((t) => `tag ${t.key}=${t.value}`),
+    ...(s.resourceGroup ? [`resource group ${s.resourceGroup}`] : []),
+    ...(s.service ? [`service ${s.service}`] : []),
+  ]
+  return parts.join(' · ')
+}
 
 /** Whether a rule's scope takes the tenancy (null: every tenancy of the organisation). */
 const covers = (scope: RuleScope, tenancyId: string) =>
@@ -173,6 +208,87 @@ export function alertRunKind(deps: {
         }
       }
     }
+    const budgets = await budgetCrossings(run, rules, at)
+    return { requests, sends, budgets }
+  }
+
+  /**
+   * The budgets covering the tenancy, evaluated: every threshold crossed that its period has not latched, with the
+   * alerts of the BudgetThreshold rules watching the budget (a threshold latches whether or not a rule watches it).
+   */
+  async function budgetCrossings(
+    run: { organisationId: string; tenantId: string },
+    rules: RuleDefinition[],
+    at: string,
+  ): Promise<BudgetCrossing[]> {
+    const evaluations = await sources.budgets.evaluateAfter(run.organisationId, run.tenantId)
+    if (!evaluations.length) return []
+    const budgetRules = rules.filter((r) => r.trigger.type === 'BudgetThreshold')
+    const tenancies = budgetRules.length ? await sources.tenancies(run.organisationId) : []
+    const names = new Map(tenancies.map((t) => [t.id, t.name]))
+    const crossings: BudgetCrossing[] = []
+    for (const evaluation of evaluations) {
+      const { budget, period } = evaluation
+      const watching = budgetRules.filter((rule) => watches(rule, budget))
+      const explanation = watching.length
+        ? await sources.budgets.explain(evaluation, budget.scope.tenancyIds ?? tenancies.map((t) => t.id))
+        : null
+      for (const crossing of evaluation.crossings) {
+        const subjectKey = budgetKey(budget.id, period.from, crossing.index)
+        crossings.push({
+          budgetId: budget.id,
+          periodFrom: period.from,
+          ...crossing,
+          requests: watching.map((rule) => ({
+            organisationId: run.organisationId,
+            channelIds: rule.channelIds,
+            ruleId: rule.id,
+            // A change of the budget restarts its latches: its crossings after it are new events.
+            eventKey: `rule:${rule.id}:${subjectKey}:${Date.parse(budget.updatedAt)}`,
+            tenancyId: budget.scope.tenancyIds?.length === 1 ? budget.scope.tenancyIds[0]! : null,
+            event: budgetEvent({
+              evaluation,
+              thresholdIndex: crossing.index,
+              explanation: explanation!,
+              scope: budgetScopeText(budget, names),
+              ruleId: rule.id,
+              ruleName: rule.name,
+              publicUrl,
+              at,
+            }),
+          })),
+          sends: watching.map((rule) => ({ ruleId: rule.id, subjectKey, level: 1, sentAt: at })),
+        })
+      }
+    }
+    return crossings
+  }
+
+  /** Latches the crossings in the run's success transaction; answers the alerts of those this run latched first. */
+  async function latchCrossings(tx: Queryable, crossings: BudgetCrossing[]) {
+    const requests: DeliveryRequest[] = []
+    const sends: Send[] = []
+    const byPeriod = new Map<string, BudgetCrossing[]>()
+    for (const c of crossings) {
+      const key = `${c.budgetId} ${c.periodFrom}`
+      byPeriod.set(key, [...(byPeriod.get(key) ?? []), c])
+    }
+    for (const group of byPeriod.values()) {
+      const { budgetId, periodFrom } = group[0]!
+      const latched = new Set(
+        await sources.budgets.latch(
+          tx,
+          budgetId,
+          periodFrom,
+          group.map((c) => ({ index: c.index, since: c.since })),
+        ),
+      )
+      for (const c of group)
+        if (latched.has(c.index)) {
+          requests.push(...c.requests)
+          sends.push(...c.sends)
+        }
+    }
     return { requests, sends }
   }
 
@@ -257,17 +373,20 @@ export function alertRunKind(deps: {
     async handle(claimed, { succeed }) {
       const run = await store.runById(claimed.id)
       if (!run) throw new Error(`alert run ${claimed.id} disappeared`)
-      const { requests, sends } =
+      const { requests, sends, budgets } =
         run.source === 'digest' && run.ruleId && run.periodKey
-          ? await digest(run.ruleId, run.periodKey)
+          ? { ...(await digest(run.ruleId, run.periodKey)), budgets: [] }
           : run.source === 'analysis' && run.tenantId && run.organisationId && run.sourceRunId
             ? await afterAnalysis({
                 organisationId: run.organisationId,
                 tenantId: run.tenantId,
                 sourceRunId: run.sourceRunId,
               })
-            : { requests: [], sends: [] }
+            : { requests: [], sends: [], budgets: [] }
       await succeed(async (tx) => {
+        const latched = await latchCrossings(tx, budgets)
+        requests.push(...latched.requests)
+        sends.push(...latched.sends)
         if (requests.length) await deps.queueDeliveries(tx, requests)
         if (sends.length) await store.recordSends(tx, sends)
         return {}

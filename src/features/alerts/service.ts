@@ -100,6 +100,15 @@ export function createAlertService(deps: {
       errors.timeZone = [`${draft.timeZone} is not an IANA time zone (e.g. Europe/Berlin)`]
     if (trigger.type === 'Digest' && draft.frequency === 'Immediate')
       errors.frequency = ['a Digest trigger needs Daily or Weekly: a digest summarises a period']
+    if (trigger.type === 'BudgetThreshold') {
+      const unknown = await sources.budgets.unknownBudgets(who.organisationId, trigger.budgetIds ?? [])
+      if (unknown.length)
+        errors['trigger.budgetIds'] = unknown.map((id) => `${id} is not a budget of this organisation`)
+      if (draft.frequency !== 'Immediate')
+        errors.frequency = [
+          'a BudgetThreshold trigger is sent once a period as soon as a threshold is crossed: Immediate',
+        ]
+    }
     if (trigger.type === 'PredictionExceeded' && draft.frequency !== 'Immediate')
       errors.frequency = ['a PredictionExceeded trigger is sent once per marker as soon as it is seen: Immediate']
     if (draft.frequency === 'Immediate') {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../platform/db/index.js'
 import type { AnomalyRecord } from '../anomalies/public.js'
+import type { BudgetService } from '../budgets/public.js'
 import type { EventRecord } from '../events/public.js'
 import { insightsFoundBetween } from '../insights/public.js'
 import { type InventoryStore, resourceNamesById } from '../inventory/public.js'
@@ -26,6 +27,9 @@ export interface PredictionReads {
   observedChange(marker: EventRecord): Promise<ObservedChange>
 }
 
+/** What the budgets feature lends a BudgetThreshold trigger: its evaluation after a run, explained, and latched. */
+export type BudgetReads = Pick<BudgetService, 'evaluateAfter' | 'explain' | 'latch' | 'unknownBudgets'>
+
 /**
  * Everything an evaluation reads of other features, through their public entries: the anomalies, the inventory's
  * tags and names, the insights, the tenancies and the channels.
@@ -36,9 +40,10 @@ export function createAlertSources(
     anomalies: AnomalyReads
     inventory: Pick<InventoryStore, 'resourceTags' | 'resourceGroupsNamed' | 'subscriptionNames'>
     predictions: PredictionReads
+    budgets: BudgetReads
   },
 ) {
-  const { anomalies, inventory, predictions } = deps
+  const { anomalies, inventory, predictions, budgets } = deps
 
   /** The tags scope filters compare: the resource's or the group's own; null for broader scopes (never match). */
   async function tagsOf(a: AnomalyRecord): Promise<Readonly<Record<string, string>> | null> {
@@ -58,6 +63,7 @@ export function createAlertSources(
   return {
     anomalies,
     predictions,
+    budgets,
 
     /** The anomalies as candidates of a match; tags are read only when a rule filters on them. */
     async candidates(records: readonly AnomalyRecord[], withTags: boolean): Promise<Candidate[]> {

@@ -290,6 +290,8 @@ export function createBudgetService(deps: {
     },
 
     latch: store.latch,
+    /** Of these ids, those that are no budget of the organisation (a rule naming budgets). */
+    unknownBudgets: store.notOf,
   }
 }
 

@@ -191,6 +191,19 @@ export function createBudgetStore(db: Kysely<Database>) {
       return toDefinitions(rows)
     },
 
+    /** Of these ids, those that are no budget of the organisation. */
+    async notOf(organisationId: string, budgetIds: readonly string[]): Promise<string[]> {
+      if (budgetIds.length === 0) return []
+      const found = await db
+        .selectFrom('budgets')
+        .select('id')
+        .where('organisationId', '=', organisationId)
+        .where('id', 'in', [...budgetIds])
+        .execute()
+      const known = new Set(found.map((r) => r.id))
+      return budgetIds.filter((id) => !known.has(id))
+    },
+
     /** Whether the organisation of a tenancy has a budget: its analyses are then evaluated (in `tx`). */
     async anyOf(tx: Queryable, organisationId: string): Promise<boolean> {
       const row = await (tx as Kysely<Database>)
@@ -227,14 +240,14 @@ export function createBudgetStore(db: Kysely<Database>) {
      * that latched one first keeps it, and this one sends nothing for it).
      */
     async latch(
-      tx: Kysely<Database>,
+      tx: Queryable,
       budgetId: string,
       periodFrom: string,
       crossed: { index: number; since: string }[],
     ): Promise<number[]> {
       const latched: number[] = []
       for (const c of crossed) {
-        const inserted = await tx
+        const inserted = await (tx as Kysely<Database>)
           .insertInto('budgetThresholdStates')
           .values({ budgetId, thresholdIndex: c.index, periodFrom, since: c.since })
           .onConflict((oc) => oc.columns(['budgetId', 'thresholdIndex', 'periodFrom']).doNothing())

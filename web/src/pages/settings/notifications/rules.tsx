@@ -749,7 +749,11 @@ function RuleForm(props: {
           </div>
         )}
         {draft.triggerType === 'BudgetThreshold' && (
-          <p class="hint">Budgets are not available yet: a rule made now starts alerting once they are.</p>
+          <p class="hint">
+            Each threshold of every budget in the rule's scope (every tenancy of the budget in it), once a period, as
+            soon as an analysis finds it crossed: with the budget's spend, forecast, drivers and the markers since the
+            period began.
+          </p>
         )}
         {draft.triggerType === 'Digest' && (
           <p class="hint">The period's top anomalies by impact with their status, and the new savings found.</p>
