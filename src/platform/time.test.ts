@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   addDays,
+  addMonths,
   DAY_MS,
   dayBounds,
   dayCount,
@@ -9,6 +10,7 @@ import {
   dayStart,
   daysBetween,
   lastDays,
+  monthEndOf,
   monthStart,
   previousMonthStart,
   toDay,
@@ -144,5 +146,21 @@ describe('instants', () => {
     expect(new Date(utcMillis(50, 6, 15, 12)!).toISOString()).toBe('0050-06-15T12:00:00.000Z')
     expect(new Date(utcMillis(4, 2, 29)!).toISOString()).toBe('0004-02-29T00:00:00.000Z')
     expect(utcMillis(5, 2, 29)).toBeNull() // 0005 was no leap year
+  })
+})
+
+describe('months', () => {
+  it('ends a month on its last day, leap years included', () => {
+    expect(monthEndOf('2026-02-10')).toBe('2026-02-28')
+    expect(monthEndOf('2028-02-01')).toBe('2028-02-29')
+    expect(monthEndOf('2026-12-31')).toBe('2026-12-31')
+  })
+
+  it("keeps the day of the month where the month has it, else takes the month's last day", () => {
+    expect(addMonths('2026-01-31', 1)).toBe('2026-02-28')
+    expect(addMonths('2026-01-31', 2)).toBe('2026-03-31')
+    expect(addMonths('2026-11-15', 3)).toBe('2027-02-15')
+    expect(addMonths('2026-03-31', -1)).toBe('2026-02-28')
+    expect(addMonths('2024-02-29', 12)).toBe('2025-02-28')
   })
 })

@@ -63,6 +63,19 @@ export function monthStart(day: string): string {
   return `${day.slice(0, 7)}-01`
 }
 
+/** The last day of the day's month. */
+export function monthEndOf(day: string): string {
+  const [year, month] = day.split('-').map(Number) as [number, number]
+  return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)
+}
+
+/** The same day `months` months later, kept on the day's day of the month where the month has it (else its last). */
+export function addMonths(day: string, months: number): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number]
+  const last = new Date(Date.UTC(year, month - 1 + months + 1, 0)).getUTCDate()
+  return new Date(Date.UTC(year, month - 1 + months, Math.min(date, last))).toISOString().slice(0, 10)
+}
+
 /** The first day of the month before the day's month. */
 export function previousMonthStart(day: string): string {
   return monthStart(addDays(monthStart(day), -1))

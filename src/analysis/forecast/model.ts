@@ -14,7 +14,7 @@
  * on their own days (recurringCharges) and are not extrapolated.
  */
 
-import { addDays, dayDiff } from '../../platform/time.js'
+import { addDays, dayDiff, monthEndOf } from '../../platform/time.js'
 
 /** Below this many days of history there is no forecast (Azure's rule). */
 export const MIN_FORECAST_HISTORY_DAYS = 28
@@ -206,12 +206,6 @@ export function backtest(values: readonly number[], firstDate: string, days = BA
     coverage80: covered / days,
     backtestDays: days,
   }
-}
-
-/** The last day of the day's month. */
-function monthEndOf(date: string): string {
-  const [year, month] = date.split('-').map(Number) as [number, number]
-  return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)
 }
 
 /**

@@ -3,7 +3,7 @@
  * its startDate and repeat every 1, 3 or 12 months from it (a start on the 31st falls on shorter months' last day);
  * a Custom budget has the periods it lists, each with its own amount.
  */
-import { addDays } from '../../platform/time.js'
+import { addDays, addMonths } from '../../platform/time.js'
 
 export type BudgetPeriodKind = 'Monthly' | 'Quarterly' | 'Annually' | 'Custom'
 
@@ -20,13 +20,6 @@ export interface BudgetPeriod {
 }
 
 const MONTHS: Record<Exclude<BudgetPeriodKind, 'Custom'>, number> = { Monthly: 1, Quarterly: 3, Annually: 12 }
-
-/** The day `months` months after `start`, kept on `start`'s day of the month where the month has it. */
-function monthsAfter(start: string, months: number): string {
-  const [year, month, day] = start.split('-').map(Number) as [number, number, number]
-  const last = new Date(Date.UTC(year, month - 1 + months + 1, 0)).getUTCDate()
-  return new Date(Date.UTC(year, month - 1 + months, Math.min(day, last))).toISOString().slice(0, 10)
-}
 
 /**
  * The period holding `day`, or null when the budget has none then (before its start; between or after a Custom
@@ -46,11 +39,11 @@ export function periodOf(
   const [sy, sm] = budget.startDate.split('-').map(Number) as [number, number]
   const [dy, dm] = day.split('-').map(Number) as [number, number]
   let n = Math.max(0, Math.floor(((dy - sy) * 12 + (dm - sm)) / step))
-  while (n > 0 && monthsAfter(budget.startDate, n * step) > day) n--
-  while (monthsAfter(budget.startDate, (n + 1) * step) <= day) n++
+  while (n > 0 && addMonths(budget.startDate, n * step) > day) n--
+  while (addMonths(budget.startDate, (n + 1) * step) <= day) n++
   return {
-    from: monthsAfter(budget.startDate, n * step),
-    to: addDays(monthsAfter(budget.startDate, (n + 1) * step), -1),
+    from: addMonths(budget.startDate, n * step),
+    to: addDays(addMonths(budget.startDate, (n + 1) * step), -1),
     amount: budget.amount ?? 0,
   }
 }

@@ -7,7 +7,7 @@ import {
 } from '../../analysis/forecast/model.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
-import { addDays, dayCount, daysBetween, monthStart } from '../../platform/time.js'
+import { addDays, addMonths, dayCount, daysBetween, monthEndOf, monthStart } from '../../platform/time.js'
 import type { CostForecast } from './schemas.js'
 
 /** How far back a forecast reads its history: the fit uses its newest 84 days, the backtest the 28 before. */
@@ -16,19 +16,6 @@ export const FORECAST_HISTORY_DAYS = 180
 export const FORECAST_MAX_MONTHS = 12
 
 export const OTHER_GROUP = '(other)'
-
-/** The last day of the day's month. */
-export function monthEndOf(date: string): string {
-  const [year, month] = date.split('-').map(Number) as [number, number]
-  return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)
-}
-
-/** The same day `months` months later (the month's last day when it has no such day). */
-export function addMonths(date: string, months: number): string {
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number]
-  const last = new Date(Date.UTC(year, month - 1 + months + 1, 0)).getUTCDate()
-  return new Date(Date.UTC(year, month - 1 + months, Math.min(day, last))).toISOString().slice(0, 10)
-}
 
 /** The days a forecast reads and forecasts, from today and the tenant's last settled day. */
 export function forecastWindow(today: string, settledThrough: string | null, to: string | undefined) {

@@ -2,7 +2,7 @@ import { type Principal, visibleTenancies } from '../../platform/auth/principal.
 import type { Clock } from '../../platform/clock.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
-import { addDays, toDay } from '../../platform/time.js'
+import { addDays, monthEndOf, toDay } from '../../platform/time.js'
 import { AnomalySeverities } from '../anomalies/public.js'
 import type { CostReads, ScopeUsage } from '../costs/read/index.js'
 import { type EventRecord, type EventService, isUniversal } from '../events/public.js'
@@ -324,9 +324,3 @@ export function createOverviewService(deps: OverviewDeps) {
   }
 }
 export type OverviewService = ReturnType<typeof createOverviewService>
-
-/** The last day of the day's month. */
-function monthEndOf(day: string): string {
-  const [year, month] = day.split('-').map(Number) as [number, number]
-  return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)
-}
