@@ -8,14 +8,13 @@ import {
 import { ApiError } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
 import { addDays, addMonths, dayCount, daysBetween, monthEndOf, monthStart } from '../../platform/time.js'
+import { byKeyAndDay, type KeyedCost, keptKeys, OTHER_GROUP } from './groups.js'
 import type { CostForecast } from './schemas.js'
 
 /** How far back a forecast reads its history: the fit uses its newest 84 days, the backtest the 28 before. */
 export const FORECAST_HISTORY_DAYS = 180
 /** The longest forecast: 12 months past today. */
 export const FORECAST_MAX_MONTHS = 12
-
-export const OTHER_GROUP = '(other)'
 
 /** The days a forecast reads and forecasts, from today and the tenant's last settled day. */
 export function forecastWindow(today: string, settledThrough: string | null, to: string | undefined) {
@@ -29,31 +28,7 @@ export function forecastWindow(today: string, settledThrough: string | null, to:
   return { historyFrom: addDays(historyTo, -(FORECAST_HISTORY_DAYS - 1)), historyTo, from, to: until }
 }
 
-interface Row {
-  date: string
-  key: string
-  cost: number
-}
-
-/** Rows summed per key and day. */
-function byKeyAndDay(rows: readonly Row[]): Map<string, Map<string, number>> {
-  const keyed = new Map<string, Map<string, number>>()
-  for (const r of rows) {
-    const days = keyed.get(r.key) ?? new Map<string, number>()
-    days.set(r.date, (days.get(r.date) ?? 0) + r.cost)
-    keyed.set(r.key, days)
-  }
-  return keyed
-}
-
-/** The keys kept as series (the largest cost first, at most `maxGroups`), the others folded into OTHER_GROUP. */
-function keptKeys(costs: Map<string, Map<string, number>>, maxGroups: number): (key: string) => string {
-  const ranked = [...costs.entries()]
-    .map(([key, days]) => ({ key, total: [...days.values()].reduce((a, b) => a + b, 0) }))
-    .sort((a, b) => b.total - a.total || (a.key < b.key ? -1 : 1))
-  const kept = new Set(ranked.slice(0, maxGroups).map((g) => g.key))
-  return (key) => (kept.has(key) ? key : OTHER_GROUP)
-}
+type Row = KeyedCost
 
 const rounded = (p: ForecastPoint) => ({
   expected: roundMoney(p.expected),

@@ -8,6 +8,7 @@ import { CHART_SCOPE_ERROR, type ChartScope, parseChartScope, type ResolvedChart
 
 import { MAX_GROUPS, MAX_SERIES_DAYS } from './constants.js'
 import { forecastOf, forecastWindow } from './forecast.js'
+import { type KeyedCost, OTHER_GROUP, rankedGroups } from './groups.js'
 import {
   type ChargeSelection,
   type CostReads,
@@ -17,34 +18,12 @@ import {
 } from './read/index.js'
 import type { CostForecast, CostSeries } from './schemas.js'
 
-const OTHER = '(other)'
-
 /** Sums `{date, key, cost}` rows into a series per key, every day present, largest total first. */
-export function groupSeries(
-  rows: readonly { date: string; key: string; cost: number }[],
-  days: readonly string[],
-  maxGroups: number,
-) {
-  const byKey = new Map<string, Map<string, number>>()
-  for (const r of rows) {
-    const series = byKey.get(r.key) ?? new Map<string, number>()
-    series.set(r.date, (series.get(r.date) ?? 0) + r.cost)
-    byKey.set(r.key, series)
-  }
-  const totals = [...byKey.entries()]
-    .map(([key, series]) => ({ key, series, cost: [...series.values()].reduce((a, b) => a + b, 0) }))
-    .sort((a, b) => b.cost - a.cost || (a.key < b.key ? -1 : 1))
-  const kept = totals.slice(0, maxGroups)
-  const rest = totals.slice(maxGroups)
-  if (rest.length) {
-    const merged = new Map<string, number>()
-    for (const g of rest) for (const [d, c] of g.series) merged.set(d, (merged.get(d) ?? 0) + c)
-    kept.push({ key: OTHER, series: merged, cost: rest.reduce((a, g) => a + g.cost, 0) })
-  }
-  return kept.map((g) => ({
+export function groupSeries(rows: readonly KeyedCost[], days: readonly string[], maxGroups: number) {
+  return rankedGroups(rows, maxGroups).map((g) => ({
     key: g.key,
-    cost: roundMoney(g.cost),
-    points: days.map((date) => ({ date, cost: roundMoney(g.series.get(date) ?? 0) })),
+    cost: roundMoney(g.total),
+    points: days.map((date) => ({ date, cost: roundMoney(g.days.get(date) ?? 0) })),
   }))
 }
 
@@ -158,7 +137,7 @@ export function createCostService(deps: {
     const keptByDay = new Map<string, number>()
     for (const r of rows) keptByDay.set(r.date, (keptByDay.get(r.date) ?? 0) + r.cost)
     groups.push({
-      key: OTHER,
+      key: OTHER_GROUP,
       cost: roundMoney(rest.reduce((a, r) => a + r.cost, 0)),
       points: days.map((date) => ({
         date,
@@ -301,7 +280,7 @@ export function createCostService(deps: {
         )
         const label = (key: string) =>
           key === '' ? '(subscription charges)' : (names.get(key) ?? key.split('/').pop()!)
-        result.groups = groups.map((g) => ({ ...g, label: g.key === OTHER ? OTHER : label(g.key) }))
+        result.groups = groups.map((g) => ({ ...g, label: g.key === OTHER_GROUP ? OTHER_GROUP : label(g.key) }))
         return result
       }
       const rows =
@@ -312,7 +291,7 @@ export function createCostService(deps: {
       const keyed = groupBy === 'resourceGroup' ? rows.map((r) => ({ ...r, key: groupKeyOf(r.key) })) : rows
       result.groups = groupSeries(keyed, days, MAX_GROUPS).map((g) => ({
         key: g.key,
-        label: g.key === OTHER ? OTHER : labelOf(g.key),
+        label: g.key === OTHER_GROUP ? OTHER_GROUP : labelOf(g.key),
         cost: g.cost,
         points: g.points,
       }))
