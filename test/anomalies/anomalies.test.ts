@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { AnomalyRecord } from '../../src/features/anomalies/schemas.js'
 import type { EventRecord } from '../../src/features/events/schemas.js'
+import { addDays } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 import { DROP_DAY, plantedEstate, SPIKE_DAY, SUBSCRIPTION, writeFocusFiles } from '../support/focus-estate.js'
@@ -164,6 +165,14 @@ for (const dialect of testDialects()) {
       expect(await ofMine('to=2026-02-19')).toEqual(at(DROP_DAY, ...everyKind))
       expect(await ofMine('from=2026-02-21&to=2026-02-28')).toEqual([])
       expect((await list(`?from=${DROP_DAY}&to=${SPIKE_DAY}`)).totalCount).toBe(20) // both tenancies
+      // The outage's second day: no anomaly was raised on it, but its episodes were still going on.
+      const dayAfter = addDays(DROP_DAY, 1)
+      expect(await ofMine(`from=${dayAfter}&to=${dayAfter}`)).toEqual([])
+      expect(await ofMine(`from=${dayAfter}&to=${dayAfter}&range=active`)).toEqual(at(DROP_DAY, ...everyKind))
+      expect(await ofMine(`from=${dayAfter}&to=${dayAfter}&range=active&view=incidents`)).toHaveLength(1)
+      expect(await ofMine(`from=${addDays(SPIKE_DAY, 1)}&range=active`)).toEqual([])
+      const bad = await t.request('GET', `${API}/anomalies?range=sometimes`, org.ownerKey)
+      expect(bad.statusCode, bad.body).toBe(400)
 
       // vm-web-1 (web-prod) spiked; db-1 (data-prod) dropped; both groups are in SUBSCRIPTION.
       expect(await ofMine(`scope=resource:${vmWeb1.toUpperCase()}`)).toEqual(at(SPIKE_DAY, 'Resource'))

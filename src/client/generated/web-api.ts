@@ -2849,6 +2849,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 200. */
                 pageSize?: number;
+                /** @description Extension: what `from` and `to` match. `raised` (the default): the day an anomaly was raised; `active`: its episode overlaps the range (raised by `to`, and ongoing or last anomalous on or after `from`), so an episode begun before a chart's range, or an incident whose head was raised before it, is still found. */
+                range?: "raised" | "active";
                 /** @description Extension: the anomalies drawn on one cost chart, in the grammar of the costs' `scope`. `tenant`: all of them; `subscription:{subscriptionId}`: the subscription's, its groups' and its resources'; `resourceGroup:{name}` (name case-insensitive): the group's and its resources'; `resource:{resourceId}`: the resource's. Meant with tenancyId. */
                 scope?: string;
                 severity?: "High" | "Medium" | "Low";

@@ -278,6 +278,14 @@ export const AnomalyListQuery = Type.Object({
       description: 'Extension: the anomalies of one incident (the id of the anomaly heading it), the head included.',
     }),
   ),
+  range: Type.Optional(
+    StringEnum(['raised', 'active'] as const, {
+      description:
+        'Extension: what `from` and `to` match. `raised` (the default): the day an anomaly was raised; `active`: ' +
+        'its episode overlaps the range (raised by `to`, and ongoing or last anomalous on or after `from`), so an ' +
+        "episode begun before a chart's range, or an incident whose head was raised before it, is still found.",
+    }),
+  ),
   view: Type.Optional(
     StringEnum(['anomalies', 'incidents'] as const, {
       description:

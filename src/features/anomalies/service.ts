@@ -293,6 +293,7 @@ export function createAnomalyService(deps: {
           subscriptionId: subscriptionId || undefined,
           incidentId: query.incidentId?.toLowerCase(),
           headsOnly: query.view === 'incidents',
+          overlapping: query.range === 'active',
         },
         paging,
       )

@@ -60,6 +60,8 @@ export interface AnomalyFilter {
   incidentId?: string
   /** Only the anomalies that head their incident. */
   headsOnly?: boolean
+  /** `from` matches episodes that overlap it (last anomalous on or after it, or ongoing), not the day raised. */
+  overlapping?: boolean
 }
 
 /** Rows per upsert statement: 28 parameters a row stays well under SQLite's 32,766. */
@@ -250,7 +252,12 @@ export function createAnomalyStore(db: Kysely<Database>) {
         .$if(filter.severity !== undefined, (qb) => qb.where('severity', '=', filter.severity!))
         .$if(filter.status !== undefined, (qb) => qb.where('status', '=', filter.status!))
         .$if(filter.dateRaised !== undefined, (qb) => qb.where('dateRaised', '=', filter.dateRaised!))
-        .$if(filter.from !== undefined, (qb) => qb.where('dateRaised', '>=', filter.from!))
+        .$if(filter.from !== undefined && !filter.overlapping, (qb) => qb.where('dateRaised', '>=', filter.from!))
+        .$if(filter.from !== undefined && filter.overlapping === true, (qb) =>
+          qb.where((eb) =>
+            eb.or([eb(eb.fn.coalesce('episodeEnd', 'dateRaised'), '>=', filter.from!), eb('ongoing', '=', 1)]),
+          ),
+        )
         .$if(filter.to !== undefined, (qb) => qb.where('dateRaised', '<=', filter.to!))
         .$if(filter.scope !== undefined, (qb) => onChart(qb, filter.scope!, filter.subscriptionId))
         .$if(filter.incidentId !== undefined, (qb) =>

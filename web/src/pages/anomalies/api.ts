@@ -72,6 +72,8 @@ export async function chartAnomalies(
     scope: chart.scope,
     from,
     to,
+    // An episode begun before the chart's range and still anomalous in it belongs on the chart.
+    range: 'active' as const,
     ...(chart.subscriptionId ? { subscriptionId: chart.subscriptionId } : {}),
   }
   const pageOf = (page: number, pageSize: number) =>
