@@ -71,6 +71,7 @@ for (const dialect of testDialects()) {
     let payments: BudgetRecord
     let quiet: BudgetRecord
     let markerId: string
+    let channelId: string
     const rules = {} as Record<'all' | 'quiet', string>
     let ingested = 0
 
@@ -107,6 +108,7 @@ for (const dialect of testDialects()) {
         url: receiver.url(),
       })
       expect(channel.statusCode, channel.body).toBe(201)
+      channelId = channel.json().id
       const budget = async (body: Record<string, unknown>) => {
         const res = await t.request('POST', `${API}/budgets`, org.ownerKey, {
           scope: { tenancyIds: [tenantId] },
@@ -218,6 +220,31 @@ for (const dialect of testDialects()) {
       while (await worker.runOnce()) {}
       const fresh = alerts().slice(before)
       expect(fresh.map((a) => [a.data.periodFrom, a.data.threshold.value])).toEqual([['2026-12-01', 100]])
+    })
+
+    it("lists the budgets at risk in the scope's daily digest", async () => {
+      const res = await t.request('POST', `${API}/notification-rules`, org.ownerKey, {
+        name: 'Morning digest',
+        channelIds: [channelId],
+        scope: { tenancyIds: [tenantId] },
+        trigger: { type: 'Digest' },
+        frequency: 'Daily',
+        digestHour: 8,
+      })
+      expect(res.statusCode, res.body).toBe(201)
+      // The next morning's digest (one is due after the rule was made).
+      t.clock.set('2026-12-05T09:00:00.000Z')
+      await t.services.alerts.scheduleDigests(t.clock.now())
+      const worker = t.worker()
+      while (await worker.runOnce()) {}
+      const digests = receiver
+        .events<{ type: string; data: { ruleId: string; budgetsAtRisk: Record<string, unknown>[] } }>()
+        .filter((e) => e.type === 'digest' && e.data.ruleId === res.json().id)
+      expect(digests).toHaveLength(1)
+      // December is forecast at about 5,580 against 5,400: Payments; Quiet is far from its 100,000.
+      expect(digests[0]!.data.budgetsAtRisk).toEqual([
+        expect.objectContaining({ budgetId: payments.id, name: 'Payments', amount: 5400, currency: 'USD' }),
+      ])
     })
   })
 }

@@ -1,5 +1,5 @@
 import type { AnomalyRecord } from '../anomalies/public.js'
-import type { BudgetEvaluation, BudgetMarker } from '../budgets/public.js'
+import type { BudgetAtRisk, BudgetEvaluation, BudgetMarker } from '../budgets/public.js'
 import type { EventRecord } from '../events/public.js'
 import type { AlertMessage, EventType, NotificationEvent } from '../notifications/public.js'
 import type { IncidentAlert } from './match.js'
@@ -272,6 +272,8 @@ export interface DigestContent {
   anomalyCount: number
   insights: { insight: InsightLine; tenancyName: string }[]
   insightCount: number
+  /** The budgets in the rule's scope forecast to pass their amount this period, by breach date. */
+  budgetsAtRisk: BudgetAtRisk[]
 }
 
 export const DIGEST_TOP = 10
@@ -295,7 +297,8 @@ export function digestEvent(input: {
       `${i.title} · ${i.resourceName} (${tenancyName}): ${money(i.estimatedMonthlySavings, i.currency)} a month`,
   )
   const more = (shown: number, all: number) => (all > shown ? [`…and ${all - shown} more`] : [])
-  const quiet = content.anomalyCount === 0 && content.insightCount === 0
+  const atRisk = content.budgetsAtRisk.length
+  const quiet = content.anomalyCount === 0 && content.insightCount === 0 && atRisk === 0
   const period = input.frequency === 'Daily' ? 'Daily' : 'Weekly'
   return {
     type: 'digest',
@@ -315,7 +318,15 @@ export function digestEvent(input: {
         currency: a.currency,
         url: anomalyUrl(publicUrl, a.id),
       })),
-      budgetsAtRisk: [],
+      budgetsAtRisk: content.budgetsAtRisk.map((b) => ({
+        budgetId: b.budgetId,
+        name: b.name,
+        breachDate: b.breachDate,
+        percent: b.percent,
+        amount: b.amount,
+        currency: b.currency,
+        url: budgetUrl(publicUrl, b.budgetId),
+      })),
       insightCount: content.insightCount,
       insights: content.insights.map(({ insight: i }) => ({
         insightId: i.id,
@@ -329,19 +340,25 @@ export function digestEvent(input: {
     message: {
       title: quiet
         ? `${period} digest (${input.ruleName}): nothing to report`
-        : `${period} digest (${input.ruleName}): ${content.anomalyCount} anomal${content.anomalyCount === 1 ? 'y' : 'ies'}, ${content.insightCount} new insight${content.insightCount === 1 ? '' : 's'}`,
+        : `${period} digest (${input.ruleName}): ${content.anomalyCount} anomal${content.anomalyCount === 1 ? 'y' : 'ies'}, ${content.insightCount} new insight${content.insightCount === 1 ? '' : 's'}${atRisk ? `, ${atRisk} budget${atRisk === 1 ? '' : 's'} at risk` : ''}`,
       summary: quiet
-        ? 'No anomaly and no new insight in the period.'
-        : `${content.anomalyCount} anomal${content.anomalyCount === 1 ? 'y' : 'ies'} and ${content.insightCount} new insight${content.insightCount === 1 ? '' : 's'} from ${content.from} to ${content.to}.`,
+        ? 'No anomaly, no new insight and no budget at risk in the period.'
+        : `${content.anomalyCount} anomal${content.anomalyCount === 1 ? 'y' : 'ies'} and ${content.insightCount} new insight${content.insightCount === 1 ? '' : 's'} from ${content.from} to ${content.to}${atRisk ? `; ${atRisk} budget${atRisk === 1 ? '' : 's'} forecast past ${atRisk === 1 ? 'its' : 'their'} amount` : ''}.`,
       facts: [
         { label: 'Period', value: `${content.from} to ${content.to}` },
         { label: 'Anomalies', value: String(content.anomalyCount) },
         { label: 'New insights', value: String(content.insightCount) },
+        { label: 'Budgets at risk', value: String(atRisk) },
       ],
       sections: [
         { heading: 'Top anomalies', lines: [...anomalyLines, ...more(anomalyLines.length, content.anomalyCount)] },
-        // Budgets arrive with their own feature; until then no budget can be at risk.
-        { heading: 'Budgets at risk', lines: [] },
+        {
+          heading: 'Budgets at risk',
+          lines: content.budgetsAtRisk.map(
+            (b) =>
+              `${b.name}: forecast ${b.percent}% of ${money(b.amount, b.currency)}, exceeding it on ${date(b.breachDate)}`,
+          ),
+        },
         { heading: 'New insights', lines: [...insightLines, ...more(insightLines.length, content.insightCount)] },
       ].filter((s) => s.lines.length > 0),
       link: { label: 'Open the anomalies', url: `${publicUrl}/anomalies` },

@@ -335,7 +335,10 @@ export function alertRunKind(deps: {
       if (type === 'InsightFound')
         for (const i of insights) sends.push({ ruleId: rule.id, subjectKey: insightKey(i.id), level: 1, sentAt: at })
     }
-    if (anomalyCount === 0 && insights.length === 0 && !rule.sendWhenQuiet) return { requests: [], sends }
+    const budgetsAtRisk =
+      type === 'Digest' ? await sources.budgets.atRiskWithin(rule.organisationId, rule.scope.tenancyIds) : []
+    if (anomalyCount === 0 && insights.length === 0 && budgetsAtRisk.length === 0 && !rule.sendWhenQuiet)
+      return { requests: [], sends }
     const top = anomalies.slice(0, DIGEST_TOP)
     const names = new Map<string, Awaited<ReturnType<AlertSources['names']>>>()
     for (const tenancyId of new Set([...top.map((a) => a.tenancyId), ...insights.map((i) => i.tenantId)]))
@@ -355,6 +358,7 @@ export function alertRunKind(deps: {
         .slice(0, DIGEST_TOP)
         .map((insight) => ({ insight, tenancyName: names.get(insight.tenantId)?.tenancy ?? insight.tenantId })),
       insightCount: insights.length,
+      budgetsAtRisk,
     }
     const request: DeliveryRequest = {
       organisationId: rule.organisationId,

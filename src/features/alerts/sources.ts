@@ -28,7 +28,7 @@ export interface PredictionReads {
 }
 
 /** What the budgets feature lends a BudgetThreshold trigger: its evaluation after a run, explained, and latched. */
-export type BudgetReads = Pick<BudgetService, 'evaluateAfter' | 'explain' | 'latch' | 'unknownBudgets'>
+export type BudgetReads = Pick<BudgetService, 'evaluateAfter' | 'explain' | 'latch' | 'unknownBudgets' | 'atRiskWithin'>
 
 /**
  * Everything an evaluation reads of other features, through their public entries: the anomalies, the inventory's

@@ -190,6 +190,26 @@ export function createBudgetService(deps: {
   }
   const one = async (budget: BudgetDefinition) => toRecord((await withStatus([budget]))[0]!)
 
+  /** Of these budgets, those whose forecast reaches their amount this period, by breach date. */
+  async function atRiskOf(budgets: BudgetDefinition[]): Promise<BudgetAtRisk[]> {
+    return (await withStatus(budgets))
+      .flatMap(({ budget, evaluated }) =>
+        evaluated?.status.breachDate
+          ? [
+              {
+                budgetId: budget.id,
+                name: budget.name,
+                breachDate: evaluated.status.breachDate,
+                percent: Math.round((1000 * evaluated.figures.forecast.expected) / evaluated.period.amount) / 10,
+                amount: evaluated.period.amount,
+                currency: budget.currency,
+              },
+            ]
+          : [],
+      )
+      .sort((a, b) => a.breachDate.localeCompare(b.breachDate) || a.name.localeCompare(b.name))
+  }
+
   return {
     /** The tenancies a budget covers, for the permission check of its paths (null: unknown). */
     coverage: (budgetId: string) => store.coverage(budgetId),
@@ -217,22 +237,15 @@ export function createBudgetService(deps: {
       const budgets = (await store.allVisible(who.organisationId, visibleTenancies(who))).filter(
         (b) => !filter.tenancyId || b.scope.tenancyIds === null || b.scope.tenancyIds.includes(filter.tenancyId),
       )
-      return (await withStatus(budgets))
-        .flatMap(({ budget, evaluated }) =>
-          evaluated?.status.breachDate
-            ? [
-                {
-                  budgetId: budget.id,
-                  name: budget.name,
-                  breachDate: evaluated.status.breachDate,
-                  percent: Math.round((1000 * evaluated.figures.forecast.expected) / evaluated.period.amount) / 10,
-                  amount: evaluated.period.amount,
-                  currency: budget.currency,
-                },
-              ]
-            : [],
-        )
-        .sort((a, b) => a.breachDate.localeCompare(b.breachDate) || a.name.localeCompare(b.name))
+      return atRiskOf(budgets)
+    },
+
+    /** The budgets at risk among those whose tenancies are all in `tenancyIds` (null: every budget): a digest's. */
+    async atRiskWithin(organisationId: string, tenancyIds: readonly string[] | null): Promise<BudgetAtRisk[]> {
+      const budgets = (await store.allVisible(organisationId, tenancyIds === null ? 'all' : [...tenancyIds])).filter(
+        (b) => tenancyIds === null || b.scope.tenancyIds !== null,
+      )
+      return atRiskOf(budgets)
     },
 
     /**
