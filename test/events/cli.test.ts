@@ -4,13 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventRecord } from '../../src/features/events/schemas.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
-import { runCli } from '../support/cli.js'
+import { deploymentArgs, eventsCreate } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'
-
-/** `costwatch events create ...` as a pipeline runs it: a process of its own, configured by the environment. */
-function eventsCreate(args: string[], env: Record<string, string>) {
-  return runCli(['events', 'create', ...args], env, { isolated: true })
-}
 
 type Step = 'forward' | 'drop-response' | 'unavailable'
 
@@ -84,15 +79,7 @@ for (const dialect of testDialects()) {
     })
 
     const env = (url = base) => ({ COSTWATCH_URL: url, COSTWATCH_API_KEY: ci.apiKey })
-    const args = (title: string, more: string[] = []) => [
-      '--tenant',
-      tenant.id,
-      '--title',
-      title,
-      '--category',
-      'Deployment',
-      ...more,
-    ]
+    const args = (title: string, more: string[] = []) => deploymentArgs(tenant.id, title, more)
     const titled = async (title: string) => {
       const page = (
         await t.request('GET', `/api/public/v1/tenants/${tenant.id}/events?pageSize=200`, org.ownerKey)

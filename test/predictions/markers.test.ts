@@ -6,7 +6,7 @@ import { commitIdempotencyKey } from '../../src/features/events/cli.js'
 import type { EventRecord } from '../../src/features/events/schemas.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
-import { ROOT, runCli } from '../support/cli.js'
+import { deploymentArgs, eventsCreate, ROOT } from '../support/cli.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -26,10 +26,6 @@ const deploy = (over: Record<string, unknown> = {}) => ({
   category: 'Deployment',
   ...over,
 })
-
-function eventsCreate(args: string[], env: Record<string, string>) {
-  return runCli(['events', 'create', ...args], env, { isolated: true })
-}
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: a marker's predicted cost`, () => {
@@ -144,15 +140,7 @@ for (const dialect of testDialects()) {
     })
 
     const env = () => ({ COSTWATCH_URL: base, COSTWATCH_API_KEY: ci.apiKey })
-    const args = (title: string, more: string[] = []) => [
-      '--tenant',
-      tenant.id,
-      '--title',
-      title,
-      '--category',
-      'Deployment',
-      ...more,
-    ]
+    const args = (title: string, more: string[] = []) => deploymentArgs(tenant.id, title, more)
 
     it("--infracost stores the documentation's example report as the prediction", async () => {
       const run = await eventsCreate(args('Deploy with estimate', ['--infracost', FIXTURE, '--json']), env())

@@ -123,3 +123,13 @@ export function startWorker(env: Record<string, string>): Promise<ChildProcess &
     })
   })
 }
+
+/** `costwatch events create ...` as a pipeline runs it: a process of its own, configured by the environment. */
+export function eventsCreate(args: string[], env: Record<string, string>) {
+  return runCli(['events', 'create', ...args], env, { isolated: true })
+}
+
+/** The arguments of a deployment marker on a tenant, with more after them. */
+export function deploymentArgs(tenantId: string, title: string, more: string[] = []): string[] {
+  return ['--tenant', tenantId, '--title', title, '--category', 'Deployment', ...more]
+}
