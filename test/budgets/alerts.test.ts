@@ -3,7 +3,7 @@ import type { DailyCostRow } from '../../src/connectors/types.js'
 import type { BudgetRecord } from '../../src/features/budgets/schemas.js'
 import { daysBetween } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
-import { costRow } from '../support/cost-rows.js'
+import { collectRows, costRow } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 import { webhookReceiver } from '../support/webhook-receiver.js'
 
@@ -73,25 +73,10 @@ for (const dialect of testDialects()) {
     let markerId: string
     let channelId: string
     const rules = {} as Record<'all' | 'quiet', string>
-    let ingested = 0
 
     /** Costs through `through`, settled through `settled`, then an analysis and its alert run, as after a snapshot. */
     const collect = async (through: string, settled: string) => {
-      const key = `budget-alerts-${++ingested}`
-      const all = rows(through)
-      await t.services.costIngest.stage(`${key}:1`, tenantId, all)
-      await t.db.kysely.transaction().execute(async (trx) => {
-        await t.services.costIngest.mergeStaged(trx, `${key}:1`)
-        await t.services.costIngest.clearStaged(key, trx)
-        await t.services.costIngest.recordCoverage(trx, {
-          tenantId,
-          source: 'simulated',
-          from: all[0]!.date,
-          to: through,
-          settledThrough: settled,
-          at: t.clock.now().toISOString(),
-        })
-      })
+      await collectRows(t, tenantId, rows(through), { settledThrough: settled, to: through })
       await t.services.analysisStore.request(tenantId, '2026-10-01', through, null)
       const worker = t.worker()
       while (await worker.runOnce()) {}

@@ -5,7 +5,7 @@ import type { Overview } from '../../src/features/overview/schemas.js'
 import { daysBetween } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { auditLogOf } from '../support/audit-log.js'
-import { costRow } from '../support/cost-rows.js'
+import { collectRows, costRow } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 import { asBrowser, setPassword, signIn } from '../support/members.js'
 
@@ -60,20 +60,7 @@ for (const dialect of testDialects()) {
       adminKey = (await t.given.key(org, [{ tenancyId: tenantId, role: 'Admin' }])).apiKey
       viewerKey = (await t.given.key(org, [{ tenancyId: tenantId, role: 'Viewer' }])).apiKey
       otherViewerKey = (await t.given.key(org, [{ tenancyId: otherTenantId, role: 'Viewer' }])).apiKey
-      const all = rows()
-      await t.services.costIngest.stage('budgets-api:1', tenantId, all)
-      await t.db.kysely.transaction().execute(async (trx) => {
-        await t.services.costIngest.mergeStaged(trx, 'budgets-api:1')
-        await t.services.costIngest.clearStaged('budgets-api', trx)
-        await t.services.costIngest.recordCoverage(trx, {
-          tenantId,
-          source: 'simulated',
-          from: all[0]!.date,
-          to: TODAY,
-          settledThrough: SETTLED,
-          at: NOW,
-        })
-      })
+      await collectRows(t, tenantId, rows(), { settledThrough: SETTLED, to: TODAY })
     })
 
     const create = async (key: string, body: Record<string, unknown>) =>

@@ -4,7 +4,7 @@ import type { DailyCostRow } from '../../src/connectors/types.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { addDays, daysBetween } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
-import { costRow } from '../support/cost-rows.js'
+import { collectRows, costRow } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 
 const API = '/api/public/v1'
@@ -43,15 +43,7 @@ for (const dialect of testDialects()) {
     const t = useTestApp({ dialect, now: NOW })
     let org: OrgContext
     let tenant: TenantRecord
-    let run = 0
-    const collect = async (tenantId: string, rows: DailyCostRow[]) => {
-      const key = `forecast-${++run}:1`
-      await t.services.costIngest.stage(key, tenantId, rows)
-      await t.db.kysely.transaction().execute(async (trx) => {
-        await t.services.costIngest.mergeStaged(trx, key)
-        await t.services.costIngest.clearStaged(`forecast-${run}`, trx)
-      })
-    }
+    const collect = (tenantId: string, rows: DailyCostRow[]) => collectRows(t, tenantId, rows)
     const forecast = (tenantId: string, query: string) =>
       t.request('GET', `${API}/tenants/${tenantId}/costs/forecast${query}`, org.ownerKey)
 

@@ -5,7 +5,7 @@ import type { Overview } from '../../src/features/overview/schemas.js'
 import type { TenantRecord } from '../../src/features/tenants/schemas.js'
 import { daysBetween } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
-import { costRow } from '../support/cost-rows.js'
+import { collectRows, costRow } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
 import { activeMember, asBrowser, type Browser, setPassword, signIn } from '../support/members.js'
 
@@ -93,26 +93,9 @@ for (const dialect of testDialects()) {
     let beta: TenantRecord
     let owner: Browser
     let viewer: Browser
-    let run = 0
 
-    const collect = async (tenantId: string, rows: DailyCostRow[], settledThrough?: string) => {
-      const key = `overview-${++run}:1`
-      await t.services.costIngest.stage(key, tenantId, rows)
-      await t.db.kysely.transaction().execute(async (trx) => {
-        await t.services.costIngest.mergeStaged(trx, key)
-        await t.services.costIngest.clearStaged(`overview-${run}`, trx)
-        if (settledThrough) {
-          await t.services.costIngest.recordCoverage(trx, {
-            tenantId,
-            source: 'simulated',
-            from: rows[0]!.date,
-            to: TODAY,
-            settledThrough,
-            at: NOW,
-          })
-        }
-      })
-    }
+    const collect = (tenantId: string, rows: DailyCostRow[], settledThrough?: string) =>
+      collectRows(t, tenantId, rows, settledThrough ? { settledThrough, to: TODAY } : undefined)
     const overview = async (who: Browser, query = ''): Promise<Overview> => {
       const res = await asBrowser(t, who, 'GET', `${APP}/overview${query}`)
       expect(res.statusCode, res.body).toBe(200)

@@ -2,6 +2,7 @@ import type { Insertable, Kysely } from 'kysely'
 import type { DailyCostRow } from '../../src/connectors/types.js'
 import { chunk } from '../../src/platform/chunk.js'
 import type { Database } from '../../src/platform/db/index.js'
+import type { TestApp } from './app.js'
 
 /**
  * A cost row as a connector yields it: one day of a VM's usage in EUR, with what `over` changes. The
@@ -70,4 +71,33 @@ export function costRowsOf(db: Kysely<Database>, tenantId: string) {
     .selectFrom('dailyCosts')
     .innerJoin('costResources', 'costResources.id', 'dailyCosts.resourceId')
     .where('costResources.tenantId', '=', tenantId)
+}
+
+let collections = 0
+
+/**
+ * Rows written as a collection writes them (staged, merged, the staging cleared, in one transaction), with the
+ * coverage a source records when `settledThrough` is given: the days after it are preliminary.
+ */
+export async function collectRows(
+  t: TestApp,
+  tenantId: string,
+  rows: readonly DailyCostRow[],
+  coverage?: { settledThrough: string; to: string },
+): Promise<void> {
+  const run = `collected-${++collections}-${Math.random().toString(36).slice(2)}`
+  await t.services.costIngest.stage(`${run}:1`, tenantId, [...rows])
+  await t.db.kysely.transaction().execute(async (trx) => {
+    await t.services.costIngest.mergeStaged(trx, `${run}:1`)
+    await t.services.costIngest.clearStaged(run, trx)
+    if (coverage)
+      await t.services.costIngest.recordCoverage(trx, {
+        tenantId,
+        source: 'simulated',
+        from: rows[0]!.date,
+        to: coverage.to,
+        settledThrough: coverage.settledThrough,
+        at: t.clock.now().toISOString(),
+      })
+  })
 }
