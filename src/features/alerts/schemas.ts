@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { ref } from '../../platform/http/openapi.js'
-import { Instant, Nullable, StringEnum, Uuid } from '../../platform/http/schemas.js'
+import { Instant, Nullable, StringEnum, TagPair, Uuid } from '../../platform/http/schemas.js'
 import { Combines, Frequencies, MAX_SCOPE_TAGS, Severities, TriggerTypes, Weekdays } from './constants.js'
 
 export const RuleScope = Type.Object(
@@ -15,18 +15,12 @@ export const RuleScope = Type.Object(
       }),
     ),
     tags: Type.Optional(
-      Type.Array(
-        Type.Object(
-          { key: Type.String({ minLength: 1, maxLength: 512 }), value: Type.String({ maxLength: 256 }) },
-          { additionalProperties: false },
-        ),
-        {
-          maxItems: MAX_SCOPE_TAGS,
-          description:
-            "Tag filters, all of which must hold, with the markers' semantics: the key compared without letter case, " +
-            'the value exactly. An anomaly matches when its scope (resource, resource group) carries the tags.',
-        },
-      ),
+      Type.Array(TagPair, {
+        maxItems: MAX_SCOPE_TAGS,
+        description:
+          "Tag filters, all of which must hold, with the markers' semantics: the key compared without letter case, " +
+          'the value exactly. An anomaly matches when its scope (resource, resource group) carries the tags.',
+      }),
     ),
     resourceGroup: Type.Optional(
       Nullable(Type.String({ minLength: 1, maxLength: 90, description: 'A resource group name (any subscription).' })),

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { ref } from '../../platform/http/openapi.js'
-import { Currency, DateOnly, Instant, Nullable, StringEnum, Uuid } from '../../platform/http/schemas.js'
+import { Currency, DateOnly, Instant, Nullable, StringEnum, TagPair, Uuid } from '../../platform/http/schemas.js'
 
 export const BUDGET_PERIODS = ['Monthly', 'Quarterly', 'Annually', 'Custom'] as const
 export const COST_BASES = ['Effective', 'Billed'] as const
@@ -23,18 +23,12 @@ export const BudgetScope = Type.Object(
       }),
     ),
     tags: Type.Optional(
-      Type.Array(
-        Type.Object(
-          { key: Type.String({ minLength: 1, maxLength: 512 }), value: Type.String({ maxLength: 256 }) },
-          { additionalProperties: false },
-        ),
-        {
-          maxItems: 10,
-          description:
-            "Only the costs of resources carrying every tag, with the markers' semantics (the key without letter " +
-            'case, the value exactly).',
-        },
-      ),
+      Type.Array(TagPair, {
+        maxItems: 10,
+        description:
+          "Only the costs of resources carrying every tag, with the markers' semantics (the key without letter " +
+          'case, the value exactly).',
+      }),
     ),
     resourceGroup: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 90 }))),
     service: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),

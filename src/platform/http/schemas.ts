@@ -27,6 +27,11 @@ export const Uuid = Type.String({ format: 'uuid', pattern: UUID_PATTERN })
 export const Instant = Type.String({ format: 'date-time', description: 'RFC 3339; returned in UTC with milliseconds.' })
 export const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD (UTC day).' })
 export const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code.' })
+/** A tag a scope filters on: a resource carries it when its key matches without letter case and its value exactly. */
+export const TagPair = Type.Object(
+  { key: Type.String({ minLength: 1, maxLength: 512 }), value: Type.String({ maxLength: 256 }) },
+  { additionalProperties: false },
+)
 export const Money = Type.Number({ description: 'An amount in the billing currency named by `currency`.' })
 
 /** A boolean in the query: `true` or `false` in any letter case; anything else is a 400. */
