@@ -7,7 +7,10 @@
  *   its days analysed; from the analysis run's commit (its completedAt) to the first webhook's arrival. Target:
  *   p95 under 10 s with the default worker poll.
  * - Isolation: BENCH_ALERTS_DELIVERIES (10,000) deliveries queued as alert runs queue them (queueDeliveries), half
- *   to a receiver that answers in 2 s and half to one that answers at once, 100 of each every 400 ms; the fast half's p95 from queued to arrival,
+ *   to a receiver that answers in 2 s and half to one that answers at once, BENCH_ALERTS_RATE (50) a second of each
+ *   in batches every 400 ms: a load the worker keeps up with, so that the p95 measures a delivery's wait and not a
+ *   backlog (offered more than it sends, every run's p95 is the backlog's age, whatever the slow receiver does; the
+ *   worker's rate alone is the floor below); the fast half's p95 from queued to arrival,
  *   against a run of the fast half alone before it (target: no more than 20% or 1 s above it), and the worker's
  *   RSS sampled through the run (target: flat, the peak of its last third within 20% of its first third's).
  *   The run ends when every fast delivery has arrived, or after BENCH_ALERTS_WAIT_SECONDS (120: those missing
@@ -311,6 +314,7 @@ async function isolation(
   channels: { fast: string; slow: string },
   counts: { fast: number; slow: number },
   label: string,
+  batch: number,
 ): Promise<IsolationRun> {
   const part = scope.child()
   try {
@@ -319,8 +323,8 @@ async function isolation(
     const fastSeen = (await receivers.fast.arrivals()).length
     const slowSeen = (await receivers.slow.arrivals()).length
     const started = performance.now()
-    // Queued as alert runs queue them (queueDeliveries, one transaction per batch): 100 fast (and 100 slow) every
-    // 400 ms, so the fast receiver gets the same 250 a second in both runs.
+    // Queued as alert runs queue them (queueDeliveries, one transaction per batch): `batch` fast (and as many slow)
+    // every 400 ms, so the fast receiver is offered the same rate in both runs.
     const tag = `bench:${Date.now()}`
     let busy = 0
     const event = (i: number) => ({
@@ -337,10 +341,10 @@ async function isolation(
       },
     })
     await withServices(seeded.database, async (services, { db }) => {
-      for (let from = 0; from < Math.max(counts.fast, counts.slow); from += 100) {
+      for (let from = 0; from < Math.max(counts.fast, counts.slow); from += batch) {
         const tick = sleep(400)
         const requests: DeliveryRequest[] = []
-        for (let i = from; i < from + 100; i++)
+        for (let i = from; i < from + batch; i++)
           for (const which of ['fast', 'slow'] as const)
             if (i < counts[which])
               requests.push({
@@ -475,6 +479,7 @@ export const alertsBenchmark: Benchmark = {
     const repeats = intFromEnv('BENCH_ALERTS_REPEATS', 20)
     const deliveries = intFromEnv('BENCH_ALERTS_DELIVERIES', 10_000)
     const half = Math.floor(deliveries / 2)
+    const batch = Math.max(1, Math.round(intFromEnv('BENCH_ALERTS_RATE', 50) * 0.4))
     let met = true
     const fast = await startReceiver(scope, 0)
     const slow = await startReceiver(scope, SLOW_ANSWER_MS)
@@ -518,7 +523,7 @@ export const alertsBenchmark: Benchmark = {
           slow: await channel('Bench slow', `${slow.url}/hooks/slow`),
         }
         const receivers = { fast, slow }
-        const alone = await isolation(part, seeded, receivers, channels, { fast: half, slow: 0 }, 'fast alone')
+        const alone = await isolation(part, seeded, receivers, channels, { fast: half, slow: 0 }, 'fast alone', batch)
         const mixed = await isolation(
           part,
           seeded,
@@ -526,6 +531,7 @@ export const alertsBenchmark: Benchmark = {
           channels,
           { fast: half, slow: deliveries - half },
           `fast beside slow (${SLOW_ANSWER_MS / 1000} s)`,
+          batch,
         )
         const allowed = Math.max(alone.fastP95 * 1.2, alone.fastP95 + 1_000)
         const isolated = Number.isFinite(alone.fastP95) && mixed.fastP95 <= allowed
@@ -533,7 +539,8 @@ export const alertsBenchmark: Benchmark = {
         const flat = rss.lastPeak <= rss.firstPeak * 1.2
         met &&= isolated && flat
         heading2(
-          `${database.label}: ${fmt.int(deliveries)} deliveries, queued 200 a batch every 400 ms (queueDeliveries)`,
+          `${database.label}: ${fmt.int(deliveries)} deliveries, ${fmt.int(batch)} to each receiver every 400 ms ` +
+            `(${fmt.int(batch * 2.5)} a second each; queueDeliveries)`,
         )
         printTable(
           [
