@@ -276,6 +276,8 @@ export interface ChildServer {
   baseUrl: string
   pid: number
   stop(): Promise<void>
+  /** What the child sent with its port (the server: its start's phases). */
+  ready: Record<string, unknown>
 }
 
 const START_TIMEOUT_MS = 60_000
@@ -314,6 +316,7 @@ export async function startChild(
     }
   }
   scope.defer(`stop ${script} (pid ${child.pid})`, stop)
+  let ready: Record<string, unknown> = {}
   const port = await new Promise<number>((resolvePort, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`${script} did not start within ${START_TIMEOUT_MS} ms`)),
@@ -322,6 +325,7 @@ export async function startChild(
     child.once('message', (m: unknown) => {
       clearTimeout(timer)
       const port = (m as { port?: unknown } | null)?.port
+      ready = (m ?? {}) as Record<string, unknown>
       if (typeof port === 'number') resolvePort(port)
       else reject(new Error(`${script} sent ${JSON.stringify(m)} instead of its port`))
     })
@@ -334,7 +338,7 @@ export async function startChild(
       reject(err)
     })
   })
-  return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid!, stop }
+  return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid!, stop, ready }
 }
 
 /** Node flags for the Costwatch server child: BENCH_CPU_PROF=<dir> writes a .cpuprofile there per server. */

@@ -21,6 +21,7 @@ import { type Benchmark, Scope } from './lib.js'
 import { listBenchmark } from './list.js'
 import { liveMarkersBenchmark } from './live-markers.js'
 import { reportsBenchmark } from './reports.js'
+import { startupBenchmark } from './startup.js'
 
 const BENCHMARKS: Benchmark[] = [listBenchmark]
 BENCHMARKS.push(ingestBenchmark)
@@ -34,6 +35,7 @@ BENCHMARKS.push(chartsBenchmark)
 BENCHMARKS.push(liveMarkersBenchmark)
 BENCHMARKS.push(inventoryBenchmark)
 BENCHMARKS.push(alertsBenchmark)
+BENCHMARKS.push(startupBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))

@@ -3,17 +3,23 @@
  * in its own process for `npm run bench`. Sends `{ port }` over IPC once listening; exits on `'stop'`, on
  * SIGTERM/SIGINT, or when the parent goes away (the IPC channel closes).
  */
-import { loadConfig } from '../src/config.js'
-import { migrateToLatest, openDatabase } from '../src/platform/db/index.js'
-import { createRuntime } from '../src/runtime.js'
+// Milliseconds since the process began, at each step of its start (the startup benchmark prints them).
+const phases: Record<string, number> = {}
+const { loadConfig } = await import('../src/config.js')
+const { migrateToLatest, openDatabase } = await import('../src/platform/db/index.js')
+const { createRuntime } = await import('../src/runtime.js')
+phases.modules = performance.now()
 
 if (!process.send) throw new Error('bench/server.ts runs as a child of bench/run.ts (it needs an IPC channel)')
 
 const config = loadConfig(process.env)
 const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
 await migrateToLatest(db)
+phases.migrated = performance.now()
 const { app } = await createRuntime({ db, config })
+phases.runtime = performance.now()
 await app.listen({ host: '127.0.0.1', port: 0 })
+phases.listening = performance.now()
 const address = app.server.address()
 
 let stopping = false
@@ -37,4 +43,4 @@ process.on('disconnect', () => void stop())
 process.once('SIGTERM', () => void stop())
 process.once('SIGINT', () => void stop())
 
-process.send({ port: typeof address === 'object' && address ? address.port : 0 })
+process.send({ port: typeof address === 'object' && address ? address.port : 0, phases })
