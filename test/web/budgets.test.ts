@@ -186,6 +186,15 @@ describe('web interface: budgets', () => {
 
     mkdirSync(SHOTS, { recursive: true })
     await page.screenshot({ path: `${SHOTS}/budgets-1280.png`, fullPage: true })
+
+    // At risk, it is on the overview, which leads to its page.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Overview' }).click()
+    await page.getByRole('list', { name: 'Budgets at risk' }).getByRole('link', { name: /Shop/ }).click()
+    await page.getByRole('heading', { name: 'Shop', level: 1 }).waitFor()
+    expect(new URL(page.url()).pathname).toBe(`/budgets/${listed.items[0]!.id}`)
+    await page.getByText('Exceeds the amount on').waitFor()
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Budgets' }).click()
+    await card('Shop').waitFor()
     expect(problems).toEqual([])
   })
 
@@ -280,6 +289,39 @@ describe('web interface: budgets', () => {
     await page.goto(`${base}/tenants/${tenantId}?scope=${encodeURIComponent('resourceGroup:search')}`)
     await page.locator('.chart canvas').first().waitFor()
     expect(await page.getByRole('list', { name: 'Budget pace lines' }).count()).toBe(0)
+    expect(problems).toEqual([])
+  })
+
+  it('turns a budget into custom periods with the same form, naming an overlap beside its period', async () => {
+    await page.goto(`${base}/budgets`)
+    await card('Tagged').getByRole('button', { name: 'Edit Tagged' }).click()
+    const form = page.getByRole('form', { name: 'Edit "Tagged"' })
+    await form.getByLabel('Period', { exact: true }).selectOption('Custom')
+    expect(await form.getByLabel('Amount', { exact: true }).count()).toBe(0)
+    await form.getByLabel('From 1').fill(START)
+    await form.getByLabel('To 1').fill(addDays(START, 9))
+    await form.getByLabel('Amount 1').fill('100')
+    await form.getByRole('button', { name: 'Add a period' }).click()
+    await form.getByLabel('From 2').fill(addDays(START, 5))
+    await form.getByLabel('To 2').fill(addDays(TODAY, 10))
+    await form.getByLabel('Amount 2').fill('700')
+    await form.getByRole('button', { name: 'Save the budget' }).click()
+    await form.getByText(`Period 2: must be after the previous period's end (${addDays(START, 9)}).`).waitFor()
+    expect(await form.getByLabel('From 2').getAttribute('aria-invalid')).toBe('true')
+    expect(problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)'])
+    problems.length = 0
+
+    await form.getByLabel('From 2').fill(addDays(START, 10))
+    await form.getByRole('button', { name: 'Save the budget' }).click()
+    await form.waitFor({ state: 'detached' })
+    const tagged = card('Tagged')
+    await tagged.getByText('2 custom periods').waitFor()
+    // Today is in the second period; the tag matches no resource.
+    expect(await tagged.innerText()).toContain(`${await money(page, 0)} spent of ${await money(page, 700)} (0%)`)
+    const got = await t.request('GET', `${API_PREFIX}/budgets`, org.ownerKey)
+    const saved = (got.json().items as BudgetRecord[]).find((b) => b.name === 'Tagged')!
+    expect(saved).toMatchObject({ period: 'Custom', amount: null })
+    expect(saved.status).toMatchObject({ periodFrom: addDays(START, 10), periodTo: addDays(TODAY, 10), amount: 700 })
     expect(problems).toEqual([])
   })
 

@@ -25,12 +25,23 @@ export function messagesUnder(error: unknown, field: string): string[] {
     .flatMap(([, messages]) => messages)
 }
 
-/** Every field the form shows messages beside; the rest stay in the problem under the form. */
-const FORM_FIELDS = ['name', 'scope', 'period', 'amount', 'periods', 'currency', 'startDate', 'costBasis', 'thresholds']
-const withoutFormFields = (error: unknown) => {
+/**
+ * The fields the form shows messages beside (a period kind's own while it is chosen); the rest stay in the problem
+ * under the form.
+ */
+const formFields = (period: BudgetPeriodKind) => [
+  'name',
+  'scope',
+  'period',
+  ...(period === 'Custom' ? ['periods'] : ['amount', 'startDate']),
+  'currency',
+  'costBasis',
+  'thresholds',
+]
+const withoutFormFields = (error: unknown, period: BudgetPeriodKind) => {
   if (!(error instanceof ApiProblem) || !error.problem.errors) return error
   const shown = Object.keys(error.problem.errors).filter((name) =>
-    FORM_FIELDS.some((f) => name === f || name.startsWith(`${f}.`)),
+    formFields(period).some((f) => name === f || name.startsWith(`${f}.`)),
   )
   return withoutFields(error, shown)
 }
@@ -558,7 +569,7 @@ export function BudgetForm(props: {
         )}
       </fieldset>
 
-      <ProblemMessage error={withoutFormFields(error)} />
+      <ProblemMessage error={withoutFormFields(error, draft.period)} />
       <div class="form-actions">
         <button type="submit" disabled={busy}>
           {busy ? 'Saving…' : props.budget ? 'Save the budget' : 'Add the budget'}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { hasRole, type SessionUser, type Tenant } from '../../api'
+import { chartHref } from '../../components/chart-scope'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { formatMoney } from '../../components/format'
 import { Pager } from '../../components/pager'
@@ -271,6 +272,13 @@ export function BudgetsPage({ user }: { user: SessionUser }) {
   )
 }
 
+/** The cost chart that draws the budget's pace: its one tenancy's, or its resource group's; null for any other. */
+function chartOf(budget: Budget): string | null {
+  const { tenancyIds, tags, resourceGroup, service } = budget.scope
+  if (tenancyIds?.length !== 1 || (tags ?? []).length > 0 || service) return null
+  return chartHref(tenancyIds[0]!, resourceGroup ? { kind: 'resourceGroup', value: resourceGroup } : undefined)
+}
+
 /** One budget's page (where the overview's budgets at risk lead): its status, thresholds and periods. */
 export function BudgetPage({ budgetId, user }: { budgetId: string; user: SessionUser }) {
   const { data: budget, error: budgetError, reload } = useLoad(() => budgetsApi.get(budgetId), [budgetId])
@@ -313,6 +321,13 @@ export function BudgetPage({ budgetId, user }: { budgetId: string; user: Session
           onEdit={() => setEditing(true)}
           onDelete={() => setDeleting(true)}
         />
+      )}
+      {budget && !editing && chartOf(budget) && (
+        <p>
+          <a href={chartOf(budget)!} onClick={onLinkClick}>
+            Its daily pace on the costs chart
+          </a>
+        </p>
       )}
       {budget?.period === 'Custom' && (budget.periods?.length ?? 0) > 0 && (
         <table class="records budget-periods" aria-label={`Periods of ${budget.name}`}>

@@ -749,7 +749,10 @@ function RuleForm(props: {
           </div>
         )}
         {draft.triggerType === 'BudgetThreshold' && (
-          <p class="hint">Budgets are not available yet: a rule made now starts alerting once they are.</p>
+          <p class="hint">
+            The thresholds of the budgets in the rule's scope (see Budgets): each alerts once a period, when the spend
+            or the forecast reaches it.
+          </p>
         )}
         {draft.triggerType === 'Digest' && (
           <p class="hint">The period's top anomalies by impact with their status, and the new savings found.</p>
