@@ -325,6 +325,48 @@ describe('web interface: budgets', () => {
     expect(problems).toEqual([])
   })
 
+  it("lets an alert rule watch chosen budgets' thresholds, and keeps them through an edit", async () => {
+    const channel = await t.request('POST', `${API_PREFIX}/notification-channels`, org.ownerKey, {
+      name: '#finops',
+      type: 'Slack',
+      url: 'https://hooks.slack.com/services/T000/B000/XXXX',
+    })
+    expect(channel.statusCode, channel.body).toBe(201)
+    await page.goto(`${base}/settings/notifications`)
+    await page.getByRole('button', { name: 'New rule' }).click()
+    const form = page.getByRole('form', { name: 'New rule' })
+    await form.getByLabel('Name').fill('Budget watch')
+    await form.getByRole('checkbox', { name: /#finops/ }).check()
+    await form.getByLabel('Trigger').selectOption('BudgetThreshold')
+    const choices = form.getByRole('group', { name: 'Budgets' })
+    expect(await choices.locator('label').allInnerTexts()).toEqual(['Payments group', 'Shop', 'Tagged'])
+    await choices.getByRole('checkbox', { name: 'Shop' }).check()
+    // The form settles first: its preview asks the server a moment after the last change.
+    await form.locator('section.preview[aria-busy="false"]').waitFor()
+    await form.getByRole('button', { name: 'Create the rule' }).click()
+    await form.waitFor({ state: 'detached' })
+    const row = page.getByRole('row', { name: /Budget watch/ })
+    await row.getByText('Thresholds of 1 budget').waitFor()
+    const budgets = (await t.request('GET', `${API_PREFIX}/budgets`, org.ownerKey)).json().items as BudgetRecord[]
+    const rules = (await t.request('GET', `${API_PREFIX}/notification-rules`, org.ownerKey)).json().items
+    expect(rules[0].trigger).toEqual({
+      type: 'BudgetThreshold',
+      budgetIds: [budgets.find((b) => b.name === 'Shop')!.id],
+    })
+
+    await row.getByRole('button', { name: 'Edit Budget watch' }).click()
+    const edit = page.getByRole('form', { name: 'Edit "Budget watch"' })
+    expect(await edit.getByRole('group', { name: 'Budgets' }).getByRole('checkbox', { name: 'Shop' }).isChecked()).toBe(
+      true,
+    )
+    await edit.getByRole('button', { name: 'Cancel' }).click()
+    // The rule goes, so that the budgets' own pages are what the next checks see.
+    expect(
+      (await t.request('DELETE', `${API_PREFIX}/notification-rules/${rules[0].id}`, org.ownerKey)).statusCode,
+    ).toBe(204)
+    expect(problems).toEqual([])
+  })
+
   it('is readable on a phone', async () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto(`${base}/budgets`)
