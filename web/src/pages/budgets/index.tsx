@@ -111,7 +111,9 @@ function StatusBlock({ budget }: { budget: Budget }) {
       </p>
       <p class={status.breachDate ? 'budget-breach' : 'budget-on-track'}>
         {status.breachDate
-          ? `Exceeds the amount on ${shortDay(status.breachDate)} at the current run-rate.`
+          ? status.percent >= 100
+            ? `Over the amount since ${shortDay(status.breachDate)}.`
+            : `Exceeds the amount on ${shortDay(status.breachDate)} at the current run-rate.`
           : 'On track: not forecast to exceed the amount this period.'}
       </p>
       {status.thresholds.length > 0 && (
@@ -139,19 +141,19 @@ function BudgetCard(props: {
   onDelete(): void
 }) {
   const { budget } = props
-  const TitleTag = props.linked ? 'h2' : 'div'
   return (
     <article class="card budget-card" aria-label={budget.name}>
       <div class="budget-head">
-        <TitleTag class="budget-name">
-          {props.linked ? (
+        {/* On its own page the page's heading names it. */}
+        {props.linked ? (
+          <h2 class="budget-name">
             <a href={`/budgets/${encodeURIComponent(budget.id)}`} onClick={onLinkClick}>
               {budget.name}
             </a>
-          ) : (
-            budget.name
-          )}
-        </TitleTag>
+          </h2>
+        ) : (
+          <span />
+        )}
         {mayManage(props.user, budget) && (
           <div class="budget-actions">
             <button type="button" class="plain" aria-label={`Edit ${budget.name}`} onClick={props.onEdit}>
