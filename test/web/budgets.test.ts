@@ -71,10 +71,12 @@ describe('web interface: budgets', () => {
   let org: OrgContext
   let tenantId: string
   let page: Page
+  let viewerId: string
 
   beforeAll(async () => {
     org = await t.given.organisation('Budgets Org')
     tenantId = (await t.given.tenant(org, { name: 'Shop estate' })).id
+    await t.given.tenant(org, { name: 'Other estate' })
     const all = rows()
     await t.services.costIngest.stage('budgets-web:1', tenantId, all)
     await t.db.kysely.transaction().execute(async (trx) => {
@@ -109,6 +111,7 @@ describe('web interface: budgets', () => {
       )
       .execute()
     const viewer = await activeMember(t, org, VIEWER)
+    viewerId = viewer.id
     const granted = await t.request('PUT', `${API_PREFIX}/tenancies/${tenantId}/users/${viewer.id}`, org.ownerKey, {
       role: 'Viewer',
     })
@@ -129,8 +132,9 @@ describe('web interface: budgets', () => {
     await page.getByRole('button', { name: 'New budget' }).click()
     const form = page.getByRole('form', { name: 'New budget' })
     await form.getByLabel('Name').fill('Shop')
-    // The one tenancy is chosen already; an owner may also choose the whole organisation.
-    expect(await form.getByRole('checkbox', { name: 'Shop estate' }).isChecked()).toBe(true)
+    // An owner chooses among every tenancy, or the whole organisation.
+    expect(await form.getByRole('checkbox', { name: 'Other estate' }).isChecked()).toBe(false)
+    await form.getByRole('checkbox', { name: 'Shop estate' }).check()
     expect(await form.getByRole('checkbox', { name: /The whole organisation/ }).isChecked()).toBe(false)
     expect(await form.getByLabel('Period', { exact: true }).inputValue()).toBe('Monthly')
     await form.getByLabel('Amount', { exact: true }).fill('2950')
@@ -383,7 +387,7 @@ describe('web interface: budgets', () => {
     expect(problems).toEqual([])
   })
 
-  it('shows a Viewer the budgets without add, edit or delete', async () => {
+  it("shows a Viewer the budgets without add, edit or delete, and a tenancy's Admin the form for theirs", async () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await browser.signIn(page, VIEWER, MEMBER_PASSWORD)
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Budgets' }).click()
@@ -391,6 +395,19 @@ describe('web interface: budgets', () => {
     expect(await page.getByRole('article').count()).toBe(3)
     expect(await page.getByRole('button', { name: 'New budget' }).count()).toBe(0)
     expect(await page.locator('main').getByRole('button').count()).toBe(0)
+
+    // Made the tenancy's Admin: they manage its budgets, and a new one covers it, the one tenancy they administer.
+    const promoted = await t.request('PUT', `${API_PREFIX}/tenancies/${tenantId}/users/${viewerId}`, org.ownerKey, {
+      role: 'Admin',
+    })
+    expect(promoted.statusCode, promoted.body).toBe(200)
+    await page.reload()
+    await card('Shop').getByRole('button', { name: 'Edit Shop' }).waitFor()
+    await page.getByRole('button', { name: 'New budget' }).click()
+    const form = page.getByRole('form', { name: 'New budget' })
+    expect(await form.getByRole('checkbox').count()).toBe(1)
+    expect(await form.getByRole('checkbox', { name: 'Shop estate' }).isChecked()).toBe(true)
+    await form.getByRole('button', { name: 'Cancel' }).click()
     await page.getByRole('button', { name: 'Sign out' }).click()
     expect(problems).toEqual([])
   })
