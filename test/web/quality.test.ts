@@ -36,6 +36,7 @@ interface Seeded {
   reportId: string
   anomalyId: string
   insightId: string
+  budgetId: string
 }
 
 interface Visit {
@@ -131,6 +132,15 @@ const VISITS: Visit[] = [
     url: () => `/reports/${NOBODY}`,
     title: 'Report',
     section: 'Reports',
+    missing: true,
+  },
+  { route: '/budgets', url: () => '/budgets', title: 'Budgets', section: 'Budgets' },
+  { route: '/budgets/:budgetId', url: (s) => `/budgets/${s.budgetId}`, title: 'Budget', section: 'Budgets' },
+  {
+    route: '/budgets/:budgetId',
+    url: () => `/budgets/${NOBODY}`,
+    title: 'Budget',
+    section: 'Budgets',
     missing: true,
   },
   { route: '/settings', url: () => '/settings', title: 'API keys', section: 'Settings', tab: 'API keys' },
@@ -337,6 +347,16 @@ describe('web interface: the quality bar of every page', () => {
     })
     expect(report.statusCode, report.body).toBe(201)
     seeded.reportId = report.json().id
+    const budget = await t.request('POST', `${API_PREFIX}/budgets`, org.ownerKey, {
+      name: 'Estate monthly',
+      scope: { tenancyIds: [estate.id] },
+      period: 'Monthly',
+      amount: 5000,
+      currency: 'USD',
+      thresholds: [{ kind: 'Percent', value: 80, basis: 'Actual' }],
+    })
+    expect(budget.statusCode, budget.body).toBe(201)
+    seeded.budgetId = budget.json().id
     const run = await t.request('POST', `${API_PREFIX}/reports/${seeded.reportId}/runs`, org.ownerKey)
     expect(run.statusCode, run.body).toBe(202)
     const worker = t.worker()
@@ -376,6 +396,7 @@ describe('web interface: the quality bar of every page', () => {
     reportId: 'report',
     anomalyId: 'anomaly',
     insightId: 'insight',
+    budgetId: 'budget',
   }
 
   for (const visit of VISITS) {

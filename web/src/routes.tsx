@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact'
 import type { SessionUser } from './api'
 import { AnomaliesPage } from './pages/anomalies'
 import { AnomalyPage } from './pages/anomalies/detail'
+import { BudgetPage, BudgetsPage } from './pages/budgets'
 import { ExplorerPage } from './pages/explorer'
 import { InsightsPage } from './pages/insights'
 import { InsightPage } from './pages/insights/detail'
@@ -48,6 +49,12 @@ export const ROUTES: Route[] = [
     title: 'Report',
     page: ({ params, user }) => <ReportPage reportId={params.reportId ?? ''} user={user} />,
   },
+  { path: '/budgets', title: 'Budgets', page: ({ user }) => <BudgetsPage user={user} /> },
+  {
+    path: '/budgets/:budgetId',
+    title: 'Budget',
+    page: ({ params, user }) => <BudgetPage budgetId={params.budgetId ?? ''} user={user} />,
+  },
   { path: '/anomalies', title: 'Anomalies', page: () => <AnomaliesPage /> },
   {
     path: '/anomalies/:anomalyId',
@@ -90,6 +97,7 @@ export const NAV: {
   { href: '/anomalies', label: 'Anomalies', prefix: '/anomalies' },
   { href: '/insights', label: 'Insights', prefix: '/insights' },
   { href: '/reports', label: 'Reports', prefix: '/reports' },
+  { href: '/budgets', label: 'Budgets', prefix: '/budgets' },
   {
     href: '/settings/keys',
     label: 'Settings',

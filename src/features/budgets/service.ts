@@ -120,7 +120,12 @@ export function createBudgetRules(deps: { store: BudgetStore; tenancies: BudgetT
       input: Partial<CreateBudgetRequest>,
     ): Promise<BudgetDefinition> {
       const current = await own(who, budgetId)
-      const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
+      const defined: Record<string, unknown> = Object.fromEntries(
+        Object.entries(input).filter(([, v]) => v !== undefined),
+      )
+      // A change to or from Custom drops what the new kind does not take, unless the change names it.
+      if (defined.period === 'Custom' && !('amount' in defined)) defined.amount = null
+      if (defined.period !== undefined && defined.period !== 'Custom' && !('periods' in defined)) defined.periods = null
       const budget = await validated(who, {
         ...current,
         ...defined,

@@ -18,7 +18,7 @@ export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dist/web/', impor
 export const CLIENT_ROUTES = [
   '/',
   '/sign-in',
-  ...['overview', 'tenants', 'anomalies', 'insights', 'reports', 'settings'].flatMap((section) => [
+  ...['overview', 'tenants', 'anomalies', 'insights', 'reports', 'budgets', 'settings'].flatMap((section) => [
     `/${section}`,
     `/${section}/*`,
   ]),

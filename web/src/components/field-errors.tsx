@@ -5,6 +5,7 @@ export function inWords(message: string): string {
   return message
     .replace(/^must be >= (\S+)$/, 'must be at least $1')
     .replace(/^must be <= (\S+)$/, 'must be at most $1')
+    .replace(/^must be > (\S+)$/, 'must be more than $1')
     .replace(/^must be integer$/, 'must be a whole number')
 }
 

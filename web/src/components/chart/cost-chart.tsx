@@ -6,6 +6,7 @@ import { episodeText, signedMoney } from '../../pages/anomalies/incidents'
 import { onLinkClick } from '../../router'
 import { formatInstant, formatMoney } from '../format'
 import { type AnomalyMark, activatedBy, anomalyMarks, incidentSize, markLabel, SEVERITY_BANDS } from './anomaly-bands'
+import { PACE_STROKE, type PacedBudget, paceColumn } from './budget-pace'
 import { drawForecastBand, FORECAST_STROKE, type ForecastLine, forecastColumn } from './forecast'
 import { CATEGORY_COLOURS, markerTag } from './markers'
 import { PreliminaryDays, PreliminaryNote, preliminaryBox, preliminaryFrom } from './preliminary'
@@ -22,11 +23,19 @@ const instantToSeconds = (iso: string) => Date.parse(iso) / 1000
 /** A day's point sits at its start: its band reaches half a day either side, to the neighbouring points' midpoints. */
 const HALF_DAY = 43_200
 
+/** The name of a budget's pace line in the chart's legend. */
+export const paceLabel = (budget: PacedBudget) => `Budget pace: ${budget.name}`
+
 /**
  * The chart's columns: the days of the series, then the forecast's days after them (where the costs' lines have no
- * value), the total, each group shown, and the forecast's expected cost last.
+ * value), the total, each group shown, the forecast's expected cost, then each budget's daily pace. `kinds` says
+ * what each line after the days is.
  */
-function chartData(series: CostSeries, forecast: ForecastLine | null): { labels: string[]; data: uPlot.AlignedData } {
+function chartData(
+  series: CostSeries,
+  forecast: ForecastLine | null,
+  budgets: readonly PacedBudget[],
+): { labels: string[]; kinds: ('cost' | 'forecast' | 'pace')[]; data: uPlot.AlignedData } {
   const days = series.points.map((p) => p.date)
   const ahead = forecast ? forecast.points.map((p) => p.date).filter((d) => d > series.to) : []
   const all = [...days, ...ahead]
@@ -35,12 +44,23 @@ function chartData(series: CostSeries, forecast: ForecastLine | null): { labels:
   const total = [...series.points.map((p) => p.cost), ...pad]
   const groups = (series.groups ?? []).slice(0, MAX_LINES)
   const labels = ['Total', ...groups.map((g) => g.label || '(none)')]
+  const kinds: ('cost' | 'forecast' | 'pace')[] = labels.map(() => 'cost')
   const columns = groups.map((g) => {
     const byDay = new Map(g.points.map((p) => [p.date, p.cost]))
     return [...series.points.map((p) => byDay.get(p.date) ?? 0), ...pad]
   })
-  if (!forecast) return { labels, data: [xs, total, ...columns] }
-  return { labels: [...labels, 'Forecast'], data: [xs, total, ...columns, forecastColumn(forecast, all)] }
+  const extra: (number | null)[][] = []
+  if (forecast) {
+    labels.push('Forecast')
+    kinds.push('forecast')
+    extra.push(forecastColumn(forecast, all))
+  }
+  for (const budget of budgets) {
+    labels.push(paceLabel(budget))
+    kinds.push('pace')
+    extra.push(paceColumn(budget, all))
+  }
+  return { labels, kinds, data: [xs, total, ...columns, ...extra] }
 }
 
 interface Placed {
@@ -64,6 +84,8 @@ export function CostChart(props: {
   series: CostSeries
   /** The total's forecast, drawn dashed with its 80% band after the last settled day. */
   forecast?: ForecastLine | null
+  /** Budgets of the chart's scope and currency: each one's daily pace, a thin line (see budget-pace.ts). */
+  budgets?: readonly PacedBudget[]
   anomalies?: Anomaly[]
   active: string | null
   onActivate(id: string | null): void
@@ -75,6 +97,8 @@ export function CostChart(props: {
   const [placedMarks, setPlacedMarks] = useState<PlacedMark[]>([])
   // The chart is rebuilt when the anomalies shown change, not when the same ones arrive in a new array.
   const anomalyKey = (props.anomalies ?? []).map((a) => `${a.id}@${a.episode.lastDay}:${a.incidentId}`).join()
+  // Rebuilt when the budgets drawn change (a new array of the same budgets changes nothing).
+  const budgetKey = JSON.stringify(props.budgets ?? [])
   const [plotBox, setPlotBox] = useState({ top: 0, height: 0, width: 0 })
   const preliminary = preliminaryFrom(props.series)
   const [preliminaryAt, setPreliminaryAt] = useState<{ left: number; width: number } | null>(null)
@@ -84,7 +108,8 @@ export function CostChart(props: {
     if (!element) return
     const { series } = props
     const forecast = props.forecast ?? null
-    const { labels, data } = chartData(series, forecast)
+    const budgets = props.budgets ?? []
+    const { labels, kinds, data } = chartData(series, forecast, budgets)
     const marks = anomalyMarks(props.anomalies ?? [])
     // A mark's band runs from half a day before its first point to half a day after its last, within the plot.
     const span = (u: uPlot, mark: AnomalyMark, canvas: boolean) => {
@@ -161,7 +186,7 @@ export function CostChart(props: {
       series: [
         { label: 'Day', value: (_u, v) => (v == null ? '–' : new Date(v * 1000).toISOString().slice(0, 10)) },
         ...labels.map((label, i) =>
-          forecast && i === labels.length - 1
+          kinds[i] === 'forecast'
             ? {
                 label,
                 stroke: FORECAST_STROKE,
@@ -169,12 +194,21 @@ export function CostChart(props: {
                 dash: [6, 4],
                 value: (_u: uPlot, v: number | null) => money(v),
               }
-            : {
-                label,
-                stroke: i === 0 ? '#1f2937' : (PALETTE[(i - 1) % PALETTE.length] ?? '#64748b'),
-                width: i === 0 ? 2.5 : 1.5,
-                value: (_u: uPlot, v: number | null) => money(v),
-              },
+            : kinds[i] === 'pace'
+              ? {
+                  label,
+                  stroke: PACE_STROKE,
+                  width: 1,
+                  dash: [2, 3],
+                  points: { show: false },
+                  value: (_u: uPlot, v: number | null) => (v == null ? '–' : `${money(v)}/day`),
+                }
+              : {
+                  label,
+                  stroke: i === 0 ? '#1f2937' : (PALETTE[(i - 1) % PALETTE.length] ?? '#64748b'),
+                  width: i === 0 ? 2.5 : 1.5,
+                  value: (_u: uPlot, v: number | null) => money(v),
+                },
         ),
       ],
       axes: [
@@ -204,7 +238,7 @@ export function CostChart(props: {
       u.destroy()
       plot.current = null
     }
-  }, [props.series, props.forecast, anomalyKey])
+  }, [props.series, props.forecast, anomalyKey, budgetKey])
 
   useEffect(() => {
     activeRef.current = props.active

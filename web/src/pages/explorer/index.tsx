@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ApiProblem, api, type CostForecast } from '../../api'
+import { budgetsOfChart, daysIn, PACE_STROKE, periodOf } from '../../components/chart/budget-pace'
 import { CostChart } from '../../components/chart/cost-chart'
 import { MarkerList } from '../../components/chart/marker-list'
 import { chartScopeOf } from '../../components/chart-scope'
@@ -8,7 +9,9 @@ import { ProblemMessage } from '../../components/problem'
 import { useSearchParams } from '../../components/search-params'
 import { TenantTabs } from '../../components/tenant-tabs'
 import { useLoad } from '../../components/use-load'
+import { onLinkClick } from '../../router'
 import { useSubscriptionNames } from '../anomalies/subscription-names'
+import { type Budget, budgetsApi } from '../budgets/api'
 import { AnomalyList } from './anomaly-list'
 import { useLiveMarkers } from './live-markers'
 import { ScopeHeading } from './scope-heading'
@@ -69,12 +72,17 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
         : Promise.resolve(null),
     [tenantId, forecastTo, scope.text, scope.subscriptionId, showForecast],
   )
+  // Budgets of exactly this chart's scope draw their daily pace; without them (or their answer) the chart is the same.
+  const { data: allBudgets } = useLoad(() => budgetsApi.all().catch(() => [] as Budget[]), [])
   const error = seriesError ?? tenantError
   // The markers stay current while the page is open: one created elsewhere shows within seconds.
   const series = useLiveMarkers(tenantId, scope, loaded)
 
   const total = series?.points.reduce((sum, p) => sum + p.cost, 0) ?? 0
   const empty = series?.points.every((p) => p.cost === 0)
+  const paced = series
+    ? budgetsOfChart(allBudgets ?? [], { tenantId, kind: scope.kind, value: scope.value, currency: series.currency })
+    : []
   return (
     <section aria-labelledby="explorer-title">
       <ScopeHeading tenantId={tenantId} tenant={tenant} scope={scope} />
@@ -140,9 +148,11 @@ export function ExplorerPage({ tenantId }: { tenantId: string }) {
             series={series}
             forecast={showForecast ? (forecast.data?.series[0] ?? null) : null}
             anomalies={anomalies.anomalies}
+            budgets={paced}
             active={active}
             onActivate={setActive}
           />
+          {paced.length > 0 && <PaceSummary budgets={paced} day={series.to} />}
           {showForecast && <ForecastSummary forecast={forecast.data} error={forecast.error} />}
           <h2>Event markers</h2>
           <MarkerList markers={series.markers} active={active} onActivate={setActive} />
@@ -182,5 +192,36 @@ function ForecastSummary({ forecast, error }: { forecast: CostForecast | null; e
         </span>
       )}
     </p>
+  )
+}
+
+/** The pace lines in words: what the thin line is, and each budget's daily pace in the period of the chart's end. */
+function PaceSummary({ budgets, day }: { budgets: Budget[]; day: string }) {
+  return (
+    <ul class="pace-summary" aria-label="Budget pace lines">
+      {budgets.map((budget) => {
+        const period = periodOf(budget, day)
+        const money = (v: number) => formatMoney(v, budget.currency)
+        return (
+          <li key={budget.id} class="status">
+            <span class="pace-key" style={{ borderColor: PACE_STROKE }} aria-hidden="true" />{' '}
+            <a href={`/budgets/${encodeURIComponent(budget.id)}`} onClick={onLinkClick}>
+              {budget.name}
+            </a>
+            {period ? (
+              <>
+                {' '}
+                budget pace (thin dotted line):{' '}
+                <strong>{money(period.amount / daysIn(period.from, period.to))} a day</strong>, its{' '}
+                {money(period.amount)} spread evenly over the {daysIn(period.from, period.to)} days from {period.from}{' '}
+                to {period.to}.
+              </>
+            ) : (
+              ' budget pace (thin dotted line): the budget has no period on the chart\u2019s last day.'
+            )}
+          </li>
+        )
+      })}
+    </ul>
   )
 }

@@ -80,7 +80,7 @@ function OverviewBody({ overview, busy }: { overview: Overview; busy: boolean })
           <ul class="finding-list" aria-label="Budgets at risk">
             {overview.budgetsAtRisk.map((b) => (
               <li key={b.budgetId}>
-                <a href="/budgets" onClick={onLinkClick}>
+                <a href={`/budgets/${encodeURIComponent(b.budgetId)}`} onClick={onLinkClick}>
                   <span class="finding-title">{b.name}</span>
                   <span class="finding-amount">
                     {Math.round(b.percent)}%<span class="muted">of {formatMoney(b.amount, b.currency)}</span>

@@ -1,10 +1,13 @@
+import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiProblem, answer, client, hasRole, type SessionUser, type Tenant } from '../../../api'
 import { ConfirmDialog } from '../../../components/confirm-dialog'
 import { inWords, withoutFields } from '../../../components/field-errors'
 import { formatMoney } from '../../../components/format'
 import { ProblemMessage } from '../../../components/problem'
+import { useLoad } from '../../../components/use-load'
 import { onLinkClick } from '../../../router'
+import { budgetsApi } from '../../budgets/api'
 import {
   type Channel,
   FREQUENCIES,
@@ -113,8 +116,10 @@ function triggerText(trigger: RuleTrigger): string {
         : 'Every saving found'
     case 'Digest':
       return 'A summary of the period'
-    case 'BudgetThreshold':
-      return 'Budget thresholds'
+    case 'BudgetThreshold': {
+      const n = trigger.budgetIds?.length ?? 0
+      return n === 0 ? 'Thresholds of every budget in scope' : `Thresholds of ${n} ${n === 1 ? 'budget' : 'budgets'}`
+    }
     case 'PredictionExceeded': {
       const parts = [
         trigger.minExcess != null ? `by ${figure(trigger.minExcess)} a month` : null,
@@ -290,6 +295,8 @@ interface Draft {
   minMonthlySavings: string
   minExcess: string
   minExcessPercent: string
+  /** The budgets a BudgetThreshold rule watches; none: every budget in its scope. */
+  budgetIds: string[]
   frequency: Frequency
   digestHour: number
   digestWeekday: Weekday
@@ -317,6 +324,7 @@ function draftOf(rule: Rule | null, user: SessionUser): Draft {
     minMonthlySavings: number(trigger?.minMonthlySavings),
     minExcess: number(trigger?.minExcess),
     minExcessPercent: number(trigger?.minExcessPercent),
+    budgetIds: trigger?.budgetIds ?? [],
     frequency: rule?.frequency ?? 'Immediate',
     digestHour: rule?.digestHour ?? 8,
     digestWeekday: rule?.digestWeekday ?? 'Monday',
@@ -341,7 +349,7 @@ function inputOf(draft: Draft): RuleInput {
       : draft.triggerType === 'InsightFound'
         ? { type: 'InsightFound', minMonthlySavings: amount(draft.minMonthlySavings) }
         : draft.triggerType === 'BudgetThreshold'
-          ? { type: 'BudgetThreshold', budgetIds: [] }
+          ? { type: 'BudgetThreshold', budgetIds: draft.budgetIds }
           : draft.triggerType === 'PredictionExceeded'
             ? {
                 type: 'PredictionExceeded',
@@ -749,11 +757,12 @@ function RuleForm(props: {
           </div>
         )}
         {draft.triggerType === 'BudgetThreshold' && (
-          <p class="hint">
-            Each threshold of every budget in the rule's scope (every tenancy of the budget in it), once a period, as
-            soon as an analysis finds it crossed: with the budget's spend, forecast, drivers and the markers since the
-            period began.
-          </p>
+          <BudgetChoices
+            id={`${p}-budgets`}
+            chosen={draft.budgetIds}
+            onChange={(ids) => set('budgetIds', ids)}
+            error={fieldError('trigger.budgetIds', 'The budgets')}
+          />
         )}
         {draft.triggerType === 'Digest' && (
           <p class="hint">The period's top anomalies by impact with their status, and the new savings found.</p>
@@ -855,6 +864,51 @@ function RuleForm(props: {
         </button>
       </div>
     </form>
+  )
+}
+
+/** The budgets a BudgetThreshold rule watches: checkboxes of those the user sees; none chosen watches them all. */
+function BudgetChoices(props: {
+  id: string
+  chosen: string[]
+  onChange(ids: string[]): void
+  error: ComponentChildren
+}) {
+  const { data: budgets, error } = useLoad(() => budgetsApi.all(), [])
+  return (
+    <fieldset class="check-group" aria-describedby={`${props.id}-hint`}>
+      <legend>Budgets</legend>
+      <p id={`${props.id}-hint`} class="hint">
+        Each threshold alerts once a period, when the spend or the forecast reaches it, with the budget's drivers and
+        the markers since the period began. None chosen: every budget whose tenancies are all in the rule's scope, now
+        and later.
+      </p>
+      <ProblemMessage error={error} />
+      {budgets?.length === 0 && (
+        <p class="status">
+          No budgets yet:{' '}
+          <a href="/budgets" onClick={onLinkClick}>
+            add one on the Budgets page
+          </a>
+          .
+        </p>
+      )}
+      {budgets?.map((budget) => (
+        <label class="inline" key={budget.id}>
+          <input
+            type="checkbox"
+            checked={props.chosen.includes(budget.id)}
+            onChange={(e) =>
+              props.onChange(
+                e.currentTarget.checked ? [...props.chosen, budget.id] : props.chosen.filter((id) => id !== budget.id),
+              )
+            }
+          />
+          {budget.name}
+        </label>
+      ))}
+      {props.error}
+    </fieldset>
   )
 }
 
