@@ -171,6 +171,19 @@ for (const dialect of testDialects()) {
         { target: { type: 'Budget', id: search.id }, detail: { name: 'Search', changed: 'amount' } },
       ])
 
+      // To Custom periods and back: the amount, then the periods, go with the kind that takes them.
+      const custom = await t.request('PATCH', `${API}/budgets/${search.id}`, adminKey, {
+        period: 'Custom',
+        periods: [{ from: '2026-11-01', to: '2026-12-31', amount: 2500 }],
+      })
+      expect(custom.statusCode, custom.body).toBe(200)
+      expect(custom.json()).toMatchObject({ amount: null, status: { periodFrom: '2026-11-01', amount: 2500 } })
+      const monthly = await t.request('PATCH', `${API}/budgets/${search.id}`, adminKey, {
+        period: 'Monthly',
+        amount: 900,
+      })
+      expect(monthly.json()).toMatchObject({ periods: null, amount: 900, status: { periodTo: '2026-11-30' } })
+
       expect((await t.request('DELETE', `${API}/budgets/${search.id}`, adminKey)).statusCode).toBe(204)
       expect((await t.request('GET', `${API}/budgets/${search.id}`, adminKey)).statusCode).toBe(404)
       expect(await auditOf('budget.deleted')).toMatchObject([{ target: { id: search.id } }])

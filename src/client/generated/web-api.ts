@@ -103,7 +103,7 @@ export interface paths {
         head?: never;
         /**
          * Changes a budget.
-         * @description Absent fields are unchanged; the budget as changed is checked as at creation. A change of what the thresholds measure (period, amount, periods, startDate, scope, currency, costBasis, thresholds) restarts their latches: each may alarm again this period. Owners manage every budget; the Admins of tenancies manage the budgets whose scope.tenancyIds are all tenancies they administer (and their Viewers read them). A budget of the whole organisation (tenancyIds null) is for owners.
+         * @description Absent fields are unchanged; the budget as changed is checked as at creation. A change of period to `Custom` drops the amount, and from it the periods, unless the request names them. A change of what the thresholds measure (period, amount, periods, startDate, scope, currency, costBasis, thresholds) restarts their latches: each may alarm again this period. Owners manage every budget; the Admins of tenancies manage the budgets whose scope.tenancyIds are all tenancies they administer (and their Viewers read them). A budget of the whole organisation (tenancyIds null) is for owners.
          */
         patch: operations["UpdateBudget"];
         trace?: never;

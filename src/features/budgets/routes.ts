@@ -97,7 +97,8 @@ export const budgetRoutes: FastifyPluginAsyncTypebox<{ budgets: BudgetService }>
         'Changes a budget.',
         {
           description:
-            `Absent fields are unchanged; the budget as changed is checked as at creation. A change of what the ` +
+            `Absent fields are unchanged; the budget as changed is checked as at creation. A change of period to ` +
+            '`Custom` drops the amount, and from it the periods, unless the request names them. A change of what the ' +
             `thresholds measure (period, amount, periods, startDate, scope, currency, costBasis, thresholds) ` +
             `restarts their latches: each may alarm again this period. ${WHO}`,
           params: BudgetParams,
