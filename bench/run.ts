@@ -10,6 +10,7 @@
 
 import { alertsBenchmark } from './alerts.js'
 import { analysisBenchmark } from './analysis.js'
+import { budgetsBenchmark } from './budgets.js'
 import { chartsBenchmark } from './charts.js'
 import { detectBenchmark } from './detect.js'
 import { eventsBenchmark } from './events.js'
@@ -34,6 +35,7 @@ BENCHMARKS.push(chartsBenchmark)
 BENCHMARKS.push(liveMarkersBenchmark)
 BENCHMARKS.push(inventoryBenchmark)
 BENCHMARKS.push(alertsBenchmark)
+BENCHMARKS.push(budgetsBenchmark)
 
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n))
