@@ -2,15 +2,17 @@
  * Budgets over a large estate, in process on a real database file: one organisation, a simulated tenant of 20,000
  * resources (BENCH_BUDGETS_RESOURCES) with 120 days of daily costs up to yesterday (BENCH_BUDGETS_DAYS), collected
  * as a snapshot run records them (inventory with tags, then the cost ingest's stage and merge), and 1,000 budgets
- * (BENCH_BUDGETS_COUNT) made through the budget service: the whole tenancy or organisation, a team's tag (20 teams),
- * a resource group, a service, or two of them together; Monthly, Quarterly or Custom; one to four thresholds.
+ * (BENCH_BUDGETS_COUNT) made through the budget rules (checked and stored with their audit record, as the API does):
+ * the whole tenancy or organisation, a team's tag (20 teams), a resource group, a service, or two of them together;
+ * Monthly, Quarterly or Custom; one to four thresholds; amounts around the scope's share of the tenant's month.
  *
  * Measured, each a few times (BENCH_BUDGETS_REPEATS, 5), cold (the first call on a newly opened database) and warm
  * (the same call again):
  * - the evaluation after an analysis (`budgets.evaluateAfter`: every budget's status, each distinct scope's costs
  *   read once, the forecasts fitted, the latches read). Target: under 2 s on SQLite;
  * - the reads people make: a page of 100 budgets with their status (`budgets.list`) and the budgets at risk.
- * Beside them, in the same run: the distinct scopes and cost reads of one evaluation, and the time in those reads.
+ * Beside them, in the same run: the distinct scopes and cost reads of one evaluation, and the time waited on those
+ * reads (summed over reads that overlap).
  *
  * BENCH_BUDGETS_DB=<file>: a SQLite file kept between runs (seeded when it does not exist yet, else reused as it
  * is), to measure again without seeding. BENCH_CPU_PROF=<dir>: a .cpuprofile of the warm evaluations.
@@ -105,7 +107,7 @@ const teamName = (i: number) => `team-${String(i).padStart(2, '0')}`
 /** `count` budgets of a realistic mix of scopes, periods and thresholds (deterministic). */
 function budgetRequests(
   count: number,
-  estate: { tenantId: string; groups: string[]; services: string[] },
+  estate: { tenantId: string; groups: string[]; services: string[]; monthly: number },
 ): CreateBudgetRequest[] {
   const random = seededRandom(2029)
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!
@@ -118,6 +120,9 @@ function budgetRequests(
     const kind = random()
     let scope: CreateBudgetRequest['scope']
     let label: string
+    // The scope's share of the tenant's month, were costs spread evenly: what its owner would plan for.
+    let share = 1
+    const [g, s, t] = [estate.groups.length, estate.services.length, TEAMS]
     if (kind < 0.03) {
       scope = { tenancyIds: null }
       label = 'Organisation'
@@ -125,35 +130,41 @@ function budgetRequests(
       scope = { tenancyIds: [estate.tenantId] }
       label = 'Estate'
     } else if (kind < 0.46) {
-      const t = team()
-      scope = { tenancyIds: [estate.tenantId], tags: [t] }
-      label = t.value
+      const tag = team()
+      scope = { tenancyIds: [estate.tenantId], tags: [tag] }
+      label = tag.value
+      share = 1 / t
     } else if (kind < 0.64) {
-      const g = pick(estate.groups)
-      scope = { tenancyIds: [estate.tenantId], resourceGroup: g }
-      label = g
+      const group = pick(estate.groups)
+      scope = { tenancyIds: [estate.tenantId], resourceGroup: group }
+      label = group
+      share = 1 / g
     } else if (kind < 0.78) {
-      const s = pick(estate.services)
-      scope = { tenancyIds: [estate.tenantId], service: s }
-      label = s
+      const service = pick(estate.services)
+      scope = { tenancyIds: [estate.tenantId], service }
+      label = service
+      share = 1 / s
     } else if (kind < 0.88) {
-      const t = team()
-      const s = pick(estate.services)
-      scope = { tenancyIds: [estate.tenantId], tags: [t], service: s }
-      label = `${t.value} ${s}`
+      const tag = team()
+      const service = pick(estate.services)
+      scope = { tenancyIds: [estate.tenantId], tags: [tag], service }
+      label = `${tag.value} ${service}`
+      share = 1 / (t * s)
     } else if (kind < 0.95) {
-      const t = team()
-      const g = pick(estate.groups)
-      scope = { tenancyIds: [estate.tenantId], tags: [t], resourceGroup: g }
-      label = `${t.value} ${g}`
+      const tag = team()
+      const group = pick(estate.groups)
+      scope = { tenancyIds: [estate.tenantId], tags: [tag], resourceGroup: group }
+      label = `${tag.value} ${group}`
+      share = 1 / (t * g)
     } else {
-      const g = pick(estate.groups)
-      const s = pick(estate.services)
-      scope = { tenancyIds: [estate.tenantId], resourceGroup: g, service: s }
-      label = `${g} ${s}`
+      const group = pick(estate.groups)
+      const service = pick(estate.services)
+      scope = { tenancyIds: [estate.tenantId], resourceGroup: group, service }
+      label = `${group} ${service}`
+      share = 1 / (g * s)
     }
-    // Amounts from a tenth to ten times a typical scope's month, so some budgets are at risk and most are not.
-    const amount = Math.round(10 ** (2 + 3 * random()))
+    // From 0.7 to 1.7 times that share: some budgets are at risk, most are not.
+    const amount = Math.max(1, Math.round(estate.monthly * share * (0.7 + random())))
     const thresholds = [
       { kind: 'Percent' as const, value: 50, basis: 'Actual' as const },
       { kind: 'Percent' as const, value: 80, basis: 'Actual' as const },
@@ -203,7 +214,11 @@ async function addBudgets(
     clock: systemClock,
     ids: uuidV7Ids,
   })
-  for (const request of budgetRequests(count, estate).slice(from))
+  // The tenant's last 30 days: what the amounts are planned against.
+  const yesterday = addDays(toDay(new Date()), -1)
+  const cells = await services.costReads.scopeCells(estate.tenantId, [], addDays(yesterday, -29), yesterday)
+  const monthly = cells.reduce((sum, c) => sum + (c.currency === 'USD' ? c.cost : 0), 0)
+  for (const request of budgetRequests(count, { ...estate, monthly }).slice(from))
     await rules.create(estate.principal, FROM_CLI, request)
 }
 
