@@ -466,7 +466,7 @@ export const budgetsBenchmark: Benchmark = {
           [1, 2, 3, 4],
         )
         note(
-          `target: the evaluation of ${fmt.int(count)} budgets under ${TARGET_MS / 1000} s` +
+          `target: the evaluation of ${fmt.int(facts.budgets)} budgets under ${TARGET_MS / 1000} s` +
             `${dialect === 'sqlite' ? '' : ' (set for SQLite; shown for comparison)'}: ` +
             `cold ${fmt.ms(coldMs)}, warm ${fmt.ms(evalMs)}: ${ok ? 'met' : 'MISSED'}`,
         )
