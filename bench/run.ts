@@ -10,6 +10,7 @@
 
 import { alertsBenchmark } from './alerts.js'
 import { analysisBenchmark } from './analysis.js'
+import { budgetsBenchmark } from './budgets.js'
 import { chartsBenchmark } from './charts.js'
 import { detectBenchmark } from './detect.js'
 import { eventsBenchmark } from './events.js'
@@ -35,6 +36,7 @@ BENCHMARKS.push(chartsBenchmark)
 BENCHMARKS.push(liveMarkersBenchmark)
 BENCHMARKS.push(inventoryBenchmark)
 BENCHMARKS.push(alertsBenchmark)
+BENCHMARKS.push(budgetsBenchmark)
 BENCHMARKS.push(startupBenchmark)
 
 const names = process.argv.slice(2)

@@ -9,6 +9,36 @@ import type { BudgetDefinition } from './store.js'
 const HISTORY_DAYS = 120
 
 /**
+ * The forecast of a scope's usage over [historyFrom, actualThrough], fitted once per usage read: budgets sharing a
+ * scope share its read (see scopeCostsFor), and so the fit.
+ */
+const fits = new WeakMap<ReadonlyMap<string, number>, Map<string, ReturnType<typeof fitUsage>>>()
+
+function fitted(usage: ReadonlyMap<string, number>, historyFrom: string, actualThrough: string) {
+  const key = `${historyFrom}:${actualThrough}`
+  let byRange = fits.get(usage)
+  if (!byRange) {
+    byRange = new Map()
+    fits.set(usage, byRange)
+  }
+  let found = byRange.get(key)
+  if (!found) {
+    found = fitUsage(usage, historyFrom, actualThrough)
+    byRange.set(key, found)
+  }
+  return found
+}
+
+function fitUsage(usage: ReadonlyMap<string, number>, historyFrom: string, actualThrough: string) {
+  const days = daysBetween(historyFrom, actualThrough)
+  const first = days.find((d) => (usage.get(d) ?? 0) !== 0)
+  const values = first ? daysBetween(first, actualThrough).map((d) => usage.get(d) ?? 0) : []
+  const model = first && dayCount(first, actualThrough) >= MIN_FORECAST_HISTORY_DAYS ? fitForecast(values, first) : null
+  const average = values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0
+  return { model, average }
+}
+
+/**
  * A budget's figures in the period holding `today`: the spend through the last settled day (or yesterday), the
  * forecast of the days after it (usage fitted, as the cost forecast does; without 28 days of history, the average
  * of the days there are carries on, with no interval), and each threshold's state given the latches of the period.
@@ -35,11 +65,7 @@ export async function periodStatus(
     costs.daily(period.from, actualThrough < period.to ? actualThrough : period.to, 'all'),
     costs.daily(historyFrom, actualThrough, 'usage'),
   ])
-  const days = daysBetween(historyFrom, actualThrough)
-  const first = days.find((d) => (usage.get(d) ?? 0) !== 0)
-  const values = first ? daysBetween(first, actualThrough).map((d) => usage.get(d) ?? 0) : []
-  const model = first && dayCount(first, actualThrough) >= MIN_FORECAST_HISTORY_DAYS ? fitForecast(values, first) : null
-  const average = values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0
+  const { model, average } = fitted(usage, historyFrom, actualThrough)
   const expected = (day: string) => model?.at(day) ?? { expected: average, lower: average, upper: average }
   const restFrom = addDays(actualThrough, 1) > period.from ? addDays(actualThrough, 1) : period.from
   const remaining =

@@ -24,6 +24,18 @@ export interface ScopeFilter {
   service: string | null
 }
 
+/** One cell of scopeCells: a day's cost of one resource group, service, charge category, currency and tag values. */
+export interface ScopeCell {
+  date: string
+  resourceGroup: string
+  service: string
+  chargeCategory: string
+  currency: string
+  /** The value of each tag key asked for, in its order; null where the resources have none. */
+  tags: (string | null)[]
+  cost: number
+}
+
 const chargesWhere = (charges: ChargeSelection, column: string) =>
   charges === 'usage'
     ? sql` and ${sql.ref(column)} = 'Usage'`
@@ -214,6 +226,49 @@ export function createSeriesQueries(
     ): Promise<{ date: string; currency: string; cost: number }[]> {
       const rows = await filtered(tenantId, filter, from, to, charges, 'date')
       return rows.map((r) => ({ date: r.key, currency: r.currency, cost: r.cost }))
+    },
+
+    /**
+     * The cells many scope filters are summed from, in one read: a tenant's cost over [from, to] per day, resource
+     * group key, service, charge category and currency, and, for each key of `tagKeys` (lower-cased), the
+     * resource's value of it (null without it). A filter's daily cost is the sum of the cells matching it, as
+     * filteredDaily sums them. Without tag keys, from the group series (the same sums, one row per group and
+     * service); with them, from the resource series, one pass whatever the number of filters.
+     */
+    async scopeCells(tenantId: string, tagKeys: readonly string[], from: string, to: string): Promise<ScopeCell[]> {
+      if (tagKeys.length === 0) {
+        const result = await sql<Omit<ScopeCell, 'tags'>>`
+          select date, resource_group_key as "resourceGroup", service_name as service,
+            charge_category as "chargeCategory", currency, sum(cost) as cost
+          from group_cost_series where tenant_id = ${tenantId} and ${between(from, to)}
+          group by date, resource_group_key, service_name, charge_category, currency`.execute(db)
+        return result.rows.map((r) => ({ ...r, cost: Number(r.cost), tags: [] }))
+      }
+      // Each key's values by resource number, so a cost row finds them by its own number (one lookup each).
+      const alias = (i: number) => sql.raw(`t${i}`)
+      const joins = tagKeys.map(
+        (key, i) =>
+          sql`left join (select c.id, v.tag_value from cost_resources c
+              join ${taggedResources(tenantId, key)} v on v.resource_key = c.resource_key
+              where c.tenant_id = ${tenantId}) ${alias(i)} on ${alias(i)}.id = s.resource_id`,
+      )
+      const values = tagKeys.map((_, i) => sql`${alias(i)}.tag_value as ${sql.raw(`"tag${i}"`)}`)
+      const result = await sql<Record<string, string | number | null>>`
+        select s.date, s.resource_group_key as "resourceGroup", s.service_name as service,
+          s.charge_category as "chargeCategory", s.currency, ${sql.join(values)}, sum(s.cost) as cost
+        from resource_cost_series s ${sql.join(joins, sql` `)}
+        where s.tenant_id = ${tenantId} and s.date >= ${from} and s.date <= ${to}
+        group by s.date, s.resource_group_key, s.service_name, s.charge_category, s.currency,
+          ${sql.join(tagKeys.map((_, i) => sql`${alias(i)}.tag_value`))}`.execute(db)
+      return result.rows.map((r) => ({
+        date: r.date as string,
+        resourceGroup: r.resourceGroup as string,
+        service: r.service as string,
+        chargeCategory: r.chargeCategory as string,
+        currency: r.currency as string,
+        tags: tagKeys.map((_, i) => (r[`tag${i}`] ?? null) as string | null),
+        cost: Number(r.cost),
+      }))
     },
 
     /** The same scope's cost per service (per currency) over [from, to], every charge: what drove a budget. */
