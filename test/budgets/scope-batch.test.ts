@@ -6,40 +6,7 @@ import { scopeCostsFor } from '../../src/features/budgets/costs.js'
 import type { BudgetDefinition } from '../../src/features/budgets/store.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
-
-const SUB = '66666666-eeee-4eee-8eee-666666666666'
-const HEADER =
-  'BilledCost,BillingCurrency,ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodStart,EffectiveCost,ResourceId,ResourceName,ServiceName,SubAccountId,SubAccountName,Tags,x_ResourceGroupName,x_SkuMeterId'
-const line = (
-  day: string,
-  group: string,
-  name: string,
-  service: string,
-  tags: string,
-  cost: string,
-  category = 'Usage',
-  currency = 'USD',
-) =>
-  [
-    cost,
-    currency,
-    category,
-    '',
-    'meter',
-    `${day}T00:00:00Z`,
-    cost,
-    `/subscriptions/${SUB}/resourcegroups/${group}/providers/microsoft.compute/virtualmachines/${name}`,
-    name,
-    service,
-    `/subscriptions/${SUB}`,
-    'Batch',
-    tags,
-    group,
-    `meter-${name}`,
-  ].join(',')
-const PAYMENTS = '"{""Team"":""payments"",""env"":""prod""}"'
-const PAYMENTS_DEV = '"{""team"":""payments"",""env"":""dev""}"'
-const SEARCH = '"{""team"":""search"",""env"":""prod""}"'
+import { FOCUS_HEADER, focusLine, PAYMENTS, PAYMENTS_DEV, SEARCH } from './focus-lines.js'
 
 /** Filters of every shape, more than a batch's threshold of each kind (with tags and without). */
 const SCOPES: { tags?: { key: string; value: string }[]; resourceGroup?: string; service?: string }[] = [
@@ -73,16 +40,16 @@ for (const dialect of testDialects()) {
       tenantId = (await t.given.tenant(org)).id
       dir = mkdtempSync(join(tmpdir(), 'costwatch-budget-batch-'))
       const file = join(dir, 'focus.csv')
-      const rows = [HEADER]
+      const rows = [FOCUS_HEADER]
       for (const day of ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-05']) {
         const d = Number(day.slice(8))
-        rows.push(line(day, 'Pay-Prod', 'vm-pay', 'Virtual Machines', PAYMENTS, String(10 + d)))
-        rows.push(line(day, 'pay-prod', 'db-pay', 'SQL Database', PAYMENTS, String(5.25 * d)))
-        rows.push(line(day, 'pay-dev', 'vm-pay-dev', 'Virtual Machines', PAYMENTS_DEV, String(2 + d / 10)))
-        rows.push(line(day, 'search', 'vm-search', 'Virtual Machines', SEARCH, String(7 * d)))
+        rows.push(focusLine(day, 'Pay-Prod', 'vm-pay', 'Virtual Machines', PAYMENTS, String(10 + d)))
+        rows.push(focusLine(day, 'pay-prod', 'db-pay', 'SQL Database', PAYMENTS, String(5.25 * d)))
+        rows.push(focusLine(day, 'pay-dev', 'vm-pay-dev', 'Virtual Machines', PAYMENTS_DEV, String(2 + d / 10)))
+        rows.push(focusLine(day, 'search', 'vm-search', 'Virtual Machines', SEARCH, String(7 * d)))
       }
-      rows.push(line('2026-11-02', 'Pay-Prod', 'vm-pay', 'Virtual Machines', PAYMENTS, '3', 'Purchase'))
-      rows.push(line('2026-11-03', 'search', 'vm-search', 'Virtual Machines', SEARCH, '-4', 'Credit'))
+      rows.push(focusLine('2026-11-02', 'Pay-Prod', 'vm-pay', 'Virtual Machines', PAYMENTS, '3', 'Purchase'))
+      rows.push(focusLine('2026-11-03', 'search', 'vm-search', 'Virtual Machines', SEARCH, '-4', 'Credit'))
       writeFileSync(file, rows.join('\n'))
       await t.services.importFocus(tenantId, [file])
     })

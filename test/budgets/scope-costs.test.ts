@@ -4,40 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
-
-const SUB = '55555555-eeee-4eee-8eee-555555555555'
-const HEADER =
-  'BilledCost,BillingCurrency,ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodStart,EffectiveCost,ResourceId,ResourceName,ServiceName,SubAccountId,SubAccountName,Tags,x_ResourceGroupName,x_SkuMeterId'
-const resource = (group: string, name: string) =>
-  `/subscriptions/${SUB}/resourcegroups/${group}/providers/microsoft.compute/virtualmachines/${name}`
-const line = (
-  day: string,
-  group: string,
-  name: string,
-  service: string,
-  tags: string,
-  cost: string,
-  category = 'Usage',
-) =>
-  [
-    cost,
-    'USD',
-    category,
-    '',
-    'meter',
-    `${day}T00:00:00Z`,
-    cost,
-    resource(group, name),
-    name,
-    service,
-    `/subscriptions/${SUB}`,
-    'Budgets',
-    tags,
-    group,
-    `meter-${name}`,
-  ].join(',')
-const PAYMENTS = '"{""Team"":""payments"",""env"":""prod""}"'
-const SEARCH = '"{""team"":""search"",""env"":""prod""}"'
+import { FOCUS_HEADER, focusLine, PAYMENTS, SEARCH } from './focus-lines.js'
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: a budget scope's daily costs`, () => {
@@ -54,12 +21,12 @@ for (const dialect of testDialects()) {
       writeFileSync(
         file,
         [
-          HEADER,
-          line('2026-11-01', 'Pay-Prod', 'vm-pay', 'Virtual Machines', PAYMENTS, '10'),
-          line('2026-11-01', 'pay-prod', 'db-pay', 'SQL Database', PAYMENTS, '5'),
-          line('2026-11-01', 'search', 'vm-search', 'Virtual Machines', SEARCH, '7'),
-          line('2026-11-02', 'Pay-Prod', 'vm-pay', 'Virtual Machines', PAYMENTS, '11'),
-          line('2026-11-02', 'Pay-Prod', 'vm-pay', 'Virtual Machines', PAYMENTS, '3', 'Purchase'),
+          FOCUS_HEADER,
+          focusLine('2026-11-01', 'Pay-Prod', 'vm-pay', 'Virtual Machines', PAYMENTS, '10'),
+          focusLine('2026-11-01', 'pay-prod', 'db-pay', 'SQL Database', PAYMENTS, '5'),
+          focusLine('2026-11-01', 'search', 'vm-search', 'Virtual Machines', SEARCH, '7'),
+          focusLine('2026-11-02', 'Pay-Prod', 'vm-pay', 'Virtual Machines', PAYMENTS, '11'),
+          focusLine('2026-11-02', 'Pay-Prod', 'vm-pay', 'Virtual Machines', PAYMENTS, '3', 'Purchase'),
         ].join('\n'),
       )
       await t.services.importFocus(tenantId, [file])

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks'
 import { ApiProblem, hasRole, type SessionUser, type Tenant } from '../../api'
-import { inWords, withoutFields } from '../../components/field-errors'
+import { formErrors, messagesUnder, withoutFields } from '../../components/field-errors'
 import { utcDay } from '../../components/format'
 import { ProblemMessage } from '../../components/problem'
+import { ScopeFields } from '../../components/scope-fields'
 import {
   type Budget,
   type BudgetInput,
@@ -16,14 +17,6 @@ import {
   THRESHOLD_KINDS,
   type Threshold,
 } from './api'
-
-/** The server's messages of a field and of the fields under it ("scope.tags" holds "scope.tags.0.key"). */
-export function messagesUnder(error: unknown, field: string): string[] {
-  if (!(error instanceof ApiProblem) || !error.problem.errors) return []
-  return Object.entries(error.problem.errors)
-    .filter(([name]) => name === field || name.startsWith(`${field}.`))
-    .flatMap(([, messages]) => messages)
-}
 
 /**
  * The fields the form shows messages beside (a period kind's own while it is chosen); the rest stay in the problem
@@ -172,19 +165,8 @@ export function BudgetForm(props: {
     }
   }
 
-  const errorId = (field: string) => `${p}-${field.replaceAll('.', '-')}-error`
-  const describedBy = (field: string, hint?: string) =>
-    [hint, messagesUnder(error, field).length > 0 ? errorId(field) : undefined].filter(Boolean).join(' ') || undefined
-  const invalid = (field: string) => (messagesUnder(error, field).length > 0 ? true : undefined)
-  const fieldError = (field: string, label: string) => {
-    const messages = messagesUnder(error, field)
-    if (messages.length === 0) return null
-    return (
-      <p id={errorId(field)} class="field-error">
-        {messages.map((m) => `${label} ${inWords(m)}.`).join(' ')}
-      </p>
-    )
-  }
+  const errors = formErrors(error, p)
+  const { describedBy, invalid, fieldError } = errors
   const setRow = <K extends 'tags' | 'periods' | 'thresholds'>(field: K, i: number, row: Partial<Draft[K][number]>) =>
     setDraft((d) => ({ ...d, [field]: d[field].map((r, j) => (j === i ? { ...r, ...row } : r)) }))
   const removeRow = (field: 'tags' | 'periods' | 'thresholds', i: number) =>
@@ -209,122 +191,28 @@ export function BudgetForm(props: {
         </div>
       </div>
 
-      <fieldset class="scope-picker">
-        <legend>Scope</legend>
-        <fieldset class="check-group" aria-describedby={describedBy('scope.tenancyIds')}>
-          <legend>Tenancies</legend>
-          {user.isOwner && (
-            <label class="inline">
-              <input
-                type="checkbox"
-                checked={draft.wholeOrganisation}
-                onChange={(e) => set('wholeOrganisation', e.currentTarget.checked)}
-              />
-              The whole organisation, every tenancy now and later
-            </label>
-          )}
-          {!draft.wholeOrganisation && choosable.length === 0 && (
-            <p class="status">No tenancy you administer: an owner or a tenancy's Admin makes its budgets.</p>
-          )}
-          {!draft.wholeOrganisation &&
-            choosable.map((tenant) => (
-              <label class="inline" key={tenant.id}>
-                <input
-                  type="checkbox"
-                  checked={draft.tenancyIds.includes(tenant.id)}
-                  onChange={(e) =>
-                    set(
-                      'tenancyIds',
-                      e.currentTarget.checked
-                        ? [...draft.tenancyIds, tenant.id]
-                        : draft.tenancyIds.filter((id) => id !== tenant.id),
-                    )
-                  }
-                />
-                {tenant.name}
-              </label>
-            ))}
-          {fieldError('scope.tenancyIds', 'The tenancies')}
-        </fieldset>
-
-        <fieldset class="tag-rows" aria-describedby={`${p}-tags-hint`}>
-          <legend>Tags (optional)</legend>
-          <p id={`${p}-tags-hint`} class="hint">
-            Only the costs of resources carrying every tag (key in any letter case, value exact).
-          </p>
-          {draft.tags.map((tag, i) => (
-            <div class="tag-row" key={i}>
-              <div class="field">
-                <label for={`${p}-tag-key-${i}`}>Tag key {i + 1}</label>
-                <input
-                  id={`${p}-tag-key-${i}`}
-                  autocomplete="off"
-                  value={tag.key}
-                  onInput={(e) => setRow('tags', i, { key: e.currentTarget.value })}
-                  aria-invalid={invalid(`scope.tags.${i}.key`)}
-                />
-              </div>
-              <div class="field">
-                <label for={`${p}-tag-value-${i}`}>Tag value {i + 1}</label>
-                <input
-                  id={`${p}-tag-value-${i}`}
-                  autocomplete="off"
-                  value={tag.value}
-                  onInput={(e) => setRow('tags', i, { value: e.currentTarget.value })}
-                  aria-invalid={invalid(`scope.tags.${i}.value`)}
-                />
-              </div>
-              <button
-                type="button"
-                class="plain"
-                aria-label={`Remove tag ${i + 1}`}
-                onClick={() => removeRow('tags', i)}
-              >
-                Remove
-              </button>
-            </div>
-          ))}
-          {fieldError('scope.tags', 'The tags')}
-          {draft.tags.length < 10 && (
-            <button type="button" class="plain" onClick={() => set('tags', [...draft.tags, { key: '', value: '' }])}>
-              Add a tag
-            </button>
-          )}
-        </fieldset>
-
-        <div class="form-grid">
-          <div class="field">
-            <label for={`${p}-group`}>Resource group (optional)</label>
-            <input
-              id={`${p}-group`}
-              maxLength={90}
-              value={draft.resourceGroup}
-              onInput={(e) => set('resourceGroup', e.currentTarget.value)}
-              aria-invalid={invalid('scope.resourceGroup')}
-              aria-describedby={describedBy('scope.resourceGroup')}
-            />
-            {fieldError('scope.resourceGroup', 'The resource group')}
-          </div>
-          <div class="field">
-            <label for={`${p}-service`}>Service (optional)</label>
-            <input
-              id={`${p}-service`}
-              maxLength={200}
-              placeholder="e.g. Virtual Machines"
-              value={draft.service}
-              onInput={(e) => set('service', e.currentTarget.value)}
-              aria-invalid={invalid('scope.service')}
-              aria-describedby={describedBy('scope.service')}
-            />
-            {fieldError('scope.service', 'The service')}
-          </div>
-        </div>
+      <ScopeFields
+        id={p}
+        draft={draft}
+        set={set}
+        whole={{
+          checked: draft.wholeOrganisation,
+          label: 'The whole organisation, every tenancy now and later',
+          offered: user.isOwner,
+          set: (checked) => set('wholeOrganisation', checked),
+        }}
+        choosable={choosable}
+        noTenancy="No tenancy you administer: an owner or a tenancy's Admin makes its budgets."
+        tagsLegend="Tags (optional)"
+        tagsHint="Only the costs of resources carrying every tag (key in any letter case, value exact)."
+        errors={errors}
+      >
         {messagesUnder(error, 'scope').length > 0 &&
           !['scope.tenancyIds', 'scope.tags', 'scope.resourceGroup', 'scope.service'].some(
             (f) => messagesUnder(error, f).length > 0,
           ) &&
           fieldError('scope', 'The scope')}
-      </fieldset>
+      </ScopeFields>
 
       <fieldset>
         <legend>Amount</legend>

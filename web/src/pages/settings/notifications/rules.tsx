@@ -2,9 +2,10 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiProblem, answer, client, hasRole, type SessionUser, type Tenant } from '../../../api'
 import { ConfirmDialog } from '../../../components/confirm-dialog'
-import { inWords, withoutFields } from '../../../components/field-errors'
+import { formErrors, withoutFields } from '../../../components/field-errors'
 import { formatMoney } from '../../../components/format'
 import { ProblemMessage } from '../../../components/problem'
+import { ScopeFields } from '../../../components/scope-fields'
 import { useLoad } from '../../../components/use-load'
 import { onLinkClick } from '../../../router'
 import { budgetsApi } from '../../budgets/api'
@@ -55,22 +56,6 @@ function timeZones(): string[] {
   }
 }
 
-/** The server's messages of a field and the fields under it ("scope.tags" holds "scope.tags.0.key"). */
-function messagesUnder(error: unknown, field: string): string[] {
-  if (!(error instanceof ApiProblem) || !error.problem.errors) return []
-  return Object.entries(error.problem.errors)
-    .filter(([name]) => name === field || name.startsWith(`${field}.`))
-    .flatMap(([, messages]) => messages)
-}
-function FieldMessages(props: { id: string; label: string; error: unknown; field: string }) {
-  const messages = messagesUnder(props.error, props.field)
-  if (messages.length === 0) return null
-  return (
-    <p id={props.id} class="field-error">
-      {messages.map((m) => `${props.label} ${inWords(m)}.`).join(' ')}
-    </p>
-  )
-}
 /** The fields whose messages the form shows beside them (the digest's only while they are on the form). */
 const ruleFields = (frequency: Frequency) => [
   'name',
@@ -451,14 +436,8 @@ function RuleForm(props: {
     }
   }
 
-  const describedBy = (field: string, hint?: string) =>
-    [hint, messagesUnder(error, field).length > 0 ? `${p}-${field.replaceAll('.', '-')}-error` : undefined]
-      .filter(Boolean)
-      .join(' ') || undefined
-  const invalid = (field: string) => (messagesUnder(error, field).length > 0 ? true : undefined)
-  const fieldError = (field: string, label: string) => (
-    <FieldMessages id={`${p}-${field.replaceAll('.', '-')}-error`} label={label} error={error} field={field} />
-  )
+  const errors = formErrors(error, p)
+  const { describedBy, invalid, fieldError } = errors
   /** A trigger's threshold: a number of at least 0, with its error under it. */
   const amountField = (id: string, label: string, key: ThresholdKey, errorLabel: string) => (
     <div class="field">
@@ -531,146 +510,24 @@ function RuleForm(props: {
         {fieldError('channelIds', 'The channels')}
       </fieldset>
 
-      <fieldset class="scope-picker">
-        <legend>Scope</legend>
-        <fieldset class="check-group" aria-describedby={describedBy('scope.tenancyIds')}>
-          <legend>Tenancies</legend>
-          {user.isOwner && (
-            <label class="inline">
-              <input
-                type="checkbox"
-                checked={draft.everyTenancy}
-                onChange={(e) => set('everyTenancy', e.currentTarget.checked)}
-              />
-              Every tenancy, now and later
-            </label>
-          )}
-          {!draft.everyTenancy &&
-            choosable.map((tenant) => (
-              <label class="inline" key={tenant.id}>
-                <input
-                  type="checkbox"
-                  checked={draft.tenancyIds.includes(tenant.id)}
-                  onChange={(e) =>
-                    set(
-                      'tenancyIds',
-                      e.currentTarget.checked
-                        ? [...draft.tenancyIds, tenant.id]
-                        : draft.tenancyIds.filter((id) => id !== tenant.id),
-                    )
-                  }
-                />
-                {tenant.name}
-              </label>
-            ))}
-          {fieldError('scope.tenancyIds', 'The tenancies')}
-        </fieldset>
-
-        <fieldset class="tag-rows" aria-describedby={`${p}-tags-hint`}>
-          <legend>Tags</legend>
-          <p id={`${p}-tags-hint`} class="hint">
-            Only anomalies on resources or resource groups carrying every tag (key in any letter case, value exact).
-          </p>
-          {draft.tags.map((tag, i) => (
-            <div class="tag-row" key={i}>
-              <div class="field">
-                <label for={`${p}-tag-key-${i}`}>Tag key {i + 1}</label>
-                <input
-                  id={`${p}-tag-key-${i}`}
-                  list={`${p}-tag-keys`}
-                  autocomplete="off"
-                  value={tag.key}
-                  onInput={(e) => {
-                    const key = e.currentTarget.value
-                    set(
-                      'tags',
-                      draft.tags.map((t, j) => (j === i ? { ...t, key } : t)),
-                    )
-                  }}
-                  aria-invalid={invalid(`scope.tags.${i}.key`)}
-                />
-              </div>
-              <div class="field">
-                <label for={`${p}-tag-value-${i}`}>Tag value {i + 1}</label>
-                <input
-                  id={`${p}-tag-value-${i}`}
-                  list={`${p}-tag-values-${i}`}
-                  autocomplete="off"
-                  value={tag.value}
-                  onInput={(e) => {
-                    const value = e.currentTarget.value
-                    set(
-                      'tags',
-                      draft.tags.map((t, j) => (j === i ? { ...t, value } : t)),
-                    )
-                  }}
-                  aria-invalid={invalid(`scope.tags.${i}.value`)}
-                />
-                <datalist id={`${p}-tag-values-${i}`}>
-                  {([...tags.entries()].find(([k]) => k.toLowerCase() === tag.key.trim().toLowerCase())?.[1] ?? []).map(
-                    (value) => (
-                      <option key={value} value={value} />
-                    ),
-                  )}
-                </datalist>
-              </div>
-              <button
-                type="button"
-                class="plain"
-                aria-label={`Remove tag ${i + 1}`}
-                onClick={() =>
-                  set(
-                    'tags',
-                    draft.tags.filter((_, j) => j !== i),
-                  )
-                }
-              >
-                Remove
-              </button>
-            </div>
-          ))}
-          <datalist id={`${p}-tag-keys`}>
-            {[...tags.keys()].map((key) => (
-              <option key={key} value={key} />
-            ))}
-          </datalist>
-          {fieldError('scope.tags', 'The tags')}
-          {draft.tags.length < 10 && (
-            <button type="button" class="plain" onClick={() => set('tags', [...draft.tags, { key: '', value: '' }])}>
-              Add a tag
-            </button>
-          )}
-        </fieldset>
-
-        <div class="form-grid">
-          <div class="field">
-            <label for={`${p}-group`}>Resource group (optional)</label>
-            <input
-              id={`${p}-group`}
-              maxLength={90}
-              value={draft.resourceGroup}
-              onInput={(e) => set('resourceGroup', e.currentTarget.value)}
-              aria-invalid={invalid('scope.resourceGroup')}
-              aria-describedby={describedBy('scope.resourceGroup')}
-            />
-            {fieldError('scope.resourceGroup', 'The resource group')}
-          </div>
-          <div class="field">
-            <label for={`${p}-service`}>Service (optional)</label>
-            <input
-              id={`${p}-service`}
-              maxLength={200}
-              placeholder="e.g. Virtual Machines"
-              value={draft.service}
-              onInput={(e) => set('service', e.currentTarget.value)}
-              aria-invalid={invalid('scope.service')}
-              aria-describedby={describedBy('scope.service')}
-            />
-            {fieldError('scope.service', 'The service')}
-          </div>
-        </div>
+      <ScopeFields
+        id={p}
+        draft={draft}
+        set={set}
+        whole={{
+          checked: draft.everyTenancy,
+          label: 'Every tenancy, now and later',
+          offered: user.isOwner,
+          set: (checked) => set('everyTenancy', checked),
+        }}
+        choosable={choosable}
+        tagsLegend="Tags"
+        tagsHint="Only anomalies on resources or resource groups carrying every tag (key in any letter case, value exact)."
+        suggestions={tags}
+        errors={errors}
+      >
         {fieldError('scope', 'The scope')}
-      </fieldset>
+      </ScopeFields>
 
       <fieldset>
         <legend>When</legend>
