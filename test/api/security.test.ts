@@ -22,6 +22,7 @@ interface Schema {
   anyOf?: Schema[]
   format?: string
   minLength?: number
+  pattern?: string
   minimum?: number
   items?: Schema
   required?: string[]
@@ -88,6 +89,7 @@ function sample(schema: Schema, doc: Doc): unknown {
       if (schema.format === 'date') return '2026-02-27'
       if (schema.format === 'email') return 'someone@example.test'
       if (schema.format === 'uuid') return randomUUID()
+      if (schema.pattern === '^[A-Z]{3}$') return 'USD' // a currency
       return 'x'.repeat(Math.max(1, schema.minLength ?? 1))
     case 'integer':
     case 'number':
@@ -294,6 +296,19 @@ for (const dialect of testDialects()) {
         ).id
       Object.assign(own, { ruleId: await ruleOf(own.tenantId!) })
       Object.assign(sibling, { ruleId: await ruleOf(sibling.tenantId!) })
+      // Budgets cover tenancies too: the own tenant's budget, and one of the sibling tenant.
+      const budgetOf = async (tenancyId: string) =>
+        (
+          await t.services.budgets.create(org.owner, FROM_CLI, {
+            name: 'Budget',
+            scope: { tenancyIds: [tenancyId] },
+            period: 'Monthly',
+            amount: 1000,
+            currency: 'USD',
+          })
+        ).id
+      Object.assign(own, { budgetId: await budgetOf(own.tenantId!) })
+      Object.assign(sibling, { budgetId: await budgetOf(sibling.tenantId!) })
       // One unknown id for each own one (tenantId and tenancyId name the same tenant).
       const fresh = new Map<string, string>()
       unknown = Object.fromEntries(

@@ -343,6 +343,8 @@ describe('web interface: budgets', () => {
     await form.getByRole('checkbox', { name: /#finops/ }).check()
     await form.getByLabel('Trigger').selectOption('BudgetThreshold')
     const choices = form.getByRole('group', { name: 'Budgets' })
+    // The budgets load after the trigger is chosen: their last one listed means the list is whole.
+    await choices.getByRole('checkbox', { name: 'Tagged' }).waitFor()
     expect(await choices.locator('label').allInnerTexts()).toEqual(['Payments group', 'Shop', 'Tagged'])
     await choices.getByRole('checkbox', { name: 'Shop' }).check()
     // The form settles first: its preview asks the server a moment after the last change.
