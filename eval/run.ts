@@ -85,6 +85,7 @@ type ScopeKind = 'Tenant' | 'Subscription' | 'ResourceGroup' | 'Service' | 'Reso
 const SCOPE_KINDS: ScopeKind[] = ['Tenant', 'Subscription', 'ResourceGroup', 'Service', 'Resource']
 
 interface Raised {
+  id?: string
   scopeKey: string
   dateRaised: string
   expectedCost?: number
@@ -108,10 +109,16 @@ interface Tally {
   worstAfter: Record<string, number>
   overAfter: number
   lastingScopes: number
+  /** The feedback people would give, sent through the API, and the tenancy's counts it read back. */
+  confirmed: number
+  notAnAnomaly: number
   notes: string[]
 }
 
-interface Scored extends Tally {}
+interface Scored extends Tally {
+  /** The ids of the anomalies no planted change explains. */
+  falseAlarmIds: Set<string>
+}
 
 const dayDiff = (a: string, b: string) => Math.round((Date.parse(a) - Date.parse(b)) / 86_400_000)
 
@@ -151,6 +158,8 @@ const emptyTally = (): Tally => ({
   worstAfter: {},
   overAfter: 0,
   lastingScopes: 0,
+  confirmed: 0,
+  notAnAnomaly: 0,
   notes: [],
 })
 const bump = (r: Record<string, number>, k: string, by = 1) => {
@@ -158,7 +167,7 @@ const bump = (r: Record<string, number>, k: string, by = 1) => {
 }
 
 function score(estate: Estate, anomalies: Raised[]): Scored {
-  const t = emptyTally()
+  const t: Scored = { ...emptyTally(), falseAlarmIds: new Set() }
   const n = estate.days.length
   const dayIndex = new Map(estate.days.map((d, i) => [d, i]))
   const scopesOfLabel = new Map(estate.labels.map((l) => [l, scopesOf(estate, l.armId)]))
@@ -186,6 +195,7 @@ function score(estate: Estate, anomalies: Raised[]): Scored {
     if (explaining(a).length) bump(t.right, kind)
     else {
       t.falseAlarms++
+      if (a.id) t.falseAlarmIds.add(a.id)
       const near = estate.labels
         .filter((l) => Object.values(scopesOfLabel.get(l)!).includes(a.scopeKey))
         .filter((l) => Math.abs(dayDiff(a.dateRaised, l.start)) <= 35)
@@ -251,6 +261,8 @@ function add(into: Tally, t: Tally): void {
   into.seriesDays += t.seriesDays
   into.overAfter += t.overAfter
   into.lastingScopes += t.lastingScopes
+  into.confirmed += t.confirmed
+  into.notAnAnomaly += t.notAnAnomaly
 }
 
 const f1 = (p: number, r: number) => (p + r === 0 ? 0 : (2 * p * r) / (p + r))
@@ -284,6 +296,11 @@ function table(kind: EstateKind, t: Tally, seeds: number): string[] {
       `  ${k.padEnd(13)} anomalies ${String(t.raised[k] ?? 0).padStart(4)} precision ${fixed(precision)} recall ${fixed(recall)} F1 ${fixed(f1(precision, recall))}; most days alarmed after a lasting change ${t.worstAfter[k] ?? 0}`,
     )
   }
+  if (t.confirmed + t.notAnAnomaly > 0)
+    lines.push(
+      `  feedback through the API: ${t.confirmed} Confirmed, ${t.notAnAnomaly} NotAnAnomaly; precision in use ` +
+        `(the tenancies' feedback counts) ${fixed(t.confirmed / (t.confirmed + t.notAnAnomaly))}`,
+    )
   const verdict = kind.labelled
     ? `F1 ${fixed(o.f1)} >= ${TARGET_F1}: ${o.f1 >= TARGET_F1 ? 'met' : 'MISSED'}`
     : `anomalies per 10,000 series-days ${((10_000 * t.anomalies) / Math.max(1, t.seriesDays)).toFixed(2)} <= ${TARGET_CLEAN_PER_10K}: ${(10_000 * t.anomalies) / Math.max(1, t.seriesDays) <= TARGET_CLEAN_PER_10K ? 'met' : 'MISSED'}`
@@ -335,8 +352,8 @@ async function evaluate(kind: EstateKind, seed: number): Promise<Scored> {
     })
     const env = { COSTWATCH_DATABASE_URL: join(dir, 'costwatch.db'), COSTWATCH_SECRET_KEY: SECRET }
     const clock = `${addDays(estate.days.at(-1)!, 1)}T06:00:00.000Z`
-    const tenantId = await withRuntime(env, clock, async (rt) => {
-      const { owner, organisation } = await rt.services.organisations.create({
+    const { tenantId, apiKey } = await withRuntime(env, clock, async (rt) => {
+      const { owner, organisation, apiKey } = await rt.services.organisations.create({
         name: `Eval ${seed}`,
         ownerEmail: 'eval@costwatch.test',
       })
@@ -349,7 +366,7 @@ async function evaluate(kind: EstateKind, seed: number): Promise<Scored> {
         },
         { name: 'Eval estate', cloudTenantId: `eval-${seed}.onmicrosoft.com`, credentialType: 'ManagedIdentity' },
       )
-      return tenant.id
+      return { tenantId: tenant.id, apiKey }
     })
 
     const imported = spawnSync(
@@ -359,21 +376,67 @@ async function evaluate(kind: EstateKind, seed: number): Promise<Scored> {
     )
     if (imported.status !== 0) throw new Error(`costwatch import focus failed:\n${imported.stderr}`)
 
-    const anomalies = await withRuntime(env, clock, async (rt, db) => {
+    return await withRuntime(env, clock, async (rt, db) => {
       const worker = rt.worker({ log: () => {} })
       while (await worker.runOnce()) {}
       const [run] = await rt.services.analysisStore.ofTenant(tenantId)
       if (run?.status !== 'Succeeded') throw new Error(`the analysis run did not succeed: ${JSON.stringify(run)}`)
-      return db.kysely
+      const anomalies = await db.kysely
         .selectFrom('anomalies')
-        .select(['scopeKey', 'dateRaised', 'expectedCost', 'actualCost', 'episodeEnd'])
+        .select(['id', 'scopeKey', 'dateRaised', 'expectedCost', 'actualCost', 'episodeEnd'])
         .where('tenantId', '=', tenantId)
         .execute()
+      const scored = score(estate, anomalies)
+      Object.assign(scored, await giveFeedback(rt, apiKey, tenantId, anomalies, scored.falseAlarmIds))
+      return scored
     })
-    return score(estate, anomalies)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * Plays the people reviewing the anomalies: each false alarm marked NotAnAnomaly, each explained one Confirmed,
+ * through the public API (PATCH /anomalies/{id}), then the tenancy's feedback counts read back
+ * (GET /tenants/{id}/anomaly-feedback): the precision people see in use, which must be the precision scored here.
+ */
+async function giveFeedback(
+  rt: Awaited<ReturnType<typeof createRuntime>>,
+  apiKey: string,
+  tenantId: string,
+  anomalies: { id: string }[],
+  falseAlarms: ReadonlySet<string>,
+): Promise<{ confirmed: number; notAnAnomaly: number }> {
+  const headers = { 'x-api-key': apiKey }
+  for (const { id } of anomalies) {
+    const res = await rt.app.inject({
+      method: 'PATCH',
+      url: `/api/public/v1/anomalies/${id}`,
+      headers,
+      payload: { feedback: falseAlarms.has(id) ? 'NotAnAnomaly' : 'Confirmed' },
+    })
+    if (res.statusCode !== 200) throw new Error(`feedback on ${id}: ${res.statusCode} ${res.body}`)
+  }
+  const counts = await rt.app.inject({
+    method: 'GET',
+    url: `/api/public/v1/tenants/${tenantId}/anomaly-feedback`,
+    headers,
+  })
+  if (counts.statusCode !== 200) throw new Error(`feedback counts: ${counts.statusCode} ${counts.body}`)
+  const {
+    confirmed,
+    notAnAnomaly,
+    anomalies: total,
+  } = counts.json() as {
+    confirmed: number
+    notAnAnomaly: number
+    anomalies: number
+  }
+  if (total !== anomalies.length || confirmed + notAnAnomaly !== anomalies.length)
+    throw new Error(
+      `the feedback counts ${counts.body} do not add up to the ${anomalies.length} anomalies given feedback`,
+    )
+  return { confirmed, notAnAnomaly }
 }
 
 async function withRuntime<T>(
@@ -386,6 +449,8 @@ async function withRuntime<T>(
     COSTWATCH_CONNECTOR: 'simulated',
     COSTWATCH_LOG_LEVEL: 'silent',
     COSTWATCH_SNAPSHOT_HOUR: '23',
+    // The reviewers' feedback is one request per anomaly, under a clock that stands still.
+    COSTWATCH_RATE_LIMIT: '1000000',
   })
   const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
   await migrateToLatest(db)
