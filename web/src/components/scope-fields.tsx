@@ -12,6 +12,31 @@ export interface ScopeDraft {
 
 const MAX_TAGS = 10
 
+/** A stored scope as the API returns it (a rule's or a budget's). */
+interface StoredScope {
+  tenancyIds: string[] | null
+  tags?: { key: string; value: string }[]
+  resourceGroup?: string | null
+  service?: string | null
+}
+
+/**
+ * A scope in words: its tenancies by name (`everyTenancy` when it covers the organisation), then what narrows it:
+ * "Contoso prod; tag team=payments, resource group pay".
+ */
+export function scopeInWords(scope: StoredScope, tenants: Tenant[], everyTenancy: string): string {
+  const where =
+    scope.tenancyIds === null
+      ? everyTenancy
+      : scope.tenancyIds.map((id) => tenants.find((t) => t.id === id)?.name ?? 'a tenancy').join(', ')
+  const more = [
+    ...(scope.tags ?? []).map((t) => `tag ${t.key}=${t.value}`),
+    scope.resourceGroup ? `resource group ${scope.resourceGroup}` : null,
+    scope.service ? `service ${scope.service}` : null,
+  ].filter(Boolean)
+  return more.length > 0 ? `${where}; ${more.join(', ')}` : where
+}
+
 /**
  * A scope's fields, as alert rules and budgets take them (`scope.tenancyIds`, `scope.tags.N.key`…): the tenancies
  * the user may choose (and, for owners, every tenancy), tags with the markers' semantics, an optional resource

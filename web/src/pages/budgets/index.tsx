@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog'
 import { formatMoney } from '../../components/format'
 import { Pager } from '../../components/pager'
 import { ProblemMessage } from '../../components/problem'
+import { scopeInWords } from '../../components/scope-fields'
 import { useTenants } from '../../components/tenant-filter'
 import { useLoad } from '../../components/use-load'
 import { navigate, onLinkClick } from '../../router'
@@ -38,19 +39,8 @@ export function mayManage(user: SessionUser, budget: Pick<Budget, 'scope'>): boo
 const mayCreate = (user: SessionUser) => user.isOwner || user.tenancyRoles.some((r) => r.role === 'Admin')
 
 /** What a budget counts, in words: its tenancies by name, then what narrows it. */
-export function scopeText(budget: Pick<Budget, 'scope'>, tenants: Tenant[]): string {
-  const { scope } = budget
-  const where =
-    scope.tenancyIds === null
-      ? 'The whole organisation'
-      : scope.tenancyIds.map((id) => tenants.find((t) => t.id === id)?.name ?? 'a tenancy').join(', ')
-  const more = [
-    ...(scope.tags ?? []).map((t) => `tag ${t.key}=${t.value}`),
-    scope.resourceGroup ? `resource group ${scope.resourceGroup}` : null,
-    scope.service ? `service ${scope.service}` : null,
-  ].filter(Boolean)
-  return more.length > 0 ? `${where}; ${more.join(', ')}` : where
-}
+export const scopeText = (budget: Pick<Budget, 'scope'>, tenants: Tenant[]) =>
+  scopeInWords(budget.scope, tenants, 'The whole organisation')
 
 /** The amount per period in words: "US$3,000.00 a month from 1 Nov 2026", or the custom periods' count. */
 function amountText(budget: Budget): string {

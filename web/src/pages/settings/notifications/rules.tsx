@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog'
 import { formErrors, withoutFields } from '../../../components/field-errors'
 import { formatMoney } from '../../../components/format'
 import { ProblemMessage } from '../../../components/problem'
-import { ScopeFields } from '../../../components/scope-fields'
+import { ScopeFields, scopeInWords } from '../../../components/scope-fields'
 import { useLoad } from '../../../components/use-load'
 import { onLinkClick } from '../../../router'
 import { budgetsApi } from '../../budgets/api'
@@ -115,19 +115,7 @@ function triggerText(trigger: RuleTrigger): string {
   }
 }
 
-function scopeText(rule: Pick<Rule, 'scope'>, tenants: Tenant[]): string {
-  const { scope } = rule
-  const where =
-    scope.tenancyIds === null
-      ? 'Every tenancy'
-      : scope.tenancyIds.map((id) => tenants.find((t) => t.id === id)?.name ?? 'a tenancy').join(', ')
-  const more = [
-    ...(scope.tags ?? []).map((t) => `tag ${t.key}=${t.value}`),
-    scope.resourceGroup ? `resource group ${scope.resourceGroup}` : null,
-    scope.service ? `service ${scope.service}` : null,
-  ].filter(Boolean)
-  return more.length > 0 ? `${where}; ${more.join(', ')}` : where
-}
+const scopeText = (rule: Pick<Rule, 'scope'>, tenants: Tenant[]) => scopeInWords(rule.scope, tenants, 'Every tenancy')
 
 function frequencyText(rule: Rule): string {
   if (rule.frequency === 'Immediate') return 'At once'
