@@ -4,7 +4,7 @@
  * `node:http` server returning the same bytes, on SQLite (the target) and PostgreSQL (printed beside it).
  */
 import { randomUUID } from 'node:crypto'
-import { sql } from 'kysely'
+import { type Insertable, sql } from 'kysely'
 import { tenantCounter } from '../src/features/tenants/counters.js'
 import { TENANT_CLIENT_SECRET } from '../src/features/tenants/store.js'
 import { bumpVersion } from '../src/platform/cache.js'
@@ -58,7 +58,7 @@ async function seed(database: BenchDatabase): Promise<{ apiKey: string; organisa
     const random = seededRandom(42)
     const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!
     const createdAt = new Date().toISOString()
-    const row = (i: number): TenantsTable => {
+    const row = (i: number): Insertable<TenantsTable> => {
       const kind = random()
       const credentialType =
         kind < 0.6 ? 'ServicePrincipalSecret' : kind < 0.85 ? 'ServicePrincipalCertificate' : 'ManagedIdentity'

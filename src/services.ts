@@ -340,7 +340,7 @@ export function createServices(deps: {
     snapshots: createSnapshotService({ store: snapshotStore, clock, ids }),
     events,
     inventory,
-    importFocus: createFocusImporter({
+    ...createFocusImporter({
       tenants: tenantStore,
       runs: snapshotStore,
       costs: costIngest,

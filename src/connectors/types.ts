@@ -95,6 +95,8 @@ export interface DailyCostRow {
   serviceName: string
   cost: number
   currency: string
+  /** A FOCUS row's billing period (`YYYY-MM`); a connector's rows have none. */
+  billingPeriod?: string
 }
 
 /** What describes a cost row besides its day and cost. */

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely'
 import { type DailyCostRow, type KeyedCostRows, toDailyCostRows } from '../../connectors/types.js'
 import type { Database, DialectName } from '../../platform/db/index.js'
+import { type BillingPeriodWrite, replaceBillingPeriods, storedBillingPeriods } from './billing-periods.js'
 import { resourceKeyOf } from './keys.js'
 import { type CurrentTags, rebuildSeries } from './rebuild.js'
 import { type CoveredDays, createTempStaging, type Merged, upsertDailyCosts } from './staging.js'
@@ -19,6 +20,7 @@ const STAGING_COLUMNS = [
   'service_name',
   'cost',
   'currency',
+  'billing_period',
 ] as const
 /** Rows per staging INSERT on PostgreSQL: each statement is a round trip. */
 const STAGE_ROWS = 500
@@ -83,6 +85,7 @@ export function createCostIngest(
         parameters[p++] = r.serviceName
         parameters[p++] = r.cost
         parameters[p++] = r.currency
+        parameters[p++] = r.billingPeriod ?? ''
       }
       await trx.executeQuery(CompiledQuery.raw(n === perInsert ? fullInsert : stagingInsert(dialect, n), parameters))
     }
@@ -103,7 +106,8 @@ export function createCostIngest(
         trx,
         sql`
           select c.id, s.date, s.meter_id, s.charge_category, s.charge_class, max(s.subscription_id),
-            max(s.resource_group_key), max(s.meter_name), max(s.service_name), sum(s.cost), max(s.currency)
+            max(s.resource_group_key), max(s.meter_name), max(s.service_name), sum(s.cost), max(s.currency),
+            max(s.billing_period)
           from cost_staging s join cost_resources c on c.tenant_id = s.tenant_id and c.resource_key = s.resource_key
           where s.run_id = ${stagingKey}
           group by c.id, s.date, s.meter_id, s.charge_category, s.charge_class`,
@@ -125,6 +129,13 @@ export function createCostIngest(
   }
 
   return {
+    /** The billing periods a file-sourced tenant holds now, with the files each came from. */
+    billingPeriods: (tenantId: string) => storedBillingPeriods(db, tenantId),
+
+    /** See replaceBillingPeriods: before the new versions' rows are merged, in the same transaction. */
+    replaceBillingPeriods: (trx: Kysely<Database>, tenantId: string, periods: readonly BillingPeriodWrite[]) =>
+      replaceBillingPeriods(trx, tenantId, periods),
+
     /**
      * Records, in a run's final transaction, the days one source of the tenant's costs covered and settled (see
      * cost_coverage): its coverage widens to the run's days, and its settled day never moves back (a run of older

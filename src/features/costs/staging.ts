@@ -12,12 +12,12 @@ import { ownCopy } from '../../platform/text.js'
 export async function upsertDailyCosts(trx: Kysely<Database>, rows: RawBuilder<unknown>): Promise<number> {
   const result = await sql`
     insert into daily_costs (resource_id, date, meter_id, charge_category, charge_class, subscription_id,
-      resource_group_key, meter_name, service_name, cost, currency)
+      resource_group_key, meter_name, service_name, cost, currency, billing_period)
     ${rows}
     on conflict (resource_id, date, meter_id, charge_category, charge_class) do update set
       subscription_id = excluded.subscription_id, resource_group_key = excluded.resource_group_key,
       meter_name = excluded.meter_name, service_name = excluded.service_name,
-      cost = excluded.cost, currency = excluded.currency`.execute(trx)
+      cost = excluded.cost, currency = excluded.currency, billing_period = excluded.billing_period`.execute(trx)
   return Number(result.numAffectedRows ?? 0n)
 }
 
@@ -87,6 +87,7 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
     meterName: string | null
     serviceName: string
     currency: string
+    billingPeriod: string
   }
   interface Stage {
     table: string
@@ -175,7 +176,8 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
         (key.resourceGroupName === row.resourceGroupName || key.resourceGroupKey === groupKey()) &&
         key.meterName === row.meterName &&
         key.serviceName === row.serviceName &&
-        key.currency === row.currency
+        key.currency === row.currency &&
+        key.billingPeriod === (row.billingPeriod ?? '')
       )
         return key
       sameCostKey = key
@@ -195,6 +197,7 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
       meterName: row.meterName === null ? null : ownCopy(row.meterName),
       serviceName: ownCopy(row.serviceName),
       currency: ownCopy(row.currency),
+      billingPeriod: row.billingPeriod ?? '',
     }
     keys.push(key)
     return key
@@ -349,7 +352,8 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
       await sql`create temp table ${keys} (id integer primary key, tenant_id text not null,
         resource_key text not null, meter_id text not null, charge_category text not null,
         charge_class text not null, subscription_id text not null, resource_group_key text not null,
-        meter_name text, service_name text not null, currency text not null, resource_id integer,
+        meter_name text, service_name text not null, currency text not null, billing_period text not null,
+        resource_id integer,
         series_rank integer, running_rank integer)`.execute(trx)
       const all: CostKey[] = []
       for (const byResource of stage.keys.values())
@@ -359,8 +363,8 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
         await trx.executeQuery(
           CompiledQuery.raw(
             `insert into temp."${stage.keysTable}" (id, tenant_id, resource_key, meter_id, charge_category,
-              charge_class, subscription_id, resource_group_key, meter_name, service_name, currency)
-            values ${part.map(() => '(?,?,?,?,?,?,?,?,?,?,?)').join(',')}`,
+              charge_class, subscription_id, resource_group_key, meter_name, service_name, currency, billing_period)
+            values ${part.map(() => '(?,?,?,?,?,?,?,?,?,?,?,?)').join(',')}`,
             part.flatMap((k) => [
               k.id,
               k.tenantId,
@@ -373,6 +377,7 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
               k.meterName,
               k.serviceName,
               k.currency,
+              k.billingPeriod,
             ]),
           ),
         )
@@ -406,13 +411,14 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
             select k.resource_id, s.date, k.meter_id, k.charge_category, k.charge_class,
               max(k.subscription_id) as subscription_id, max(k.resource_group_key) as resource_group_key,
               max(k.meter_name) as meter_name, max(k.service_name) as service_name, sum(s.cost) as cost,
-              max(k.currency) as currency
+              max(k.currency) as currency, max(k.billing_period) as billing_period
             from ${sql.id(stage.table)} s join ${keys} k on k.id = s.key_id
             where true
             group by k.resource_id, s.date, k.meter_id, k.charge_category, k.charge_class`
         : sql`
             select k.resource_id, g.date, k.meter_id, k.charge_category, k.charge_class,
-              k.subscription_id, k.resource_group_key, k.meter_name, k.service_name, g.cost, k.currency
+              k.subscription_id, k.resource_group_key, k.meter_name, k.service_name, g.cost, k.currency,
+              k.billing_period
             from (
               select s.key_id, s.date, sum(s.cost) as cost
               from ${sql.id(stage.table)} s join ${keys} r on r.id = s.key_id

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { basename } from 'node:path'
 import { type FocusReadProgress, readFocusFiles } from '../../connectors/focus/read.js'
 import type { FocusIssue, FocusParseResult } from '../../connectors/focus/types.js'
 import type { KeyedCostRows } from '../../connectors/types.js'
@@ -6,12 +9,11 @@ import { isUniqueViolation } from '../../platform/db/errors.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
 import { addDays } from '../../platform/time.js'
-
-import { type CostIngest, FOCUS_SOURCE } from '../costs/public.js'
+import { type BillingPeriodWrite, type CostIngest, FOCUS_SOURCE, type SourceFile } from '../costs/public.js'
 import { syncInventory } from '../inventory/public.js'
 import type { TenantStore } from '../tenants/public.js'
 
-import type { SnapshotRun } from './schemas.js'
+import type { BillingPeriodImport, SnapshotRun } from './schemas.js'
 import type { SnapshotStore } from './store.js'
 
 export interface FocusImportOutcome {
@@ -37,6 +39,13 @@ export interface FocusImportProgress {
 
 export interface FocusImportOptions {
   skipBadRows?: boolean
+  /** Who asked, for the run: a user's or key's id; the command line by default. */
+  requestedBy?: string
+  /**
+   * The files as the run names them, with their versions (a store's ETag), in the order of `files`; by default
+   * each path's own name and the SHA-256 of its bytes.
+   */
+  sources?: SourceFile[]
   /** Called every PROGRESS_ROWS rows and at the end of each file; the import waits for it. */
   onProgress?: (progress: FocusImportProgress) => Promise<void> | void
 }
@@ -82,30 +91,36 @@ export function createFocusImporter(deps: {
   clock: Clock
   ids: Ids
 }) {
-  return async function importFocus(
-    tenantId: string,
-    files: string[],
-    options: FocusImportOptions = {},
-  ): Promise<FocusImportOutcome> {
+  /** Begins the import's run (Running, leased to this process); 409 while the tenant has another one. */
+  async function begin(tenantId: string, files: string[], options: FocusImportOptions) {
     if (!(await deps.tenants.connectionRow(tenantId))) throw ApiError.notFound(`Tenant ${tenantId}`)
     if (files.length === 0) throw ApiError.badRequest('Name at least one FOCUS file to import.')
-
     const runId = deps.ids.uuid()
-    const now = deps.clock.now().toISOString()
+    const requestedBy = options.requestedBy ?? 'command line'
+    const requestedAt = deps.clock.now().toISOString()
     const workerId = `import:${runId}`
-    const stagingKey = `${runId}:1`
-    let run: Awaited<ReturnType<SnapshotStore['runs']['begin']>>
     try {
-      run = await deps.runs.runs.begin(
-        { id: runId, tenantId, trigger: 'Import', deepHistory: 0, requestedAt: now, requestedBy: 'command line' },
+      const run = await deps.runs.runs.begin(
+        { id: runId, tenantId, trigger: 'Import', deepHistory: 0, requestedAt, requestedBy },
         workerId,
         IMPORT_LEASE_MS,
       )
+      return { run, workerId }
     } catch (err) {
       if (!isUniqueViolation(err)) throw err
       throw ApiError.conflict('The tenant has a snapshot run queued or running; import once it has finished.')
     }
+  }
 
+  async function execute(
+    tenantId: string,
+    files: string[],
+    options: FocusImportOptions,
+    { run, workerId }: Awaited<ReturnType<typeof begin>>,
+  ): Promise<FocusImportOutcome> {
+    const runId = run.id
+    const now = deps.clock.now().toISOString()
+    const stagingKey = `${runId}:1`
     const staged = createStagedTotals()
     const started = performance.now()
     let nextProgressAt = PROGRESS_ROWS
@@ -129,6 +144,7 @@ export function createFocusImporter(deps: {
     }
 
     try {
+      const sources = options.sources ?? (await Promise.all(files.map(sourceOfPath)))
       const parsed = await readFocusFiles(files, {
         batchRows: STAGE_BATCH_ROWS,
         progressRows: PROGRESS_ROWS,
@@ -144,9 +160,25 @@ export function createFocusImporter(deps: {
         throw new FocusImportRejected(parsed)
       if (staged.rows === 0) throw ApiError.badRequest('The files hold no cost rows.')
 
+      const periods: BillingPeriodWrite[] = [...staged.periods].sort().map(([billingPeriod, p]) => ({
+        billingPeriod,
+        from: p.from,
+        to: p.to,
+        files: sources,
+        rows: p.rows,
+        runId,
+        at: now,
+      }))
       await deps.runs.runs.succeed(run, workerId, async (trx) => {
         const counts = await syncInventory(trx, tenantId, parsed, now, deps.ids, { partial: true })
-        const costRows = await deps.costs.mergeStaged(trx, stagingKey)
+        // The periods' earlier versions go first, and their days are rebuilt with the new rows' (see
+        // replaceBillingPeriods): a restated period replaces, a repeated file changes nothing.
+        const old = await deps.costs.replaceBillingPeriods(trx, tenantId, periods)
+        const costRows = await deps.costs.mergeStaged(trx, stagingKey, {
+          tenantId,
+          from: old.from !== null && old.from < staged.periodStart ? old.from : staged.periodStart,
+          to: old.to !== null && old.to > staged.periodEnd ? old.to : staged.periodEnd,
+        })
         await deps.costs.recordCoverage(trx, {
           tenantId,
           source: FOCUS_SOURCE,
@@ -156,6 +188,12 @@ export function createFocusImporter(deps: {
           at: now,
         })
         await deps.costs.clearStaged(runId, trx)
+        const imported: BillingPeriodImport[] = periods.map((p) => ({
+          billingPeriod: p.billingPeriod,
+          files: p.files.map((f) => f.name),
+          rows: p.rows,
+          replaced: old.replaced.has(p.billingPeriod),
+        }))
         return {
           periodStart: staged.periodStart,
           periodEnd: staged.periodEnd,
@@ -163,6 +201,7 @@ export function createFocusImporter(deps: {
           statResourceGroups: counts.resourceGroups,
           statResources: counts.resources,
           statCostRows: costRows,
+          periodsJson: JSON.stringify(imported),
         }
       })
       return {
@@ -181,6 +220,34 @@ export function createFocusImporter(deps: {
       throw err
     }
   }
+
+  return {
+    /** Imports `files` and answers once the run is over (the command line). */
+    async importFocus(tenantId: string, files: string[], options: FocusImportOptions = {}) {
+      return execute(tenantId, files, options, await begin(tenantId, files, options))
+    },
+
+    /**
+     * Begins the import and answers with its run at once; the import goes on in this process (an upload's), and
+     * `settled` follows it: with the outcome, or the error the run failed with (recorded in the run either way).
+     */
+    async startFocusImport(tenantId: string, files: string[], options: FocusImportOptions = {}) {
+      const begun = await begin(tenantId, files, options)
+      const settled = execute(tenantId, files, options, begun).then(
+        (outcome) => ({ outcome, error: null }),
+        (error: unknown) => ({ outcome: null, error }),
+      )
+      return { run: (await deps.runs.get(tenantId, begun.run.id))!, settled }
+    },
+  }
+}
+export type FocusImporter = ReturnType<typeof createFocusImporter>
+
+/** A file's name and the SHA-256 of its bytes: what a run records of a file given by path. */
+export async function sourceOfPath(path: string): Promise<SourceFile> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
+  return { name: basename(path), version: `sha256:${hash.digest('hex')}` }
 }
 
 /**
@@ -193,16 +260,31 @@ export function importSettledThrough(newest: string): string {
   return addDays(newest, -1)
 }
 
-/** Period and total of the cost rows staged so far. */
+/** Period and total of the cost rows staged so far, and each billing period's rows and days. */
 function createStagedTotals() {
-  const totals = { rows: 0, cost: 0, periodStart: '', periodEnd: '' }
+  const totals = {
+    rows: 0,
+    cost: 0,
+    periodStart: '',
+    periodEnd: '',
+    periods: new Map<string, { rows: number; from: string; to: string }>(),
+  }
   return Object.assign(totals, {
-    add({ dates, costs }: KeyedCostRows) {
+    add({ keys, dates, costs }: KeyedCostRows) {
       for (let i = 0; i < costs.length; i++) {
         const date = dates[i]!
         totals.cost += costs[i]!
         if (totals.periodStart === '' || date < totals.periodStart) totals.periodStart = date
         if (date > totals.periodEnd) totals.periodEnd = date
+        // A row without a billing period (a reader of a file that names none) is billed in its day's month.
+        const billingPeriod = keys[i]!.billingPeriod || date.slice(0, 7)
+        const period = totals.periods.get(billingPeriod)
+        if (period === undefined) totals.periods.set(billingPeriod, { rows: 1, from: date, to: date })
+        else {
+          period.rows++
+          if (date < period.from) period.from = date
+          if (date > period.to) period.to = date
+        }
       }
       totals.rows += costs.length
     },

@@ -36,6 +36,8 @@ function toRecord(r: RunRow): SnapshotRun {
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,
     progress: r.status === 'Running' || r.status === 'Queued' ? r.progress : null,
     trigger: r.trigger as SnapshotRun['trigger'],
+    periods: r.periodsJson ? JSON.parse(r.periodsJson) : [],
+    conformance: r.conformanceJson ? JSON.parse(r.conformanceJson) : [],
   }
 }
 

@@ -23,6 +23,7 @@ export interface Database {
   costStaging: CostStagingTable
   costResources: CostResourcesTable
   costCoverage: CostCoverageTable
+  costBillingPeriods: CostBillingPeriodsTable
   resourceCostSeries: ResourceCostSeriesTable
   groupCostSeries: GroupCostSeriesTable
   costSeries: CostSeriesTable
@@ -96,6 +97,13 @@ export interface TenantsTable {
   clientSecretSealed: string | null
   connector: string
   createdAt: string
+  /** AzureConnector, FocusExport or FocusUpload (migration 0035). */
+  costSource: Generated<string>
+  /** AWS, Azure, GoogleCloud or Other, from a file source's data; null until known. */
+  provider: string | null
+  /** A FocusExport tenant's location without its secret (JSON). */
+  locationJson: string | null
+  locationSecretSealed: string | null
 }
 
 export interface ApiKeysTable {
@@ -235,6 +243,10 @@ export interface SnapshotRunsTable extends RunColumns {
   statResourceGroups: Generated<number>
   statResources: Generated<number>
   statCostRows: Generated<number>
+  /** An import's billing periods: [{billingPeriod, files, rows, replaced}] (JSON). */
+  periodsJson: string | null
+  /** An import's FOCUS conformance counts: [{requirement, description, failedRows}] (JSON). */
+  conformanceJson: string | null
 }
 
 /** Cost rows of a day, keyed (resource_id, date, meter_id, charge_category, charge_class). */
@@ -253,6 +265,8 @@ export interface DailyCostsTable {
   serviceName: string
   cost: number
   currency: string
+  /** The FOCUS billing period (`YYYY-MM`) of a file source's row; '' for a connector's. */
+  billingPeriod: Generated<string>
 }
 
 export interface CostStagingTable extends Omit<DailyCostsTable, 'resourceId'> {
@@ -276,6 +290,19 @@ export interface CostCoverageTable {
   coveredFrom: string
   coveredTo: string
   settledThrough: string
+  updatedAt: string
+}
+
+/** One billing period of a file-sourced tenant: what its current version covers and came from (migration 0035). */
+export interface CostBillingPeriodsTable {
+  tenantId: string
+  billingPeriod: string
+  coveredFrom: string
+  coveredTo: string
+  /** [{name, version}]: each file's name and its ETag or content hash. */
+  filesJson: string
+  rows: number
+  runId: string
   updatedAt: string
 }
 
