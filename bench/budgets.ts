@@ -68,7 +68,7 @@ async function seedCosts(services: Services, db: { kysely: Parameters<typeof syn
   })
   const conn: TenantConnection = {
     tenantId: tenant.id,
-    cloudTenantId: tenant.cloudTenantId,
+    cloudTenantId: tenant.cloudTenantId!,
     credentialType: 'ManagedIdentity',
     clientId: null,
     clientSecret: null,

@@ -34,7 +34,7 @@ export const insightsBenchmark: Benchmark = {
         })
         const conn: TenantConnection = {
           tenantId: tenant.id,
-          cloudTenantId: tenant.cloudTenantId,
+          cloudTenantId: tenant.cloudTenantId!,
           credentialType: 'ManagedIdentity',
           clientId: null,
           clientSecret: null,

@@ -67,6 +67,8 @@ export interface Config {
    * (an internal chat server); empty by default.
    */
   outboundAllow: string[]
+  /** The largest FOCUS file a POST /tenants/{id}/cost-files takes, in bytes (COSTWATCH_UPLOAD_MAX_MB). */
+  uploadMaxBytes: number
   /** Notification deliveries one worker sends at once (COSTWATCH_NOTIFY_CONCURRENCY), at most 4 per channel. */
   notifyConcurrency: number
   /** Anomaly detection thresholds (COSTWATCH_ANOMALY_*); the defaults are DEFAULT_DETECTION's. */
@@ -322,6 +324,7 @@ export function loadConfig(
     azureSettlingDays: azureSettlingDaysFrom(env),
     hostCredentialOrganisations: organisationIds(env, 'COSTWATCH_HOST_CREDENTIAL_ORGS'),
     outboundAllow: cidrList(env, 'COSTWATCH_OUTBOUND_ALLOW'),
+    uploadMaxBytes: positiveInteger(env, 'COSTWATCH_UPLOAD_MAX_MB', 2048, 1024 * 1024) * 1024 * 1024,
     notifyConcurrency: positiveInteger(env, 'COSTWATCH_NOTIFY_CONCURRENCY', 16, 256),
     anomalyDetection: anomalyDetectionFrom(env),
     logLevel: oneOf(env, 'COSTWATCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

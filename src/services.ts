@@ -36,6 +36,7 @@ import { createSessionService } from './features/session/service.js'
 import { createSessionStore, endSessionsOf } from './features/session/store.js'
 import type { AfterSnapshot } from './features/snapshots/collect.js'
 import { createFocusImporter } from './features/snapshots/import.js'
+import { createUploadService } from './features/snapshots/upload.js'
 import { createSnapshotService } from './features/snapshots/service.js'
 import {
   createSnapshotStore,
@@ -123,6 +124,13 @@ export function createServices(deps: {
     endSessionsOf,
   })
   const costIngest = createCostIngest(db.kysely, db.dialect, currentResourceTags)
+  const focusImporter = createFocusImporter({
+    tenants: tenantStore,
+    runs: snapshotStore,
+    costs: costIngest,
+    clock,
+    ids,
+  })
   const blobs = openBlobStore(config.blobUrl, config.s3)
   const reportStore = createReportStore(
     db.kysely,
@@ -337,15 +345,20 @@ export function createServices(deps: {
     alertStore,
     alertSources,
     alerts: createAlertService({ store: alertStore, sources: alertSources, clock, ids }),
-    snapshots: createSnapshotService({ store: snapshotStore, clock, ids }),
-    events,
-    inventory,
-    ...createFocusImporter({
-      tenants: tenantStore,
-      runs: snapshotStore,
-      costs: costIngest,
+    snapshots: createSnapshotService({
+      store: snapshotStore,
       clock,
       ids,
+      costSourceOf: async (id) => (await tenantStore.connectionRow(id))?.costSource ?? null,
+    }),
+    events,
+    inventory,
+    ...focusImporter,
+    uploads: createUploadService({
+      importer: focusImporter,
+      costSourceOf: async (id) => (await tenantStore.connectionRow(id))?.costSource ?? null,
+      maxBytes: config.uploadMaxBytes,
+      warn: deps.warn,
     }),
     anomalies,
     /** Notification channels: the API's, and what deliveries read of them (`channelDirectory`). */

@@ -136,7 +136,7 @@ export function createCollectionWorker(deps: {
     tick: async (now) => {
       if (now.getTime() - lastScheduled < SCHEDULE_EVERY_MS) return
       lastScheduled = now.getTime()
-      await services.snapshots.scheduleDaily(now, config.snapshotHour, services.tenantStore.allIds)
+      await services.snapshots.scheduleDaily(now, config.snapshotHour, services.tenantStore.scheduledIds)
       // Sessions past their lifetime are refused already; this only keeps the table small.
       await services.sessions.deleteExpired()
       await services.reports.scheduleDue(now)

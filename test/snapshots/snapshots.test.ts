@@ -102,14 +102,14 @@ for (const dialect of testDialects()) {
       const costs = await costTotal(t, tenant.id)
       expect(costs.first).toBe('2026-01-30') // 30 days before today
       expect(costs.last).toBe(TODAY)
-      expect(costs.total).toBeCloseTo(await expectedTotal(tenant.cloudTenantId, '2026-01-30', TODAY), 4)
+      expect(costs.total).toBeCloseTo(await expectedTotal(tenant.cloudTenantId!, '2026-01-30', TODAY), 4)
       const record = (await t.request('GET', `${API}/tenants/${tenant.id}`, org.ownerKey)).json()
       expect(record.lastSnapshot).toEqual({ id: queued.id, status: 'Succeeded', completedAt: `${TODAY}T09:00:00.000Z` })
       expect(record.costs.currency).toBe('USD')
-      expect(record.costs.last30Days).toBeCloseTo(await expectedTotal(tenant.cloudTenantId, '2026-01-31', TODAY), 1)
-      expect(record.costs.monthToDate).toBeCloseTo(await expectedTotal(tenant.cloudTenantId, '2026-03-01', TODAY), 1)
+      expect(record.costs.last30Days).toBeCloseTo(await expectedTotal(tenant.cloudTenantId!, '2026-01-31', TODAY), 1)
+      expect(record.costs.monthToDate).toBeCloseTo(await expectedTotal(tenant.cloudTenantId!, '2026-03-01', TODAY), 1)
       expect(record.costs.previousMonth).toBeCloseTo(
-        await expectedTotal(tenant.cloudTenantId, '2026-02-01', '2026-02-28'),
+        await expectedTotal(tenant.cloudTenantId!, '2026-02-01', '2026-02-28'),
         1,
       )
     })

@@ -67,3 +67,8 @@ export const TriggerSnapshotQuery = Type.Object({
   deepHistory: Type.Optional(QueryBoolean('Whether to collect the 30 days before today.')),
 })
 export const SnapshotParams = Type.Object({ tenantId: Uuid, snapshotId: Uuid })
+export const UploadQuery = Type.Object({
+  fileName: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'The name the run gives the file (e.g. its own).' }),
+  ),
+})

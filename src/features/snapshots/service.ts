@@ -7,11 +7,24 @@ import { addDays, toDay } from '../../platform/time.js'
 import type { SnapshotRun } from './schemas.js'
 import type { SnapshotStore } from './store.js'
 
-export function createSnapshotService(deps: { store: SnapshotStore; clock: Clock; ids: Ids }) {
+export function createSnapshotService(deps: {
+  store: SnapshotStore
+  clock: Clock
+  ids: Ids
+  /** The tenant's cost source (AzureConnector, FocusExport, FocusUpload). */
+  costSourceOf(tenantId: string): Promise<string | null>
+}) {
   const { store, clock, ids } = deps
   return {
-    /** Queues a run; 409 with `activeRunId` while the tenant has one queued or running. */
+    /**
+     * Queues a run (a FocusExport tenant's pulls its location); 409 with `activeRunId` while the tenant has one
+     * queued or running, and 409 for a tenant whose files are pushed to it: nothing to collect.
+     */
     async trigger(who: Principal, tenantId: string, deepHistory: boolean): Promise<SnapshotRun> {
+      if ((await deps.costSourceOf(tenantId)) === 'FocusUpload')
+        throw ApiError.conflict(
+          "This tenant's costs are FOCUS files pushed to it: upload them with POST /tenants/{tenantId}/cost-files.",
+        )
       const run = await store.insertQueued({
         id: ids.uuid(),
         tenantId,

@@ -5,16 +5,25 @@ import { CostSummary, Instant, Nullable, StringEnum, Uuid } from '../../platform
 
 export const SnapshotStatuses = ['Queued', 'Running', 'Succeeded', 'Failed'] as const
 
+/** Where a tenant's costs come from: the Azure connector, or FOCUS files pushed to it. */
+export const CostSources = ['AzureConnector', 'FocusUpload'] as const
+export type CostSource = (typeof CostSources)[number]
+/** The cloud a file source's data names (FOCUS ServiceProviderName/ProviderName). */
+export const Providers = ['AWS', 'Azure', 'GoogleCloud', 'Other'] as const
+
 export const TenantRecord = Type.Object(
   {
     id: Uuid,
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    cloudTenantId: Type.String({
-      minLength: 1,
-      maxLength: 253,
-      description: 'The directory (tenant) id at the cloud provider: a GUID or a verified domain name.',
-    }),
-    credentialType: StringEnum(CredentialTypes),
+    cloudTenantId: Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 253,
+        description:
+          'The directory (tenant) id at the cloud provider: a GUID or a verified domain name. Null for a tenant whose costs come from FOCUS files.',
+      }),
+    ),
+    credentialType: Nullable(StringEnum(CredentialTypes)),
     clientId: Nullable(Type.String({ description: 'Application (client) id, a GUID.' })),
     certificateThumbprint: Nullable(
       Type.String({ description: 'SHA-1 (40 hex) or SHA-256 (64 hex) thumbprint of the client certificate.' }),
@@ -28,6 +37,15 @@ export const TenantRecord = Type.Object(
       Type.Object({ id: Uuid, status: StringEnum(SnapshotStatuses), completedAt: Nullable(Instant) }),
     ),
     costs: CostSummary,
+    costSource: StringEnum(CostSources, {
+      description:
+        'Where the costs come from: the Azure connector (the default), or FOCUS files pushed to `POST /tenants/{id}/cost-files`. An addition to the contract.',
+    }),
+    provider: Nullable(
+      StringEnum(Providers, {
+        description: "The cloud a file source's data names; null until its first import. An addition to the contract.",
+      }),
+    ),
   },
   { $id: 'Tenant' },
 )
@@ -37,8 +55,23 @@ const f = TenantRecord.properties
 export const CreateTenancyRequest = Type.Object(
   {
     name: f.name,
-    cloudTenantId: f.cloudTenantId,
-    credentialType: f.credentialType,
+    cloudTenantId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 253,
+        description:
+          'The directory (tenant) id at the cloud provider: a GUID or a verified domain name. Required for the AzureConnector source, refused for the others.',
+      }),
+    ),
+    credentialType: Type.Optional(
+      StringEnum(CredentialTypes, { description: 'Required for the AzureConnector source, refused for the others.' }),
+    ),
+    costSource: Type.Optional(
+      StringEnum(CostSources, {
+        description:
+          'Where the costs come from (an addition to the contract): AzureConnector (the default) or FocusUpload (FOCUS files pushed to `POST /tenants/{id}/cost-files`, which needs no cloud credentials).',
+      }),
+    ),
     clientId: Type.Optional(
       Nullable(Type.String({ maxLength: 100, description: 'Needed by both service-principal types.' })),
     ),

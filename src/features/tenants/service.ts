@@ -9,7 +9,12 @@ import { type PageOf, type Paging, pageOf, type SerialisedPage } from '../../pla
 import { toDay } from '../../platform/time.js'
 import { type HostCredentialPolicy, hostCredentialsRefusal, usesHostCredentials } from './host-credentials.js'
 import type { CreateTenancyRequest, TenantRecord } from './schemas.js'
-import { TENANT_CLIENT_SECRET, type TenantStore } from './store.js'
+import {
+  fileSourceCloudTenantId,
+  TENANT_CLIENT_SECRET,
+  type TenantRow,
+  type TenantStore,
+} from './store.js'
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 // A DNS name with at least two labels and an alphabetic top-level label: nothing that could add a path,
@@ -24,6 +29,9 @@ const CREDENTIAL_FIELDS = {
   // A user-assigned managed identity may name its client id; a system-assigned one needs nothing.
   ManagedIdentity: { needs: [], refuses: ['clientSecret', 'certificateThumbprint'] },
 } as const
+
+/** The fields of the Azure connector's credential, which a file-sourced tenant refuses. */
+const AZURE_FIELDS = ['cloudTenantId', 'credentialType', 'clientId', 'clientSecret', 'certificateThumbprint'] as const
 
 /**
  * Whole list pages, kept as the bytes sent (platform/cache.ts). A list request used to read the page's rows,
@@ -75,65 +83,103 @@ export function createTenantService(deps: {
     bytesOf: (page) => page.body.length + ENTRY_OVERHEAD_BYTES,
   })
 
+  /** An AzureConnector tenant's row, its credential checked (the specification's tenant). */
+  async function connectorTenant(
+    who: Principal,
+    input: CreateTenancyRequest,
+    errors: FieldErrors,
+    base: { id: string; name: string; createdAt: string },
+  ): Promise<TenantRow> {
+    if (input.credentialType === undefined) errors.credentialType = ['is required for the AzureConnector cost source']
+    const cloudTenantId = input.cloudTenantId === undefined ? null : normaliseCloudTenantId(input.cloudTenantId)
+    if (input.cloudTenantId === undefined) errors.cloudTenantId = ['is required for the AzureConnector cost source']
+    else if (!cloudTenantId)
+      errors.cloudTenantId = ['must be a GUID or a domain name such as contoso.onmicrosoft.com']
+    const credentialType = input.credentialType ?? 'ServicePrincipalSecret'
+    const rules = CREDENTIAL_FIELDS[credentialType]
+    const given = {
+      clientId: input.clientId?.trim() || null,
+      clientSecret: input.clientSecret || null,
+      certificateThumbprint: input.certificateThumbprint?.replace(/[\s:]/g, '').toUpperCase() || null,
+    }
+    if (input.credentialType !== undefined) {
+      for (const field of rules.needs) {
+        if (!given[field]) errors[field] = [`is required for ${credentialType}`]
+      }
+      for (const field of rules.refuses) {
+        if (given[field]) errors[field] = [`is not used with ${credentialType}`]
+      }
+    }
+    if (given.clientId && !GUID.test(given.clientId.toLowerCase())) errors.clientId = ['must be a GUID']
+    if (given.certificateThumbprint && !THUMBPRINT.test(given.certificateThumbprint)) {
+      errors.certificateThumbprint = ['must be 40 or 64 hexadecimal characters']
+    }
+    // The managed identity's token is checked against the directory id (its `tid`), which a domain name is not.
+    if (deps.connector === 'azure' && credentialType === 'ManagedIdentity' && cloudTenantId && !GUID.test(cloudTenantId))
+      errors.cloudTenantId = ['must be the directory id (a GUID) for ManagedIdentity']
+    if (Object.keys(errors).length) throw ApiError.invalid(errors)
+    if (
+      usesHostCredentials(deps.connector, credentialType) &&
+      !(await deps.hostCredentials.allows(who.organisationId))
+    ) {
+      throw ApiError.invalid(
+        { credentialType: [hostCredentialsRefusal(credentialType)] },
+        "This organisation may not use the server's own credentials.",
+      )
+    }
+    if (await store.existsWithCloudTenantId(who.organisationId, cloudTenantId!)) {
+      throw ApiError.conflict(`Cloud tenant ${cloudTenantId} is already connected to this organisation.`)
+    }
+    return {
+      id: base.id,
+      organisationId: who.organisationId,
+      name: base.name,
+      cloudTenantId: cloudTenantId!,
+      credentialType,
+      clientId: given.clientId?.toLowerCase() ?? null,
+      certificateThumbprint: given.certificateThumbprint,
+      clientSecretSealed: given.clientSecret ? secrets.seal(given.clientSecret, TENANT_CLIENT_SECRET.purpose(base.id)) : null,
+      connector: deps.connector,
+      createdAt: base.createdAt,
+      costSource: 'AzureConnector',
+      provider: 'Azure',
+      locationJson: null,
+      locationSecretSealed: null,
+    }
+  }
+
   return {
     /** `origin`: the client address of the request, for the audit log. */
     async create(who: Principal, input: CreateTenancyRequest, origin = CLI_ORIGIN): Promise<TenantRecord> {
       const errors: FieldErrors = {}
       const name = input.name.trim()
       if (name === '') errors.name = ['must not be empty']
-      const cloudTenantId = normaliseCloudTenantId(input.cloudTenantId)
-      if (!cloudTenantId) errors.cloudTenantId = ['must be a GUID or a domain name such as contoso.onmicrosoft.com']
-      const rules = CREDENTIAL_FIELDS[input.credentialType]
-      const given = {
-        clientId: input.clientId?.trim() || null,
-        clientSecret: input.clientSecret || null,
-        certificateThumbprint: input.certificateThumbprint?.replace(/[\s:]/g, '').toUpperCase() || null,
-      }
-      for (const field of rules.needs) {
-        if (!given[field]) errors[field] = [`is required for ${input.credentialType}`]
-      }
-      for (const field of rules.refuses) {
-        if (given[field]) errors[field] = [`is not used with ${input.credentialType}`]
-      }
-      if (given.clientId && !GUID.test(given.clientId.toLowerCase())) errors.clientId = ['must be a GUID']
-      if (given.certificateThumbprint && !THUMBPRINT.test(given.certificateThumbprint)) {
-        errors.certificateThumbprint = ['must be 40 or 64 hexadecimal characters']
-      }
-      // The managed identity's token is checked against the directory id (its `tid`), which a domain name is not.
-      if (
-        deps.connector === 'azure' &&
-        input.credentialType === 'ManagedIdentity' &&
-        cloudTenantId &&
-        !GUID.test(cloudTenantId)
-      )
-        errors.cloudTenantId = ['must be the directory id (a GUID) for ManagedIdentity']
-      if (Object.keys(errors).length) throw ApiError.invalid(errors)
-      if (
-        usesHostCredentials(deps.connector, input.credentialType) &&
-        !(await deps.hostCredentials.allows(who.organisationId))
-      ) {
-        throw ApiError.invalid(
-          { credentialType: [hostCredentialsRefusal(input.credentialType)] },
-          "This organisation may not use the server's own credentials.",
-        )
-      }
-      if (await store.existsWithCloudTenantId(who.organisationId, cloudTenantId!)) {
-        throw ApiError.conflict(`Cloud tenant ${cloudTenantId} is already connected to this organisation.`)
-      }
+      const costSource = input.costSource ?? 'AzureConnector'
       const id = ids.uuid()
-      const row = {
-        id,
-        organisationId: who.organisationId,
-        name,
-        cloudTenantId: cloudTenantId!,
-        credentialType: input.credentialType,
-        clientId: given.clientId?.toLowerCase() ?? null,
-        certificateThumbprint: given.certificateThumbprint,
-        clientSecretSealed: given.clientSecret
-          ? secrets.seal(given.clientSecret, TENANT_CLIENT_SECRET.purpose(id))
-          : null,
-        connector: deps.connector,
-        createdAt: clock.now().toISOString(),
+      const createdAt = clock.now().toISOString()
+      let row: TenantRow
+      if (costSource === 'AzureConnector') {
+        row = await connectorTenant(who, input, errors, { id, name, createdAt })
+      } else {
+        for (const field of AZURE_FIELDS)
+          if (input[field] !== undefined && input[field] !== null) errors[field] = [`is not used with ${costSource}`]
+        if (Object.keys(errors).length) throw ApiError.invalid(errors)
+        row = {
+          id,
+          organisationId: who.organisationId,
+          name,
+          cloudTenantId: fileSourceCloudTenantId(id),
+          credentialType: '',
+          clientId: null,
+          certificateThumbprint: null,
+          clientSecretSealed: null,
+          connector: deps.connector,
+          createdAt,
+          costSource,
+          provider: null,
+          locationJson: null,
+          locationSecretSealed: null,
+        }
       }
       return store.insert(row, (tx) =>
         recordAudit(tx, ids, {
@@ -143,14 +189,17 @@ export function createTenantService(deps: {
           action: 'tenant.created',
           target: { type: 'Tenant', id },
           // What names the credential, and whether a secret was stored: never the secret.
-          detail: {
-            name,
-            cloudTenantId: row.cloudTenantId,
-            credentialType: row.credentialType,
-            clientId: row.clientId,
-            certificateThumbprint: row.certificateThumbprint,
-            clientSecretStored: row.clientSecretSealed !== null,
-          },
+          detail:
+            costSource === 'AzureConnector'
+              ? {
+                  name,
+                  cloudTenantId: row.cloudTenantId,
+                  credentialType: row.credentialType,
+                  clientId: row.clientId,
+                  certificateThumbprint: row.certificateThumbprint,
+                  clientSecretStored: row.clientSecretSealed !== null,
+                }
+              : { name, costSource },
         }),
       )
     },

@@ -7,7 +7,7 @@ import { type Database, NO_ROW, prepared } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { SealedColumn } from '../../platform/sealed.js'
 import { tenantCounter } from './counters.js'
-import type { TenantRecord } from './schemas.js'
+import type { CostSource, TenantRecord } from './schemas.js'
 
 export interface TenantRow {
   id: string
@@ -20,6 +20,15 @@ export interface TenantRow {
   clientSecretSealed: string | null
   connector: string
   createdAt: string
+  costSource: string
+  provider: string | null
+  locationJson: string | null
+  locationSecretSealed: string | null
+}
+
+/** What stands for a file-sourced tenant's cloud tenant id in its row (unique per organisation, shown as null). */
+export function fileSourceCloudTenantId(id: string): string {
+  return `files:${id}`
 }
 
 /** A tenant's client secret, sealed for its own row: a value copied to another tenant does not open. */
@@ -41,20 +50,25 @@ function recordColumns(eb: ExpressionBuilder<Database, 'tenants'>) {
     eb('clientSecretSealed', 'is not', null).as('hasClientSecret'),
     'connector',
     'createdAt',
+    'costSource',
+    'provider',
   ] as const
 }
 
-interface RecordRow extends Omit<TenantRow, 'organisationId' | 'clientSecretSealed'> {
+interface RecordRow
+  extends Omit<TenantRow, 'organisationId' | 'clientSecretSealed' | 'locationJson' | 'locationSecretSealed'> {
   /** 0/1 on SQLite, a boolean on PostgreSQL. */
   hasClientSecret: unknown
 }
 
 function toRecord(row: RecordRow): TenantRecord {
+  const costSource = row.costSource as CostSource
+  const azure = costSource === 'AzureConnector'
   return {
     id: row.id,
     name: row.name,
-    cloudTenantId: row.cloudTenantId,
-    credentialType: row.credentialType as CredentialType,
+    cloudTenantId: azure ? row.cloudTenantId : null,
+    credentialType: azure ? (row.credentialType as CredentialType) : null,
     clientId: row.clientId,
     certificateThumbprint: row.certificateThumbprint,
     hasClientSecret: Boolean(row.hasClientSecret),
@@ -63,6 +77,8 @@ function toRecord(row: RecordRow): TenantRecord {
     // Filled in by cost collection; until a snapshot has run there is neither a run nor a cost.
     lastSnapshot: null,
     costs: { currency: 'USD', monthToDate: 0, previousMonth: 0, last30Days: 0 },
+    costSource,
+    provider: azure ? 'Azure' : (row.provider as TenantRecord['provider']),
   }
 }
 
@@ -110,7 +126,10 @@ export function createTenantStore(db: Kysely<Database>) {
         await adjustCount(trx, tenantCounter(row.organisationId), 1)
         await bumpVersion(trx, row.organisationId)
       })
-      return toRecord({ ...row, hasClientSecret: row.clientSecretSealed !== null })
+      return toRecord({
+        ...row,
+        hasClientSecret: row.clientSecretSealed !== null,
+      })
     },
 
     async existsWithCloudTenantId(organisationId: string, cloudTenantId: string): Promise<boolean> {
@@ -173,6 +192,20 @@ export function createTenantStore(db: Kysely<Database>) {
 
     async allIds(): Promise<string[]> {
       return (await db.selectFrom('tenants').select('id').orderBy('id').execute()).map((r) => r.id)
+    },
+
+    /** Tenants whose costs are collected or pulled on schedule: every source but pushed files. */
+    async scheduledIds(): Promise<string[]> {
+      return (
+        await db.selectFrom('tenants').select('id').where('costSource', '<>', 'FocusUpload').orderBy('id').execute()
+      ).map((r) => r.id)
+    },
+
+    /** Records the cloud a file source's data names, in the import's transaction. */
+    async setProvider(trx: Kysely<Database>, id: string, provider: string): Promise<void> {
+      await trx.updateTable('tenants').set({ provider }).where('id', '=', id).execute()
+      const organisationId = await organisationOfTenancy(trx, id)
+      if (organisationId) await bumpVersion(trx, organisationId)
     },
 
     /** The organisation owning a tenancy, for the permission check; null when there is no such tenancy. */

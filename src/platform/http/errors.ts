@@ -39,6 +39,9 @@ export class ApiError extends Error {
   static conflict(detail: string, extra?: Record<string, unknown>) {
     return new ApiError(409, 'conflict', 'The current state of the resource forbids this.', { detail, extra })
   }
+  static tooLarge(detail: string) {
+    return new ApiError(413, 'payload-too-large', 'The request body is too large.', { detail })
+  }
   /** A rate limit reached; `retryAfterSeconds` becomes the Retry-After header where the caller sets none itself. */
   static rateLimited(detail: string, retryAfterSeconds?: number) {
     return new ApiError(429, 'rate-limited', 'Too many requests.', {
