@@ -36,7 +36,6 @@ import { createSessionService } from './features/session/service.js'
 import { createSessionStore, endSessionsOf } from './features/session/store.js'
 import type { AfterSnapshot } from './features/snapshots/collect.js'
 import { createFocusImporter } from './features/snapshots/import.js'
-import { createUploadService } from './features/snapshots/upload.js'
 import { createSnapshotService } from './features/snapshots/service.js'
 import {
   createSnapshotStore,
@@ -44,6 +43,7 @@ import {
   SNAPSHOT_RUNS,
   type SnapshotRunColumns,
 } from './features/snapshots/store.js'
+import { createUploadService } from './features/snapshots/upload.js'
 import { hostCredentialPolicy } from './features/tenants/host-credentials.js'
 import type { TenantRecord } from './features/tenants/schemas.js'
 import { createTenantService } from './features/tenants/service.js'
@@ -334,6 +334,7 @@ export function createServices(deps: {
       secrets,
       connector: config.connector,
       hostCredentials,
+      outboundAllow: config.outboundAllow,
       decorate: decorateTenants,
     }),
     snapshotStore,

@@ -9,6 +9,7 @@ import { analysisRunKind } from './features/analysis/run.js'
 import { notificationRunKind } from './features/notifications/run.js'
 import { reportRunKind, reportSource } from './features/reports/run.js'
 import { snapshotRunKind } from './features/snapshots/collect.js'
+import { createExportPuller } from './features/snapshots/pull.js'
 import type { Clock, Ids } from './platform/clock.js'
 import type { Db } from './platform/db/index.js'
 import { serveMetrics } from './platform/http/metrics.js'
@@ -46,6 +47,7 @@ export type WorkerServices = Pick<
   | 'hostCredentials'
   | 'snapshotStore'
   | 'costIngest'
+  | 'importInRun'
   | 'snapshots'
   | 'analysisStore'
   | 'analysers'
@@ -90,6 +92,13 @@ export function createCollectionWorker(deps: {
       secrets: services.secrets,
       hostCredentials: services.hostCredentials,
       settlingDays: config.azureSettlingDays,
+      pull: createExportPuller({
+        importer: services,
+        costs: services.costIngest,
+        secrets: services.secrets,
+        hostCredentials: services.hostCredentials,
+        outboundAllow: config.outboundAllow,
+      }),
       clock,
       ids: deps.ids,
     }),

@@ -83,6 +83,7 @@ for (const dialect of testDialects()) {
         cloudTenantId: null,
         credentialType: null,
         provider: null,
+        location: null,
         hasClientSecret: false,
       })
       expect((await t.request('GET', `${API}/tenants/${tenant.id}`, org.ownerKey)).json().costSource).toBe(
@@ -105,16 +106,68 @@ for (const dialect of testDialects()) {
       expect(Object.keys(azure.json().errors).sort()).toEqual(['cloudTenantId', 'credentialType'])
       // The specification's tenant is unchanged: an Azure tenant by default.
       const plain = await t.given.tenant(org)
-      expect(plain).toMatchObject({ costSource: 'AzureConnector', provider: 'Azure' })
+      expect(plain).toMatchObject({ costSource: 'AzureConnector', provider: 'Azure', location: null })
       expect(plain.cloudTenantId).toMatch(/\./)
     })
 
-    it('takes no pull location yet: FocusExport is refused by name', async () => {
+    it('checks a FocusExport location field by field and never echoes its secret', async () => {
       const org = await t.given.organisation()
-      const res = await t.request('POST', `${API}/tenants`, org.ownerKey, { name: 'AWS', costSource: 'FocusExport' })
-      expect(res.statusCode).toBe(400)
-      expect(Object.keys(res.json().errors)).toEqual(['costSource'])
-      expect((await t.request('GET', `${API}/tenants`, org.ownerKey)).json().items).toEqual([])
+      const bad = await t.request('POST', `${API}/tenants`, org.ownerKey, {
+        name: 'AWS prod',
+        costSource: 'FocusExport',
+        location: {
+          type: 'S3',
+          bucket: 'Not_A_Bucket',
+          prefix: 'exports/focus',
+          region: 'moon',
+          secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+          endpoint: 'http://10.0.0.8:9000',
+        },
+      })
+      expect(bad.statusCode).toBe(400)
+      expect(Object.keys(bad.json().errors).sort()).toEqual([
+        'location.accessKeyId',
+        'location.bucket',
+        'location.endpoint',
+        'location.region',
+      ])
+      expect(bad.body).not.toContain('wJalrXUtnFEMI')
+      expect(
+        (await t.request('POST', `${API}/tenants`, org.ownerKey, { name: 'y', costSource: 'FocusExport' })).json()
+          .errors,
+      ).toEqual({
+        location: ['is required for the FocusExport cost source'],
+      })
+      const ok = await t.request('POST', `${API}/tenants`, org.ownerKey, {
+        name: 'AWS prod',
+        costSource: 'FocusExport',
+        location: {
+          type: 'S3',
+          bucket: 'billing-exports',
+          prefix: '/exports/focus/',
+          region: 'eu-west-1',
+          accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+          secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        },
+      })
+      expect(ok.statusCode, ok.body).toBe(201)
+      expect(ok.json()).toMatchObject({
+        costSource: 'FocusExport',
+        cloudTenantId: null,
+        location: {
+          type: 'S3',
+          bucket: 'billing-exports',
+          prefix: 'exports/focus',
+          region: 'eu-west-1',
+          endpoint: null,
+          accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+          hasSecret: true,
+        },
+      })
+      const list = await t.request('GET', `${API}/tenants`, org.ownerKey)
+      const audit = JSON.stringify(await t.db.kysely.selectFrom('auditLog').selectAll().execute())
+      expect(audit).toContain('billing-exports')
+      for (const body of [ok.body, list.body, audit]) expect(body).not.toContain('wJalrXUtnFEMI')
     })
 
     it('imports an uploaded file as a run, replaces its billing period on a restatement, and never double counts', async () => {

@@ -1,6 +1,8 @@
+import { ExportLocationError } from '../../connectors/exports/types.js'
 import { type Connector, ConnectorError, type CredentialType, type TenantConnection } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { SealedSecretError, type SecretBox } from '../../platform/crypto.js'
+import { ApiError } from '../../platform/http/errors.js'
 import { LeaseLostError } from '../../platform/runs/store.js'
 import { defineRunKind } from '../../platform/runs/worker.js'
 import { addDays, toDay } from '../../platform/time.js'
@@ -15,6 +17,8 @@ import {
   usesHostCredentials,
 } from '../tenants/public.js'
 
+import { FocusImportRejected, failureOf } from './import.js'
+import type { ExportPuller } from './pull.js'
 import { SNAPSHOT_RUNS, type SnapshotRunColumns, type SnapshotStore } from './store.js'
 import { collectionWindow } from './window.js'
 
@@ -43,6 +47,8 @@ export function snapshotRunKind(deps: {
    * stay preliminary: every connector collects Azure's costs or simulates them.
    */
   settlingDays: number
+  /** The snapshot of a FocusExport tenant: a pull of its export's changed billing periods. */
+  pull: ExportPuller
   clock: Clock
   ids: Ids
 }) {
@@ -98,6 +104,11 @@ export function snapshotRunKind(deps: {
           'import_interrupted',
           'The import stopped before it finished; nothing of it was kept. Import the files again.',
         )
+      const tenant = await deps.tenants.connectionRow(run.tenantId)
+      if (tenant?.costSource === 'FocusExport') {
+        await deps.costs.clearStaged(run.id)
+        return deps.pull(tenant, { runId: run.id, attempt: claimed.attempts, signal, progress, succeed })
+      }
       const { source, connector, conn } = await connectionOf(run.tenantId)
       const today = toDay(clock.now())
       const lastPeriodEnd = await runs.lastSucceededPeriodEnd(run.tenantId)
@@ -154,6 +165,10 @@ export function snapshotRunKind(deps: {
 
     /** The provider's own answer stands (the connectors already retry throttling); an unreachable provider or an unexpected error may go better next time. */
     failure(error) {
+      if (error instanceof ExportLocationError)
+        return { code: error.code, message: error.message, retry: error.code === 'location_unreachable' }
+      if (error instanceof FocusImportRejected || error instanceof ApiError)
+        return { ...failureOf(error), retry: false }
       if (error instanceof ConnectorError)
         return { code: error.code, message: error.message, retry: error.code === 'unreachable' }
       return {

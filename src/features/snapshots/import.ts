@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { basename } from 'node:path'
+import type { Kysely } from 'kysely'
 import { type FocusReadProgress, readFocusFiles } from '../../connectors/focus/read.js'
 import type { FocusIssue, FocusParseResult } from '../../connectors/focus/types.js'
 import type { KeyedCostRows } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { isUniqueViolation } from '../../platform/db/errors.js'
+import type { Database } from '../../platform/db/index.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
 import { addDays } from '../../platform/time.js'
@@ -14,7 +16,7 @@ import { syncInventory } from '../inventory/public.js'
 import type { TenantStore } from '../tenants/public.js'
 
 import type { BillingPeriodImport, SnapshotRun } from './schemas.js'
-import type { SnapshotStore } from './store.js'
+import type { SnapshotRunColumns, SnapshotStore } from './store.js'
 
 export interface FocusImportOutcome {
   run: SnapshotRun
@@ -46,8 +48,23 @@ export interface FocusImportOptions {
    * each path's own name and the SHA-256 of its bytes.
    */
   sources?: SourceFile[]
+  /** Each billing period's own files, where they are known (a pull's manifests): recorded instead of `sources`. */
+  periodSources?: Map<string, SourceFile[]>
   /** Called every PROGRESS_ROWS rows and at the end of each file; the import waits for it. */
   onProgress?: (progress: FocusImportProgress) => Promise<void> | void
+}
+
+/** The run an import's work is recorded in: its own (begin), or a worker's pull (a FocusExport tenant's snapshot). */
+export interface ImportRunControl {
+  runId: string
+  /** Where the rows are staged: one attempt's key (`{runId}:{attempt}`). */
+  stagingKey: string
+  /** Shows progress (and keeps the run's lease). */
+  heartbeat(progress: string): Promise<void>
+  /** Ends the run Succeeded, `work` writing its data in the same transaction. */
+  succeed(work: (trx: Kysely<Database>) => Promise<Partial<SnapshotRunColumns>>): Promise<void>
+  /** Records a failure (the caller rethrows); a worker's run is failed by the worker. */
+  fail(err: unknown): Promise<void>
 }
 
 export class FocusImportRejected extends Error {
@@ -105,22 +122,31 @@ export function createFocusImporter(deps: {
         workerId,
         IMPORT_LEASE_MS,
       )
-      return { run, workerId }
+      const control: ImportRunControl = {
+        runId,
+        stagingKey: `${runId}:1`,
+        heartbeat: async (progress) => {
+          await deps.runs.runs.heartbeat(runId, workerId, IMPORT_LEASE_MS, progress)
+        },
+        succeed: (work) => deps.runs.runs.succeed(run, workerId, work),
+        fail: (err) => deps.runs.runs.fail(run, workerId, failureOf(err), { retryAt: null, cause: err }),
+      }
+      return control
     } catch (err) {
       if (!isUniqueViolation(err)) throw err
       throw ApiError.conflict('The tenant has a snapshot run queued or running; import once it has finished.')
     }
   }
 
+  /** The import's work, in `control`'s run. */
   async function execute(
     tenantId: string,
     files: string[],
     options: FocusImportOptions,
-    { run, workerId }: Awaited<ReturnType<typeof begin>>,
+    control: ImportRunControl,
   ): Promise<FocusImportOutcome> {
-    const runId = run.id
+    const { runId, stagingKey } = control
     const now = deps.clock.now().toISOString()
-    const stagingKey = `${runId}:1`
     const staged = createStagedTotals()
     const started = performance.now()
     let nextProgressAt = PROGRESS_ROWS
@@ -133,7 +159,7 @@ export function createFocusImporter(deps: {
         fileNumber,
         files: files.length,
       }
-      await deps.runs.runs.heartbeat(runId, workerId, IMPORT_LEASE_MS, progressText(progress))
+      await control.heartbeat(progressText(progress))
       await options.onProgress?.(progress)
     }
     const stage = async (rows: KeyedCostRows, progress: FocusReadProgress) => {
@@ -164,12 +190,12 @@ export function createFocusImporter(deps: {
         billingPeriod,
         from: p.from,
         to: p.to,
-        files: sources,
+        files: options.periodSources?.get(billingPeriod) ?? sources,
         rows: p.rows,
         runId,
         at: now,
       }))
-      await deps.runs.runs.succeed(run, workerId, async (trx) => {
+      await control.succeed(async (trx) => {
         const counts = await syncInventory(trx, tenantId, parsed, now, deps.ids, { partial: true })
         // The periods' earlier versions go first, and their days are rebuilt with the new rows' (see
         // replaceBillingPeriods): a restated period replaces, a repeated file changes nothing.
@@ -216,7 +242,7 @@ export function createFocusImporter(deps: {
       }
     } catch (err) {
       await deps.costs.clearStaged(runId)
-      await deps.runs.runs.fail(run, workerId, failureOf(err), { retryAt: null, cause: err })
+      await control.fail(err)
       throw err
     }
   }
@@ -232,13 +258,16 @@ export function createFocusImporter(deps: {
      * `settled` follows it: with the outcome, or the error the run failed with (recorded in the run either way).
      */
     async startFocusImport(tenantId: string, files: string[], options: FocusImportOptions = {}) {
-      const begun = await begin(tenantId, files, options)
-      const settled = execute(tenantId, files, options, begun).then(
+      const control = await begin(tenantId, files, options)
+      const settled = execute(tenantId, files, options, control).then(
         (outcome) => ({ outcome, error: null }),
         (error: unknown) => ({ outcome: null, error }),
       )
-      return { run: (await deps.runs.get(tenantId, begun.run.id))!, settled }
+      return { run: (await deps.runs.get(tenantId, control.runId))!, settled }
     },
+
+    /** Imports `files` in a run the caller holds (a worker's pull of a FocusExport tenant). */
+    importInRun: execute,
   }
 }
 export type FocusImporter = ReturnType<typeof createFocusImporter>
@@ -297,7 +326,7 @@ export function progressText(p: FocusImportProgress): string {
 }
 
 /** The failed run's error: the first bad row's file and line, or what went wrong otherwise. */
-function failureOf(err: unknown): { code: string; message: string } {
+export function failureOf(err: unknown): { code: string; message: string } {
   if (err instanceof FocusImportRejected) {
     const first = err.parsed.errors[0]
     const where = first ? ` First: ${first.file} line ${first.line}: ${first.message}` : ''

@@ -7,6 +7,8 @@ export {
   organisationTenancies,
   organisationTenantIds,
   TENANT_CLIENT_SECRET,
+  TENANT_LOCATION_SECRET,
+  type TenantRow,
   type TenantStore,
   tenancyNames,
   visibleTenancyCount,

@@ -5,11 +5,62 @@ import { CostSummary, Instant, Nullable, StringEnum, Uuid } from '../../platform
 
 export const SnapshotStatuses = ['Queued', 'Running', 'Succeeded', 'Failed'] as const
 
-/** Where a tenant's costs come from: the Azure connector, or FOCUS files pushed to it. */
-export const CostSources = ['AzureConnector', 'FocusUpload'] as const
+/** Where a tenant's costs come from: the Azure connector, FOCUS files pulled from a location, or pushed to it. */
+export const CostSources = ['AzureConnector', 'FocusExport', 'FocusUpload'] as const
 export type CostSource = (typeof CostSources)[number]
 /** The cloud a file source's data names (FOCUS ServiceProviderName/ProviderName). */
 export const Providers = ['AWS', 'Azure', 'GoogleCloud', 'Other'] as const
+
+/** An S3 (or S3-compatible) bucket holding an AWS Data Exports FOCUS export. */
+export const S3LocationRequest = Type.Object(
+  {
+    type: Type.Literal('S3'),
+    bucket: Type.String({ minLength: 3, maxLength: 63 }),
+    prefix: Type.String({
+      maxLength: 1024,
+      description:
+        "The export's own folder, `<S3 path prefix>/<export name>`, under which AWS writes `data/BILLING_PERIOD=YYYY-MM/…` and `metadata/BILLING_PERIOD=YYYY-MM/<export name>-Manifest.json`.",
+    }),
+    region: Type.String({ minLength: 1, maxLength: 50, description: 'e.g. `eu-west-1`.' }),
+    accessKeyId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
+    secretAccessKey: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: 256,
+          description:
+            "Sealed at rest; never returned, logged or exported. Without a key pair, the server's own credential chain, where the operator allows it.",
+        }),
+      ),
+    ),
+    endpoint: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'uri',
+          maxLength: 500,
+          description: 'An S3-compatible store (MinIO, R2), addressed path-style; null for AWS.',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type S3LocationRequest = Static<typeof S3LocationRequest>
+
+/** A location as a tenant record shows it: never its secret. */
+export const LocationRecord = Type.Object(
+  {
+    type: Type.Literal('S3'),
+    bucket: Type.String(),
+    prefix: Type.String(),
+    region: Type.String(),
+    endpoint: Nullable(Type.String()),
+    accessKeyId: Nullable(Type.String()),
+    hasSecret: Type.Boolean({ description: 'Whether a secret access key is stored. It is never returned.' }),
+  },
+  { description: "Where a FocusExport tenant's files are pulled from. An addition to the contract." },
+)
+export type LocationRecord = Static<typeof LocationRecord>
 
 export const TenantRecord = Type.Object(
   {
@@ -39,13 +90,14 @@ export const TenantRecord = Type.Object(
     costs: CostSummary,
     costSource: StringEnum(CostSources, {
       description:
-        'Where the costs come from: the Azure connector (the default), or FOCUS files pushed to `POST /tenants/{id}/cost-files`. An addition to the contract.',
+        'Where the costs come from: the Azure connector (the default), FOCUS files pulled from `location`, or FOCUS files pushed to `POST /tenants/{id}/cost-files`. An addition to the contract.',
     }),
     provider: Nullable(
       StringEnum(Providers, {
         description: "The cloud a file source's data names; null until its first import. An addition to the contract.",
       }),
     ),
+    location: Nullable(LocationRecord),
   },
   { $id: 'Tenant' },
 )
@@ -69,9 +121,10 @@ export const CreateTenancyRequest = Type.Object(
     costSource: Type.Optional(
       StringEnum(CostSources, {
         description:
-          'Where the costs come from (an addition to the contract): AzureConnector (the default) or FocusUpload (FOCUS files pushed to `POST /tenants/{id}/cost-files`, which needs no cloud credentials).',
+          'Where the costs come from (an addition to the contract): AzureConnector (the default), FocusExport (pulled from `location`) or FocusUpload (pushed to `POST /tenants/{id}/cost-files`). File sources need no cloud credentials.',
       }),
     ),
+    location: Type.Optional(S3LocationRequest),
     clientId: Type.Optional(
       Nullable(Type.String({ maxLength: 100, description: 'Needed by both service-principal types.' })),
     ),

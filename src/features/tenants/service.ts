@@ -6,12 +6,14 @@ import type { Clock, Ids } from '../../platform/clock.js'
 import type { SecretBox } from '../../platform/crypto.js'
 import { ApiError, type FieldErrors } from '../../platform/http/errors.js'
 import { type PageOf, type Paging, pageOf, type SerialisedPage } from '../../platform/http/paging.js'
+import { type AllowList, judgeForm, parseAllowList } from '../../platform/outbound/guard.js'
 import { toDay } from '../../platform/time.js'
 import { type HostCredentialPolicy, hostCredentialsRefusal, usesHostCredentials } from './host-credentials.js'
-import type { CreateTenancyRequest, TenantRecord } from './schemas.js'
+import type { CreateTenancyRequest, LocationRecord, TenantRecord } from './schemas.js'
 import {
   fileSourceCloudTenantId,
   TENANT_CLIENT_SECRET,
+  TENANT_LOCATION_SECRET,
   type TenantRow,
   type TenantStore,
 } from './store.js'
@@ -32,6 +34,53 @@ const CREDENTIAL_FIELDS = {
 
 /** The fields of the Azure connector's credential, which a file-sourced tenant refuses. */
 const AZURE_FIELDS = ['cloudTenantId', 'credentialType', 'clientId', 'clientSecret', 'certificateThumbprint'] as const
+
+/** S3's bucket naming rules (general purpose buckets): 3-63 of lower-case letters, digits, dots and hyphens. */
+const S3_BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
+const S3_REGION = /^[a-z]{2}(?:-[a-z0-9]+)+-[0-9]+$|^us-gov-[a-z]+-[0-9]+$/
+const S3_HOST_CREDENTIALS_REFUSAL =
+  "is required: without a key pair the server's own AWS credentials would be used, which the operator has not allowed for this organisation (COSTWATCH_HOST_CREDENTIAL_ORGS)"
+
+/** What a FocusExport tenant keeps of its location: what the record shows, and the secret sealed apart. */
+interface CheckedLocation {
+  shown: Omit<LocationRecord, 'hasSecret'>
+  secret: { accessKeyId: string; secretAccessKey: string } | null
+}
+
+/** The location of a FocusExport tenant, checked field by field into `errors`; null when it has errors. */
+function locationOf(
+  input: CreateTenancyRequest['location'],
+  errors: FieldErrors,
+  allow: AllowList,
+): CheckedLocation | null {
+  if (input === undefined) {
+    errors.location = ['is required for the FocusExport cost source']
+    return null
+  }
+  const before = Object.keys(errors).length
+  const bucket = input.bucket.trim()
+  if (!S3_BUCKET.test(bucket) || bucket.includes('..'))
+    errors['location.bucket'] = ['must be an S3 bucket name: 3-63 lower-case letters, digits, dots and hyphens']
+  const region = input.region.trim()
+  if (!S3_REGION.test(region)) errors['location.region'] = ['must be an AWS region such as eu-west-1']
+  const prefix = input.prefix.trim().replace(/^\/+|\/+$/g, '')
+  const accessKeyId = input.accessKeyId?.trim() || null
+  const secretAccessKey = input.secretAccessKey || null
+  if (accessKeyId && !secretAccessKey) errors['location.secretAccessKey'] = ['is required with accessKeyId']
+  if (secretAccessKey && !accessKeyId) errors['location.accessKeyId'] = ['is required with secretAccessKey']
+  const endpoint = input.endpoint?.trim() || null
+  if (endpoint) {
+    const judged = judgeForm(endpoint, allow)
+    if ('refusal' in judged) errors['location.endpoint'] = [judged.refusal]
+    else if (judged.target.url.pathname !== '/' || judged.target.url.search)
+      errors['location.endpoint'] = ["must be the store's address alone, without a path or query"]
+  }
+  if (Object.keys(errors).length > before) return null
+  return {
+    shown: { type: 'S3', bucket, prefix, region, endpoint: endpoint?.replace(/\/$/, '') ?? null, accessKeyId },
+    secret: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+  }
+}
 
 /**
  * Whole list pages, kept as the bytes sent (platform/cache.ts). A list request used to read the page's rows,
@@ -66,10 +115,13 @@ export function createTenantService(deps: {
   connector: ConnectorName
   /** Which organisations may use the server's own credentials (see host-credentials.ts). */
   hostCredentials: HostCredentialPolicy
+  /** The operator's networks a location's endpoint may be in although not public (config.outboundAllow). */
+  outboundAllow?: string[]
   /** Fills in `lastSnapshot` and `costs` (totals as of `today`, a UTC day) from collection, for a page at once. */
   decorate?(records: TenantRecord[], today: string): Promise<TenantRecord[]>
 }) {
   const { store, clock, ids, secrets } = deps
+  const outboundAllow = parseAllowList(deps.outboundAllow ?? [])
   const decorate = deps.decorate ?? (async (records: TenantRecord[]) => records)
   const utcDay = () => toDay(clock.now())
 
@@ -90,11 +142,11 @@ export function createTenantService(deps: {
     errors: FieldErrors,
     base: { id: string; name: string; createdAt: string },
   ): Promise<TenantRow> {
+    if (input.location !== undefined) errors.location = ['is used only with the FocusExport cost source']
     if (input.credentialType === undefined) errors.credentialType = ['is required for the AzureConnector cost source']
     const cloudTenantId = input.cloudTenantId === undefined ? null : normaliseCloudTenantId(input.cloudTenantId)
     if (input.cloudTenantId === undefined) errors.cloudTenantId = ['is required for the AzureConnector cost source']
-    else if (!cloudTenantId)
-      errors.cloudTenantId = ['must be a GUID or a domain name such as contoso.onmicrosoft.com']
+    else if (!cloudTenantId) errors.cloudTenantId = ['must be a GUID or a domain name such as contoso.onmicrosoft.com']
     const credentialType = input.credentialType ?? 'ServicePrincipalSecret'
     const rules = CREDENTIAL_FIELDS[credentialType]
     const given = {
@@ -115,7 +167,12 @@ export function createTenantService(deps: {
       errors.certificateThumbprint = ['must be 40 or 64 hexadecimal characters']
     }
     // The managed identity's token is checked against the directory id (its `tid`), which a domain name is not.
-    if (deps.connector === 'azure' && credentialType === 'ManagedIdentity' && cloudTenantId && !GUID.test(cloudTenantId))
+    if (
+      deps.connector === 'azure' &&
+      credentialType === 'ManagedIdentity' &&
+      cloudTenantId &&
+      !GUID.test(cloudTenantId)
+    )
       errors.cloudTenantId = ['must be the directory id (a GUID) for ManagedIdentity']
     if (Object.keys(errors).length) throw ApiError.invalid(errors)
     if (
@@ -138,7 +195,9 @@ export function createTenantService(deps: {
       credentialType,
       clientId: given.clientId?.toLowerCase() ?? null,
       certificateThumbprint: given.certificateThumbprint,
-      clientSecretSealed: given.clientSecret ? secrets.seal(given.clientSecret, TENANT_CLIENT_SECRET.purpose(base.id)) : null,
+      clientSecretSealed: given.clientSecret
+        ? secrets.seal(given.clientSecret, TENANT_CLIENT_SECRET.purpose(base.id))
+        : null,
       connector: deps.connector,
       createdAt: base.createdAt,
       costSource: 'AzureConnector',
@@ -163,7 +222,15 @@ export function createTenantService(deps: {
       } else {
         for (const field of AZURE_FIELDS)
           if (input[field] !== undefined && input[field] !== null) errors[field] = [`is not used with ${costSource}`]
+        const location = costSource === 'FocusExport' ? locationOf(input.location, errors, outboundAllow) : null
+        if (costSource === 'FocusUpload' && input.location !== undefined)
+          errors.location = ['is not used with FocusUpload: files are pushed to POST /tenants/{id}/cost-files']
         if (Object.keys(errors).length) throw ApiError.invalid(errors)
+        if (location && location.secret === null && !(await deps.hostCredentials.allows(who.organisationId)))
+          throw ApiError.invalid(
+            { 'location.accessKeyId': [S3_HOST_CREDENTIALS_REFUSAL] },
+            "This organisation may not use the server's own credentials.",
+          )
         row = {
           id,
           organisationId: who.organisationId,
@@ -177,8 +244,10 @@ export function createTenantService(deps: {
           createdAt,
           costSource,
           provider: null,
-          locationJson: null,
-          locationSecretSealed: null,
+          locationJson: location ? JSON.stringify(location.shown) : null,
+          locationSecretSealed: location?.secret
+            ? secrets.seal(JSON.stringify(location.secret), TENANT_LOCATION_SECRET.purpose(id))
+            : null,
         }
       }
       return store.insert(row, (tx) =>
@@ -188,7 +257,7 @@ export function createTenantService(deps: {
           by: { actor: who.actor, origin },
           action: 'tenant.created',
           target: { type: 'Tenant', id },
-          // What names the credential, and whether a secret was stored: never the secret.
+          // What names the credential or the location, and whether a secret was stored: never the secret.
           detail:
             costSource === 'AzureConnector'
               ? {
@@ -199,7 +268,12 @@ export function createTenantService(deps: {
                   certificateThumbprint: row.certificateThumbprint,
                   clientSecretStored: row.clientSecretSealed !== null,
                 }
-              : { name, costSource },
+              : {
+                  name,
+                  costSource,
+                  location: row.locationJson,
+                  locationSecretStored: row.locationSecretSealed !== null,
+                },
         }),
       )
     },

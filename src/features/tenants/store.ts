@@ -7,7 +7,7 @@ import { type Database, NO_ROW, prepared } from '../../platform/db/index.js'
 import { offsetOf, type Paging } from '../../platform/http/paging.js'
 import type { SealedColumn } from '../../platform/sealed.js'
 import { tenantCounter } from './counters.js'
-import type { CostSource, TenantRecord } from './schemas.js'
+import type { CostSource, LocationRecord, TenantRecord } from './schemas.js'
 
 export interface TenantRow {
   id: string
@@ -31,6 +31,13 @@ export function fileSourceCloudTenantId(id: string): string {
   return `files:${id}`
 }
 
+/** A FocusExport tenant's location secret (JSON), sealed for its own row. */
+export const TENANT_LOCATION_SECRET: SealedColumn = {
+  table: 'tenants',
+  column: 'locationSecretSealed',
+  purpose: (id) => `tenant:${id}:locationSecret`,
+}
+
 /** A tenant's client secret, sealed for its own row: a value copied to another tenant does not open. */
 export const TENANT_CLIENT_SECRET: SealedColumn = {
   table: 'tenants',
@@ -52,13 +59,15 @@ function recordColumns(eb: ExpressionBuilder<Database, 'tenants'>) {
     'createdAt',
     'costSource',
     'provider',
+    'locationJson',
+    eb('locationSecretSealed', 'is not', null).as('hasLocationSecret'),
   ] as const
 }
 
-interface RecordRow
-  extends Omit<TenantRow, 'organisationId' | 'clientSecretSealed' | 'locationJson' | 'locationSecretSealed'> {
+interface RecordRow extends Omit<TenantRow, 'organisationId' | 'clientSecretSealed' | 'locationSecretSealed'> {
   /** 0/1 on SQLite, a boolean on PostgreSQL. */
   hasClientSecret: unknown
+  hasLocationSecret: unknown
 }
 
 function toRecord(row: RecordRow): TenantRecord {
@@ -79,6 +88,12 @@ function toRecord(row: RecordRow): TenantRecord {
     costs: { currency: 'USD', monthToDate: 0, previousMonth: 0, last30Days: 0 },
     costSource,
     provider: azure ? 'Azure' : (row.provider as TenantRecord['provider']),
+    location: row.locationJson
+      ? {
+          ...(JSON.parse(row.locationJson) as Omit<LocationRecord, 'hasSecret'>),
+          hasSecret: Boolean(row.hasLocationSecret),
+        }
+      : null,
   }
 }
 
@@ -129,6 +144,7 @@ export function createTenantStore(db: Kysely<Database>) {
       return toRecord({
         ...row,
         hasClientSecret: row.clientSecretSealed !== null,
+        hasLocationSecret: row.locationSecretSealed !== null,
       })
     },
 

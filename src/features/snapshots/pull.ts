@@ -1,0 +1,126 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Kysely } from 'kysely'
+import { s3ExportLocation } from '../../connectors/exports/s3.js'
+import type { ExportLocation, ExportPeriod } from '../../connectors/exports/types.js'
+import { ConnectorError } from '../../connectors/types.js'
+import { SealedSecretError, type SecretBox } from '../../platform/crypto.js'
+import type { Database } from '../../platform/db/index.js'
+import { guardedAgents } from '../../platform/outbound/agents.js'
+import { judgeForm, parseAllowList } from '../../platform/outbound/guard.js'
+import type { CostIngest, SourceFile, StoredBillingPeriod } from '../costs/public.js'
+import { type HostCredentialPolicy, TENANT_LOCATION_SECRET, type TenantRow } from '../tenants/public.js'
+import type { FocusImporter } from './import.js'
+import type { SnapshotRunColumns } from './store.js'
+
+/** What a pull may do of the worker's run. */
+export interface PullContext {
+  runId: string
+  attempt: number
+  signal: AbortSignal
+  progress(message: string): void
+  succeed(work: (trx: Kysely<Database>) => Promise<Partial<SnapshotRunColumns>>): Promise<void>
+}
+
+/** A FocusExport tenant's stored location (tenants.location_json). */
+interface StoredS3Location {
+  type: 'S3'
+  bucket: string
+  prefix: string
+  region: string
+  endpoint: string | null
+  accessKeyId: string | null
+}
+
+/**
+ * The snapshot of a FocusExport tenant: reads the export's billing periods from its location, and imports those
+ * whose files changed since the version stored (by the store's ETags), each period replacing its earlier version
+ * (see replaceBillingPeriods); a pull with nothing changed writes nothing but the run's success. The files are
+ * downloaded to a private temporary folder, removed at the end whatever happens.
+ */
+export function createExportPuller(deps: {
+  importer: Pick<FocusImporter, 'importInRun'>
+  costs: Pick<CostIngest, 'billingPeriods'>
+  secrets: SecretBox
+  hostCredentials: HostCredentialPolicy
+  /** The operator's networks an endpoint may be in although not public (config.outboundAllow). */
+  outboundAllow: string[]
+}) {
+  const agents = guardedAgents(deps.outboundAllow)
+  const allow = parseAllowList(deps.outboundAllow)
+
+  async function locationOf(tenant: TenantRow): Promise<ExportLocation> {
+    if (!tenant.locationJson) throw new ConnectorError('location_missing', 'The tenant has no location to pull from.')
+    const stored = JSON.parse(tenant.locationJson) as StoredS3Location
+    if (stored.endpoint) {
+      const judged = judgeForm(stored.endpoint, allow)
+      if ('refusal' in judged) throw new ConnectorError('location_refused', `${judged.refusal}.`)
+    }
+    let credentials: { accessKeyId: string; secretAccessKey: string } | null = null
+    if (tenant.locationSecretSealed) {
+      try {
+        credentials = JSON.parse(
+          deps.secrets.open(tenant.locationSecretSealed, TENANT_LOCATION_SECRET.purpose(tenant.id)),
+        )
+      } catch (err) {
+        if (!(err instanceof SealedSecretError)) throw err
+        throw new ConnectorError('invalid_credentials', `The stored access key cannot be used. ${err.message}`)
+      }
+    } else if (!(await deps.hostCredentials.allows(tenant.organisationId)))
+      throw new ConnectorError(
+        'host_credentials_not_allowed',
+        "The location has no access key, and the server's own AWS credentials are not allowed for this organisation (COSTWATCH_HOST_CREDENTIAL_ORGS).",
+      )
+    return s3ExportLocation({ ...stored, credentials, agents })
+  }
+
+  return async function pull(tenant: TenantRow, run: PullContext): Promise<void> {
+    run.progress("reading the export's manifests")
+    const location = await locationOf(tenant)
+    const periods = await location.periods(run.signal)
+    const stored = new Map((await deps.costs.billingPeriods(tenant.id)).map((p) => [p.billingPeriod, p]))
+    const changed = periods.filter((p) => p.files.length > 0 && !sameFiles(p, stored.get(p.billingPeriod)))
+    if (changed.length === 0) {
+      await run.succeed(async () => ({ periodsJson: '[]' }))
+      return
+    }
+    const folder = await mkdtemp(join(tmpdir(), 'costwatch-pull-'))
+    try {
+      const files = changed.flatMap((p) => p.files)
+      const paths: string[] = []
+      for (const [i, file] of files.entries()) {
+        run.progress(`downloading file ${i + 1} of ${files.length}`)
+        const path = join(folder, `${i}-${file.key.split('/').pop()}`)
+        await location.download(file, path, run.signal)
+        paths.push(path)
+      }
+      const periodSources = new Map<string, SourceFile[]>(
+        changed.map((p) => [p.billingPeriod, p.files.map((f) => ({ name: f.key, version: f.version }))]),
+      )
+      await deps.importer.importInRun(
+        tenant.id,
+        paths,
+        { sources: files.map((f) => ({ name: f.key, version: f.version })), periodSources },
+        {
+          runId: run.runId,
+          stagingKey: `${run.runId}:${run.attempt}`,
+          heartbeat: async (progress) => run.progress(progress),
+          succeed: run.succeed,
+          // The worker records the failure, and whether to retry.
+          fail: async () => {},
+        },
+      )
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
+  }
+}
+export type ExportPuller = ReturnType<typeof createExportPuller>
+
+/** Whether a period's files are those of its stored version: the same keys with the same ETags. */
+function sameFiles(period: ExportPeriod, stored: StoredBillingPeriod | undefined): boolean {
+  if (!stored || stored.files.length !== period.files.length) return false
+  const versions = new Map(stored.files.map((f) => [f.name, f.version]))
+  return period.files.every((f) => versions.get(f.key) === f.version)
+}

@@ -1,0 +1,186 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { parse } from 'csv-parse/sync'
+import S3rver from 's3rver'
+import { afterAll, describe, expect, it } from 'vitest'
+import { type OrgContext, useTestApp } from '../support/app.js'
+import { ROOT } from '../support/cli.js'
+import { costRowsOf } from '../support/cost-rows.js'
+import { testDialects } from '../support/dialects.js'
+
+const API = '/api/public/v1'
+const SMALL = readFileSync(join(ROOT, 'test/fixtures/focus/azure-focus-small.csv'), 'utf8')
+
+// A real S3-compatible server on a free port, for the whole file.
+const folder = mkdtempSync(join(tmpdir(), 'costwatch-pull-s3rver-'))
+const s3rver = new S3rver({
+  port: 0,
+  address: '127.0.0.1',
+  silent: true,
+  directory: folder,
+  configureBuckets: [{ name: 'billing' }],
+})
+const { port } = await s3rver.run()
+const endpoint = `http://127.0.0.1:${port}`
+const s3 = new S3Client({
+  region: 'eu-west-1',
+  endpoint,
+  forcePathStyle: true,
+  credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+})
+afterAll(async () => {
+  s3.destroy()
+  await s3rver.close()
+  rmSync(folder, { recursive: true, force: true })
+})
+
+/** The small export moved to another month: the same rows, dated in `month` (`YYYY-MM`). */
+const inMonth = (month: string) => SMALL.replaceAll('2025-10-', `${month}-`)
+/** The file with every cost multiplied by `factor`. */
+const scaled = (csv: string, factor: number) => {
+  const rows = parse(csv, { bom: true, columns: true }) as Record<string, string>[]
+  const columns = Object.keys(rows[0]!)
+  const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v)
+  const times = (v: string) => (v === '' ? '' : String(Number(v) * factor))
+  const lines = rows.map((r) =>
+    columns.map((c) => quote(c === 'EffectiveCost' || c === 'BilledCost' ? times(r[c]!) : r[c]!)).join(','),
+  )
+  return `${columns.join(',')}\n${lines.join('\n')}\n`
+}
+/** EffectiveCost (else BilledCost, as FOCUS says) summed per day, by a CSV parser of the test's own. */
+const costByDay = (...files: string[]) => {
+  const sums: Record<string, number> = {}
+  for (const file of files)
+    for (const row of parse(file, { bom: true, columns: true }) as Record<string, string>[]) {
+      const day = row.ChargePeriodStart!.slice(0, 10)
+      sums[day] = Math.round(((sums[day] ?? 0) + Number(row.EffectiveCost || row.BilledCost)) * 1e6) / 1e6
+    }
+  return sums
+}
+
+for (const dialect of testDialects()) {
+  describe(`${dialect}: FOCUS exports pulled from S3`, () => {
+    const t = useTestApp({
+      dialect,
+      now: '2025-10-20T09:00:00.000Z',
+      env: { COSTWATCH_OUTBOUND_ALLOW: '127.0.0.1/32' },
+    })
+    const exportRoot = `${dialect}/exports/focus-daily`
+
+    /** Writes one version of a billing period as AWS does: its files in a folder of their own, then the manifest. */
+    const publish = async (period: string, version: string, files: string[]) => {
+      const uris: string[] = []
+      for (const [i, csv] of files.entries()) {
+        const key = `${exportRoot}/data/BILLING_PERIOD=${period}/${version}/focus-daily-0000${i + 1}.csv.gz`
+        await s3.send(new PutObjectCommand({ Bucket: 'billing', Key: key, Body: gzipSync(csv) }))
+        uris.push(`s3://billing/${key}`)
+      }
+      const manifest = { executionId: version, billingPeriod: period, dataFiles: uris }
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: 'billing',
+          Key: `${exportRoot}/metadata/BILLING_PERIOD=${period}/focus-daily-Manifest.json`,
+          Body: JSON.stringify(manifest),
+        }),
+      )
+    }
+    const storedByDay = async (tenantId: string) => {
+      const rows = await costRowsOf(t.db.kysely, tenantId)
+        .select((eb) => ['date', eb.fn.sum<number>('cost').as('cost')])
+        .groupBy('date')
+        .orderBy('date')
+        .execute()
+      return Object.fromEntries(rows.map((r) => [r.date, Math.round(Number(r.cost) * 1e6) / 1e6]))
+    }
+    const snapshot = async (org: OrgContext, tenantId: string) => {
+      const queued = await t.request('POST', `${API}/tenants/${tenantId}/snapshots`, org.ownerKey)
+      expect(queued.statusCode, queued.body).toBe(202)
+      await t.worker().runOnce()
+      return (await t.request('GET', queued.headers.location as string, org.ownerKey)).json()
+    }
+
+    it('pulls the files the newest manifests name, skips unchanged periods, and replaces a restated one', async () => {
+      const september = [inMonth('2025-09')]
+      // An older version of October that AWS has since rewritten: still in the folder, named by no manifest.
+      await publish('2025-10', 'exec-0', [scaled(SMALL, 7)])
+      await publish('2025-09', 'exec-1', september)
+      await publish('2025-10', 'exec-1', [SMALL])
+      const org = await t.given.organisation()
+      const created = await t.request('POST', `${API}/tenants`, org.ownerKey, {
+        name: 'AWS prod',
+        costSource: 'FocusExport',
+        location: {
+          type: 'S3',
+          bucket: 'billing',
+          prefix: exportRoot,
+          region: 'eu-west-1',
+          accessKeyId: 'S3RVER',
+          secretAccessKey: 'S3RVER',
+          endpoint,
+        },
+      })
+      expect(created.statusCode, created.body).toBe(201)
+      const tenant = created.json()
+
+      const first = await snapshot(org, tenant.id)
+      expect(first).toMatchObject({
+        status: 'Succeeded',
+        periods: [
+          { billingPeriod: '2025-09', replaced: false, files: [expect.stringContaining('exec-1/')] },
+          { billingPeriod: '2025-10', replaced: false, files: [expect.stringContaining('exec-1/')] },
+        ],
+      })
+      expect(await storedByDay(tenant.id)).toEqual(costByDay(...september, SMALL))
+
+      // Nothing changed: nothing is read again, nothing written.
+      const second = await snapshot(org, tenant.id)
+      expect(second).toMatchObject({ status: 'Succeeded', periods: [] })
+      expect(await storedByDay(tenant.id)).toEqual(costByDay(...september, SMALL))
+
+      // October restated into a new folder, in two files: October alone is replaced, never added to.
+      const restated = scaled(SMALL, 3)
+      const [header, ...lines] = restated.trimEnd().split('\n')
+      const half = Math.ceil(lines.length / 2)
+      const parts = [lines.slice(0, half), lines.slice(half)].map((p) => `${header}\n${p.join('\n')}\n`)
+      await publish('2025-10', 'exec-2', parts)
+      const third = await snapshot(org, tenant.id)
+      expect(third).toMatchObject({
+        status: 'Succeeded',
+        periods: [{ billingPeriod: '2025-10', replaced: true }],
+      })
+      expect(third.periods[0].files).toHaveLength(2)
+      expect(await storedByDay(tenant.id)).toEqual(costByDay(...september, restated))
+
+      // A manifest naming fewer files: what the dropped file held goes with it.
+      await publish('2025-10', 'exec-3', [parts[0]!])
+      expect((await snapshot(org, tenant.id)).periods).toMatchObject([{ billingPeriod: '2025-10', replaced: true }])
+      expect(await storedByDay(tenant.id)).toEqual(costByDay(...september, parts[0]!))
+    })
+
+    it('fails a pull clearly when the bucket refuses the key, keeping what was there', async () => {
+      await publish('2025-10', 'exec-1', [SMALL])
+      const org = await t.given.organisation()
+      const created = await t.request('POST', `${API}/tenants`, org.ownerKey, {
+        name: 'AWS wrong key',
+        costSource: 'FocusExport',
+        location: {
+          type: 'S3',
+          bucket: 'no-such-bucket',
+          prefix: exportRoot,
+          region: 'eu-west-1',
+          accessKeyId: 'S3RVER',
+          secretAccessKey: 'S3RVER',
+          endpoint,
+        },
+      })
+      const run = await snapshot(org, created.json().id)
+      expect(run.status).toBe('Failed')
+      expect(run.error).toEqual({ code: 'location_invalid', message: 'The bucket does not exist.' })
+      expect(JSON.stringify(run)).not.toContain('S3RVER')
+      expect(await storedByDay(created.json().id)).toEqual({})
+    })
+  })
+}
