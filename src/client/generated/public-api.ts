@@ -590,6 +590,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenantId}/cost-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Imports one FOCUS file (CSV, gzip CSV or Parquet, FOCUS 1.0 to 1.2) into a FocusUpload tenant: 202 with Location and the import run, which replaces each billing period the file holds. At most COSTWATCH_UPLOAD_MAX_MB (2048 by default); `fileName` names it in the run. 409 for a tenant of another cost source, or while a run is queued or running. */
+        post: operations["UploadTenantCostFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/{tenantId}/costs/daily": {
         parameters: {
             query?: never;
@@ -1678,10 +1695,35 @@ export interface components {
             clientId?: string | null;
             /** @description Needed by ServicePrincipalSecret. Encrypted at rest; never returned, logged or exported. */
             clientSecret?: string | null;
-            /** @description The directory (tenant) id at the cloud provider: a GUID or a verified domain name. */
-            cloudTenantId: string;
-            /** @enum {string} */
-            credentialType: "ServicePrincipalSecret" | "ServicePrincipalCertificate" | "ManagedIdentity";
+            /** @description The directory (tenant) id at the cloud provider: a GUID or a verified domain name. Required for the AzureConnector source, refused for the others. */
+            cloudTenantId?: string;
+            /**
+             * @description Where the costs come from (an addition to the contract): AzureConnector (the default), FocusExport (pulled from `location`) or FocusUpload (pushed to `POST /tenants/{id}/cost-files`). File sources need no cloud credentials.
+             * @enum {string}
+             */
+            costSource?: "AzureConnector" | "FocusExport" | "FocusUpload";
+            /**
+             * @description Required for the AzureConnector source, refused for the others.
+             * @enum {string}
+             */
+            credentialType?: "ServicePrincipalSecret" | "ServicePrincipalCertificate" | "ManagedIdentity";
+            location?: {
+                accessKeyId?: string | null;
+                bucket: string;
+                /**
+                 * Format: uri
+                 * @description An S3-compatible store (MinIO, R2), addressed path-style; null for AWS.
+                 */
+                endpoint?: string | null;
+                /** @description The export's own folder, `<S3 path prefix>/<export name>`, under which AWS writes `data/BILLING_PERIOD=YYYY-MM/…` and `metadata/BILLING_PERIOD=YYYY-MM/<export name>-Manifest.json`. */
+                prefix: string;
+                /** @description e.g. `eu-west-1`. */
+                region: string;
+                /** @description Sealed at rest; never returned, logged or exported. Without a key pair, the server's own credential chain, where the operator allows it. */
+                secretAccessKey?: string | null;
+                /** @enum {string} */
+                type: "S3";
+            };
             name: string;
         };
         /** @description An event marker drawn on cost charts. */
@@ -2405,6 +2447,13 @@ export interface components {
              * @description RFC 3339; returned in UTC with milliseconds.
              */
             completedAt: string | null;
+            /** @description An import or pull of FOCUS files: each checked FOCUS requirement and how many rows failed it (docs/focus.md lists them). Empty for a connector's collections. An addition to the contract. */
+            conformance: {
+                description: string;
+                failedRows: number;
+                /** @description The FOCUS requirement checked. */
+                requirement: string;
+            }[];
             deepHistory: boolean;
             error: {
                 code: string;
@@ -2414,6 +2463,17 @@ export interface components {
             id: string;
             /** Format: date */
             periodEnd: string | null;
+            /** @description An import or pull of FOCUS files: each billing period it replaced, in order. Empty for a connector's collections. An addition to the contract. */
+            periods: {
+                /** @description The billing period, `YYYY-MM`. */
+                billingPeriod: string;
+                /** @description The files its rows came from. */
+                files: string[];
+                /** @description Whether an earlier version of the period was replaced. */
+                replaced: boolean;
+                /** @description Cost rows stored for it (summed per resource, day and meter). */
+                rows: number;
+            }[];
             /** Format: date */
             periodStart: string | null;
             /** @description While Running: what the run is doing (e.g. "collecting costs: 5200 rows so far"). An addition to the contract. */
@@ -2520,8 +2580,8 @@ export interface components {
             certificateThumbprint: string | null;
             /** @description Application (client) id, a GUID. */
             clientId: string | null;
-            /** @description The directory (tenant) id at the cloud provider: a GUID or a verified domain name. */
-            cloudTenantId: string;
+            /** @description The directory (tenant) id at the cloud provider: a GUID or a verified domain name. Null for a tenant whose costs come from FOCUS files. */
+            cloudTenantId: string | null;
             /** @enum {string} */
             connector: "azure" | "simulated";
             /** @description Amortised cost (FOCUS EffectiveCost) in the billing currency, by UTC day. */
@@ -2536,12 +2596,16 @@ export interface components {
                 previousMonth: number;
             };
             /**
+             * @description Where the costs come from: the Azure connector (the default), FOCUS files pulled from `location`, or FOCUS files pushed to `POST /tenants/{id}/cost-files`. An addition to the contract.
+             * @enum {string}
+             */
+            costSource: "AzureConnector" | "FocusExport" | "FocusUpload";
+            /**
              * Format: date-time
              * @description RFC 3339; returned in UTC with milliseconds.
              */
             createdAt: string;
-            /** @enum {string} */
-            credentialType: "ServicePrincipalSecret" | "ServicePrincipalCertificate" | "ManagedIdentity";
+            credentialType: ("ServicePrincipalSecret" | "ServicePrincipalCertificate" | "ManagedIdentity") | null;
             /** @description Whether a client secret is stored. The secret itself is never returned. */
             hasClientSecret: boolean;
             /** Format: uuid */
@@ -2557,7 +2621,20 @@ export interface components {
                 /** @enum {string} */
                 status: "Queued" | "Running" | "Succeeded" | "Failed";
             } | null;
+            /** @description Where a FocusExport tenant's files are pulled from. An addition to the contract. */
+            location: {
+                accessKeyId: string | null;
+                bucket: string;
+                endpoint: string | null;
+                /** @description Whether a secret access key is stored. It is never returned. */
+                hasSecret: boolean;
+                prefix: string;
+                region: string;
+                /** @enum {string} */
+                type: "S3";
+            } | null;
             name: string;
+            provider: ("AWS" | "Azure" | "GoogleCloud" | "Other") | null;
         };
         /**
          * @description The tag keys of the tenant's resources, as the latest snapshot saw them, with their distinct values: what a tag filter of an event marker can name.
@@ -6189,6 +6266,120 @@ export interface operations {
             };
             /** @description Unknown id, or one the key cannot see. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded (per key, or failed authentications per client address); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the problem carries a traceId. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UploadTenantCostFile: {
+        parameters: {
+            query?: {
+                /** @description The name the run gives the file (e.g. its own). */
+                fileName?: string;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/gzip": unknown;
+                "application/octet-stream": unknown;
+                "application/vnd.apache.parquet": unknown;
+                "application/x-gzip": unknown;
+                "text/csv": unknown;
+            };
+        };
+        responses: {
+            /** @description The import run; poll the Location. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotRun"];
+                };
+            };
+            /** @description Bad request: malformed JSON, a failed validation, an unknown field or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key can see the resource but lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or one the key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The current state forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -49,7 +49,7 @@ function watches(rule: RuleDefinition, budget: BudgetDefinition): boolean {
   if (named.length && !named.includes(budget.id)) return false
   const tenancies = rule.scope.tenancyIds
   if (tenancies === null) return true
-  return budget.scope.tenancyIds !== null && budget.scope.tenancyIds.every((id) => tenancies.includes(id))
+  return budget.scope.tenancyIds?.every((id) => tenancies.includes(id)) ?? false
 }
 
 /** A budget's scope in words: its tenancies by name (or the whole organisation) and its filters. */
