@@ -36,6 +36,8 @@ interface Operation {
   pathParams: string[]
   query: { name: string; schema: Schema }[]
   body?: Schema
+  /** The media type of a body that is a file (an upload), not JSON. */
+  file?: string
 }
 interface Doc {
   paths: Record<
@@ -53,6 +55,9 @@ interface Doc {
   components: { schemas: Record<string, Schema> }
 }
 
+/** What an operation taking a file is sent: a FOCUS header alone. */
+const FILE_BODY = 'BilledCost,EffectiveCost\n'
+
 /** The ids a request can name, by path parameter. */
 type Ids = Record<string, string>
 
@@ -67,7 +72,11 @@ function operationsOf(doc: Doc): Operation[] {
       statuses: new Set(Object.keys(op.responses).map(Number)),
       pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
       query: (op.parameters ?? []).filter((p) => p.in === 'query' && p.required),
-      body: op.requestBody?.content['application/json'].schema,
+      body: op.requestBody?.content['application/json']?.schema,
+      file:
+        op.requestBody && !op.requestBody.content['application/json']
+          ? Object.keys(op.requestBody.content)[0]
+          : undefined,
     })),
   )
 }
@@ -149,8 +158,9 @@ for (const dialect of testDialects()) {
         method: op.method as 'GET',
         url: query ? `${path}?${query}` : path,
         remoteAddress: `10.0.${address >> 8}.${address & 255}`,
-        headers: key ? { 'x-api-key': key } : {},
+        headers: { ...(key ? { 'x-api-key': key } : {}), ...(op.file ? { 'content-type': op.file } : {}) },
         ...(op.body ? { payload: sample(op.body, doc) as object } : {}),
+        ...(op.file ? { payload: FILE_BODY } : {}),
       })
     }
     /** The operation's request in the web interface's API, as a signed-in browser sends it. */

@@ -35,6 +35,9 @@ for (const dialect of testDialects()) {
         createdAt: '2026-03-01T09:00:00.000Z',
         lastSnapshot: null,
         costs: { currency: 'USD', monthToDate: 0, previousMonth: 0, last30Days: 0 },
+        costSource: 'AzureConnector',
+        provider: 'Azure',
+        location: null,
       })
       const again = await t.request('GET', `${API}/tenants/${tenant.id.toUpperCase()}`, org.ownerKey)
       expect(again.statusCode).toBe(200)

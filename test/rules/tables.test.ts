@@ -34,6 +34,7 @@ const OWNERS: Record<string, string[]> = {
   costStaging: ['features/costs/'],
   costResources: ['features/costs/'],
   costCoverage: ['features/costs/'],
+  costBillingPeriods: ['features/costs/'],
   resourceCostSeries: ['features/costs/'],
   groupCostSeries: ['features/costs/'],
   costSeries: ['features/costs/'],
