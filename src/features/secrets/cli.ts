@@ -28,7 +28,7 @@ export function registerSecretCommands(cli: Command, ctx: CommandContext): void 
     .option('--json', 'print one JSON document')
     .action((opts: { oldKey: Buffer[]; json?: boolean }) =>
       withServices(async (_s, { db, config }) => {
-        const [{ createSecretBox }, { resealAll, MAIL_BODY }, { TENANT_CLIENT_SECRET }, channels] = await Promise.all([
+        const [{ createSecretBox }, { resealAll, MAIL_BODY }, tenants, channels] = await Promise.all([
           import('../../platform/crypto.js'),
           import('../../platform/sealed.js'),
           import('../tenants/public.js'),
@@ -36,7 +36,8 @@ export function registerSecretCommands(cli: Command, ctx: CommandContext): void 
         ])
         const box = createSecretBox(config.secretKey, opts.oldKey)
         const columns = [
-          TENANT_CLIENT_SECRET,
+          tenants.TENANT_CLIENT_SECRET,
+          tenants.TENANT_LOCATION_SECRET,
           MAIL_BODY,
           channels.CHANNEL_URL,
           channels.CHANNEL_SECRET,
