@@ -1708,21 +1708,24 @@ export interface components {
              */
             credentialType?: "ServicePrincipalSecret" | "ServicePrincipalCertificate" | "ManagedIdentity";
             location?: {
+                /** @description S3: with secretAccessKey; without a key pair, the server's own credential chain, where the operator allows it. */
                 accessKeyId?: string | null;
-                bucket: string;
-                /**
-                 * Format: uri
-                 * @description An S3-compatible store (MinIO, R2), addressed path-style; null for AWS.
-                 */
+                /** @description S3: the bucket. */
+                bucket?: string | null;
+                /** @description AzureBlob: `https://<account>.blob.core.windows.net/<container>`. */
+                containerUrl?: string | null;
+                /** @description S3: an S3-compatible store (MinIO, R2), addressed path-style; null for AWS. */
                 endpoint?: string | null;
-                /** @description The export's own folder, `<S3 path prefix>/<export name>`, under which AWS writes `data/BILLING_PERIOD=YYYY-MM/…` and `metadata/BILLING_PERIOD=YYYY-MM/<export name>-Manifest.json`. */
+                /** @description The export's own folder. S3: `<S3 path prefix>/<export name>`, under which AWS writes `data/BILLING_PERIOD=YYYY-MM/…` and `metadata/BILLING_PERIOD=YYYY-MM/<export name>-Manifest.json`. AzureBlob: the export's root folder path and name, under which each run writes `<YYYYMMDD-YYYYMMDD>/<run id>/` with a `manifest.json`. */
                 prefix: string;
-                /** @description e.g. `eu-west-1`. */
-                region: string;
-                /** @description Sealed at rest; never returned, logged or exported. Without a key pair, the server's own credential chain, where the operator allows it. */
+                /** @description S3: e.g. `eu-west-1`. */
+                region?: string | null;
+                /** @description AzureBlob: a SAS with read and list on the container (without its `?`); sealed at rest, never returned. */
+                sasToken?: string | null;
+                /** @description S3: sealed at rest; never returned, logged or exported. */
                 secretAccessKey?: string | null;
                 /** @enum {string} */
-                type: "S3";
+                type: "S3" | "AzureBlob";
             };
             name: string;
         };
@@ -2623,15 +2626,16 @@ export interface components {
             } | null;
             /** @description Where a FocusExport tenant's files are pulled from. An addition to the contract. */
             location: {
-                accessKeyId: string | null;
-                bucket: string;
-                endpoint: string | null;
-                /** @description Whether a secret access key is stored. It is never returned. */
+                accessKeyId?: string | null;
+                bucket?: string;
+                containerUrl?: string;
+                endpoint?: string | null;
+                /** @description Whether a secret (access key, SAS) is stored. It is never returned. */
                 hasSecret: boolean;
                 prefix: string;
-                region: string;
+                region?: string;
                 /** @enum {string} */
-                type: "S3";
+                type: "S3" | "AzureBlob";
             } | null;
             name: string;
             provider: ("AWS" | "Azure" | "GoogleCloud" | "Other") | null;

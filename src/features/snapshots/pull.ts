@@ -2,13 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
+import { azureBlobExportLocation } from '../../connectors/exports/azure-blob.js'
 import { s3ExportLocation } from '../../connectors/exports/s3.js'
-import type { ExportLocation, ExportPeriod } from '../../connectors/exports/types.js'
+import { type ExportLocation, ExportLocationError, type ExportPeriod } from '../../connectors/exports/types.js'
 import { ConnectorError } from '../../connectors/types.js'
 import { SealedSecretError, type SecretBox } from '../../platform/crypto.js'
 import type { Database } from '../../platform/db/index.js'
-import { guardedAgents } from '../../platform/outbound/agents.js'
+import { checkOutboundHost, guardedAgents } from '../../platform/outbound/agents.js'
 import { judgeForm, parseAllowList } from '../../platform/outbound/guard.js'
+import { OutboundRefusedError } from '../../platform/outbound/types.js'
 import type { CostIngest, SourceFile, StoredBillingPeriod } from '../costs/public.js'
 import { type HostCredentialPolicy, TENANT_LOCATION_SECRET, type TenantRow } from '../tenants/public.js'
 import type { FocusImporter } from './import.js'
@@ -24,14 +26,9 @@ export interface PullContext {
 }
 
 /** A FocusExport tenant's stored location (tenants.location_json). */
-interface StoredS3Location {
-  type: 'S3'
-  bucket: string
-  prefix: string
-  region: string
-  endpoint: string | null
-  accessKeyId: string | null
-}
+type StoredLocation =
+  | { type: 'S3'; bucket: string; prefix: string; region: string; endpoint: string | null }
+  | { type: 'AzureBlob'; containerUrl: string; prefix: string }
 
 /**
  * The snapshot of a FocusExport tenant: reads the export's billing periods from its location, and imports those
@@ -52,26 +49,42 @@ export function createExportPuller(deps: {
 
   async function locationOf(tenant: TenantRow): Promise<ExportLocation> {
     if (!tenant.locationJson) throw new ConnectorError('location_missing', 'The tenant has no location to pull from.')
-    const stored = JSON.parse(tenant.locationJson) as StoredS3Location
-    if (stored.endpoint) {
-      const judged = judgeForm(stored.endpoint, allow)
+    const stored = JSON.parse(tenant.locationJson) as StoredLocation
+    const address = stored.type === 'S3' ? stored.endpoint : stored.containerUrl
+    if (address) {
+      const judged = judgeForm(address, allow)
       if ('refusal' in judged) throw new ConnectorError('location_refused', `${judged.refusal}.`)
     }
-    let credentials: { accessKeyId: string; secretAccessKey: string } | null = null
+    let secret: Record<string, string> | null = null
     if (tenant.locationSecretSealed) {
       try {
-        credentials = JSON.parse(
-          deps.secrets.open(tenant.locationSecretSealed, TENANT_LOCATION_SECRET.purpose(tenant.id)),
-        )
+        secret = JSON.parse(deps.secrets.open(tenant.locationSecretSealed, TENANT_LOCATION_SECRET.purpose(tenant.id)))
       } catch (err) {
         if (!(err instanceof SealedSecretError)) throw err
-        throw new ConnectorError('invalid_credentials', `The stored access key cannot be used. ${err.message}`)
+        throw new ConnectorError('invalid_credentials', `The location's stored secret cannot be used. ${err.message}`)
       }
-    } else if (!(await deps.hostCredentials.allows(tenant.organisationId)))
+    }
+    if (stored.type === 'AzureBlob')
+      return azureBlobExportLocation({
+        containerUrl: stored.containerUrl,
+        prefix: stored.prefix,
+        sasToken: secret?.sasToken ?? '',
+        checkHost: async (url) => {
+          try {
+            await checkOutboundHost(url, deps.outboundAllow)
+          } catch (err) {
+            if (err instanceof OutboundRefusedError) throw new ConnectorError('location_refused', `${err.message}.`)
+            const code = (err as { code?: string }).code ?? 'no address'
+            throw new ExportLocationError('location_unreachable', `The storage could not be reached (${code}).`)
+          }
+        },
+      })
+    if (secret === null && !(await deps.hostCredentials.allows(tenant.organisationId)))
       throw new ConnectorError(
         'host_credentials_not_allowed',
         "The location has no access key, and the server's own AWS credentials are not allowed for this organisation (COSTWATCH_HOST_CREDENTIAL_ORGS).",
       )
+    const credentials = secret as { accessKeyId: string; secretAccessKey: string } | null
     return s3ExportLocation({ ...stored, credentials, agents })
   }
 

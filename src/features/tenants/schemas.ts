@@ -11,52 +11,56 @@ export type CostSource = (typeof CostSources)[number]
 /** The cloud a file source's data names (FOCUS ServiceProviderName/ProviderName). */
 export const Providers = ['AWS', 'Azure', 'GoogleCloud', 'Other'] as const
 
-/** An S3 (or S3-compatible) bucket holding an AWS Data Exports FOCUS export. */
-export const S3LocationRequest = Type.Object(
+/** Where a FocusExport tenant's files are: an S3 bucket (AWS Data Exports) or a Blob Storage container (Cost Management). */
+export const LocationTypes = ['S3', 'AzureBlob'] as const
+const optionalText = (maxLength: number, description?: string) =>
+  Type.Optional(Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) })))
+
+/** One object for both types, its fields checked by type in the service (400 naming `location.<field>`). */
+export const LocationRequest = Type.Object(
   {
-    type: Type.Literal('S3'),
-    bucket: Type.String({ minLength: 3, maxLength: 63 }),
+    type: StringEnum(LocationTypes),
     prefix: Type.String({
       maxLength: 1024,
       description:
-        "The export's own folder, `<S3 path prefix>/<export name>`, under which AWS writes `data/BILLING_PERIOD=YYYY-MM/…` and `metadata/BILLING_PERIOD=YYYY-MM/<export name>-Manifest.json`.",
+        "The export's own folder. S3: `<S3 path prefix>/<export name>`, under which AWS writes `data/BILLING_PERIOD=YYYY-MM/…` and `metadata/BILLING_PERIOD=YYYY-MM/<export name>-Manifest.json`. AzureBlob: the export's root folder path and name, under which each run writes `<YYYYMMDD-YYYYMMDD>/<run id>/` with a `manifest.json`.",
     }),
-    region: Type.String({ minLength: 1, maxLength: 50, description: 'e.g. `eu-west-1`.' }),
-    accessKeyId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
-    secretAccessKey: Type.Optional(
-      Nullable(
-        Type.String({
-          minLength: 1,
-          maxLength: 256,
-          description:
-            "Sealed at rest; never returned, logged or exported. Without a key pair, the server's own credential chain, where the operator allows it.",
-        }),
-      ),
+    bucket: optionalText(63, 'S3: the bucket.'),
+    region: optionalText(50, 'S3: e.g. `eu-west-1`.'),
+    accessKeyId: optionalText(
+      128,
+      "S3: with secretAccessKey; without a key pair, the server's own credential chain, where the operator allows it.",
     ),
+    secretAccessKey: optionalText(256, 'S3: sealed at rest; never returned, logged or exported.'),
     endpoint: Type.Optional(
       Nullable(
         Type.String({
-          format: 'uri',
           maxLength: 500,
-          description: 'An S3-compatible store (MinIO, R2), addressed path-style; null for AWS.',
+          description: 'S3: an S3-compatible store (MinIO, R2), addressed path-style; null for AWS.',
         }),
       ),
+    ),
+    containerUrl: optionalText(500, 'AzureBlob: `https://<account>.blob.core.windows.net/<container>`.'),
+    sasToken: optionalText(
+      2000,
+      'AzureBlob: a SAS with read and list on the container (without its `?`); sealed at rest, never returned.',
     ),
   },
   { additionalProperties: false },
 )
-export type S3LocationRequest = Static<typeof S3LocationRequest>
+export type LocationRequest = Static<typeof LocationRequest>
 
 /** A location as a tenant record shows it: never its secret. */
 export const LocationRecord = Type.Object(
   {
-    type: Type.Literal('S3'),
-    bucket: Type.String(),
+    type: StringEnum(LocationTypes),
     prefix: Type.String(),
-    region: Type.String(),
-    endpoint: Nullable(Type.String()),
-    accessKeyId: Nullable(Type.String()),
-    hasSecret: Type.Boolean({ description: 'Whether a secret access key is stored. It is never returned.' }),
+    bucket: Type.Optional(Type.String()),
+    region: Type.Optional(Type.String()),
+    endpoint: Type.Optional(Nullable(Type.String())),
+    accessKeyId: Type.Optional(Nullable(Type.String())),
+    containerUrl: Type.Optional(Type.String()),
+    hasSecret: Type.Boolean({ description: 'Whether a secret (access key, SAS) is stored. It is never returned.' }),
   },
   { description: "Where a FocusExport tenant's files are pulled from. An addition to the contract." },
 )
@@ -124,7 +128,7 @@ export const CreateTenancyRequest = Type.Object(
           'Where the costs come from (an addition to the contract): AzureConnector (the default), FocusExport (pulled from `location`) or FocusUpload (pushed to `POST /tenants/{id}/cost-files`). File sources need no cloud credentials.',
       }),
     ),
-    location: Type.Optional(S3LocationRequest),
+    location: Type.Optional(LocationRequest),
     clientId: Type.Optional(
       Nullable(Type.String({ maxLength: 100, description: 'Needed by both service-principal types.' })),
     ),

@@ -44,8 +44,14 @@ const S3_HOST_CREDENTIALS_REFUSAL =
 /** What a FocusExport tenant keeps of its location: what the record shows, and the secret sealed apart. */
 interface CheckedLocation {
   shown: Omit<LocationRecord, 'hasSecret'>
-  secret: { accessKeyId: string; secretAccessKey: string } | null
+  secret: { accessKeyId: string; secretAccessKey: string } | { sasToken: string } | null
 }
+
+/** The fields each location type takes; any other given is refused by name. */
+const LOCATION_FIELDS = {
+  S3: ['bucket', 'region', 'accessKeyId', 'secretAccessKey', 'endpoint'],
+  AzureBlob: ['containerUrl', 'sasToken'],
+} as const
 
 /** The location of a FocusExport tenant, checked field by field into `errors`; null when it has errors. */
 function locationOf(
@@ -58,26 +64,46 @@ function locationOf(
     return null
   }
   const before = Object.keys(errors).length
-  const bucket = input.bucket.trim()
+  const other = input.type === 'S3' ? 'AzureBlob' : 'S3'
+  for (const field of LOCATION_FIELDS[other])
+    if (input[field] !== undefined && input[field] !== null)
+      errors[`location.${field}`] = [`is not used with ${input.type}`]
+  const prefix = input.prefix.trim().replace(/^\/+|\/+$/g, '')
+  /** A store's address: the outbound rules' form, and nothing but the address. */
+  const address = (field: 'endpoint' | 'containerUrl', value: string, path: 'none' | 'container') => {
+    const judged = judgeForm(value, allow)
+    if ('refusal' in judged) errors[`location.${field}`] = [judged.refusal]
+    else if (judged.target.url.search || judged.target.url.hash)
+      errors[`location.${field}`] = ['must be the address alone, without a query: give the SAS as sasToken']
+    else if (path === 'none' && judged.target.url.pathname !== '/')
+      errors[`location.${field}`] = ["must be the store's address alone, without a path"]
+    else if (path === 'container' && judged.target.url.pathname.split('/').filter(Boolean).length === 0)
+      errors[`location.${field}`] = ['must name the container: https://<account>.blob.core.windows.net/<container>']
+  }
+  if (input.type === 'AzureBlob') {
+    const containerUrl = input.containerUrl?.trim().replace(/\/+$/, '') ?? ''
+    if (containerUrl === '') errors['location.containerUrl'] = ['is required for AzureBlob']
+    else address('containerUrl', containerUrl, 'container')
+    const sasToken = input.sasToken?.trim().replace(/^\?/, '') ?? ''
+    if (sasToken === '') errors['location.sasToken'] = ['is required for AzureBlob']
+    else if (!/(^|&)sig=/.test(sasToken)) errors['location.sasToken'] = ['must be a SAS token (it holds sig=…)']
+    if (Object.keys(errors).length > before) return null
+    return { shown: { type: 'AzureBlob', prefix, containerUrl }, secret: { sasToken } }
+  }
+  const bucket = input.bucket?.trim() ?? ''
   if (!S3_BUCKET.test(bucket) || bucket.includes('..'))
     errors['location.bucket'] = ['must be an S3 bucket name: 3-63 lower-case letters, digits, dots and hyphens']
-  const region = input.region.trim()
+  const region = input.region?.trim() ?? ''
   if (!S3_REGION.test(region)) errors['location.region'] = ['must be an AWS region such as eu-west-1']
-  const prefix = input.prefix.trim().replace(/^\/+|\/+$/g, '')
   const accessKeyId = input.accessKeyId?.trim() || null
   const secretAccessKey = input.secretAccessKey || null
   if (accessKeyId && !secretAccessKey) errors['location.secretAccessKey'] = ['is required with accessKeyId']
   if (secretAccessKey && !accessKeyId) errors['location.accessKeyId'] = ['is required with secretAccessKey']
-  const endpoint = input.endpoint?.trim() || null
-  if (endpoint) {
-    const judged = judgeForm(endpoint, allow)
-    if ('refusal' in judged) errors['location.endpoint'] = [judged.refusal]
-    else if (judged.target.url.pathname !== '/' || judged.target.url.search)
-      errors['location.endpoint'] = ["must be the store's address alone, without a path or query"]
-  }
+  const endpoint = input.endpoint?.trim().replace(/\/+$/, '') || null
+  if (endpoint) address('endpoint', endpoint, 'none')
   if (Object.keys(errors).length > before) return null
   return {
-    shown: { type: 'S3', bucket, prefix, region, endpoint: endpoint?.replace(/\/$/, '') ?? null, accessKeyId },
+    shown: { type: 'S3', bucket, prefix, region, endpoint, accessKeyId },
     secret: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
   }
 }

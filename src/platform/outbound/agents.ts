@@ -1,7 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns'
+import { lookup as lookupAll } from 'node:dns/promises'
 import http from 'node:http'
 import https from 'node:https'
-import { type AllowList, addressRefusal, isAllowed, parseAllowList } from './guard.js'
+import { type AllowList, addressRefusal, isAllowed, judgeForm, parseAllowList } from './guard.js'
+import { OutboundRefusedError } from './types.js'
 
 /**
  * HTTP agents for a library's own client (an SDK's) that may reach only what the outbound client may: every
@@ -34,4 +36,20 @@ function refusalOf(address: string, allow: AllowList, secure: boolean): string |
   if (!secure && !isAllowed(address, allow))
     return `resolves to ${address}, outside COSTWATCH_OUTBOUND_ALLOW, which plain http may reach alone`
   return null
+}
+
+/**
+ * Refuses a URL whose form or whose host's addresses the outbound client would refuse: for an SDK whose HTTP client
+ * takes no agent, checked once before its first request (a name that resolves elsewhere later is not seen).
+ */
+export async function checkOutboundHost(url: string, allowCidrs: string[]): Promise<void> {
+  const allow = parseAllowList(allowCidrs)
+  const judged = judgeForm(url, allow)
+  if ('refusal' in judged) throw new OutboundRefusedError(judged.refusal)
+  const { host, literal, secure } = judged.target
+  const addresses = literal ? [host] : (await lookupAll(host, { all: true })).map((a) => a.address)
+  for (const address of addresses) {
+    const refused = refusalOf(address, allow, secure)
+    if (refused) throw new OutboundRefusedError(`${host} ${refused}`)
+  }
 }
