@@ -29,8 +29,9 @@
  *   weekday's new level: both return to the history as they were and raise nothing more.
  * - a week of days under the thresholds departing alike is a lasting change too small to raise: the history
  *   moves to it quietly, so what comes next is judged on the level the scope now has.
- * - a shift confirmed on days that held a spike (two or more of them far above the rest of its first week) is
- *   taken again from that week once it exists, the spike's days standing at the level, so it does not overshoot.
+ * - a shift confirmed on days that held a spike (two or more of them far from the level of its first week) is
+ *   taken again from that week once it exists and no episode is open, the days far from the level (the spike, an
+ *   outage) standing at it, so it does not overshoot.
  * A shift that returns to the old level within four weeks was a long spike: the return raises nothing.
  */
 
@@ -198,9 +199,7 @@ interface ConfirmedShift {
 
 /** A shift confirmed before a week of its new level existed, and the number of days it was confirmed on. */
 interface Refit extends ConfirmedShift {
-  shift: Shift
   days: number
-  direction: number
 }
 
 /** A shift confirmed in the last week, the change it made and the weekdays seen at the new level so far. */
@@ -771,7 +770,7 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
         }
       }
       episode.shift = shift
-      refit = t < episode.start + 6 ? { ...lastShift, shift, days: episode.days, direction: episode.direction } : null
+      refit = t < episode.start + 6 ? { ...lastShift, days: episode.days } : null
       scaleAt = -1
       quietFrom = t + 1
       // A change someone expected is not a long spike to undo when it ends.
