@@ -7,6 +7,7 @@ import { createAnalysers } from './features/analysis/analysers.js'
 import { ANALYSIS_RUNS, type AnalysisRunColumns, createAnalysisStore } from './features/analysis/store.js'
 import { activeAnomalyCounts } from './features/anomalies/public.js'
 import { createAnomalyService } from './features/anomalies/service.js'
+import { resourceRemovals, type SettlingReads } from './features/anomalies/settling.js'
 import { createAnomalyStore } from './features/anomalies/store.js'
 import { createApiKeyService } from './features/apikeys/service.js'
 import { createApiKeyStore } from './features/apikeys/store.js'
@@ -149,21 +150,22 @@ export function createServices(deps: {
   const eventStore = createEventStore(db.kysely, db.dialect)
   const anomalyStore = createAnomalyStore(db.kysely)
   const insightStore = createInsightStore(db.kysely, { ids, costs: costReads })
+  const settlingReads: SettlingReads = {
+    costCoverage: (tenantId) => costReads.costCoverage(tenantId),
+    stoppedResources: (tenantId, from, before) => costReads.stoppedResources(tenantId, from, before),
+    // A resource the latest collection did not see was deleted (imports name only the resources they bill).
+    async deletedResources(tenantId) {
+      const since = await latestCollectionStart(db.kysely, tenantId)
+      return since === null ? null : inventoryStore.resourceKeysNotSeenSince(tenantId, since)
+    },
+  }
   const analysers = createAnalysers({
     anomalies: {
       store: anomalyStore,
       costs: costReads,
       inventory: inventoryStore,
       organisationOf: (tenantId) => tenantStore.organisationOf(tenantId),
-      settling: {
-        costCoverage: (tenantId) => costReads.costCoverage(tenantId),
-        stoppedResources: (tenantId, from, before) => costReads.stoppedResources(tenantId, from, before),
-        // A resource the latest collection did not see was deleted (imports name only the resources they bill).
-        async deletedResources(tenantId) {
-          const since = await latestCollectionStart(db.kysely, tenantId)
-          return since === null ? null : inventoryStore.resourceKeysNotSeenSince(tenantId, since)
-        },
-      },
+      settling: settlingReads,
       options: config.anomalyDetection,
       clock,
       ids,
@@ -202,7 +204,13 @@ export function createServices(deps: {
     clock,
     ids,
   })
-  const inventory = createInventoryService({ store: inventoryStore, costs: costReads, clock })
+  const inventory = createInventoryService({
+    store: inventoryStore,
+    costs: costReads,
+    clock,
+    // Removed resources are information on their records, never drop anomalies (the rule detection adopts them by).
+    removals: (tenantId, today) => resourceRemovals(settlingReads, tenantId, today),
+  })
   const anomalies = createAnomalyService({
     store: anomalyStore,
     costs: costReads,

@@ -6,16 +6,31 @@ import { type Estate, focusFiles } from '../../eval/estate.js'
 import { createSimulatedConnector } from '../../src/connectors/simulated/index.js'
 import type { Connector, DailyCostRow } from '../../src/connectors/types.js'
 import type { AnomalyRecord } from '../../src/features/anomalies/schemas.js'
+import type { ResourceRecord } from '../../src/features/inventory/schemas.js'
 import { addDays } from '../../src/platform/time.js'
 import { type TestApp, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
-import { DROP_DAY, plantedEstate, SPIKE_DAY, SUBSCRIPTION, writeFocusFiles } from '../support/focus-estate.js'
+import {
+  DROP_DAY,
+  ESTATE_DAYS,
+  plantedEstate,
+  SPIKE_DAY,
+  SUBSCRIPTION,
+  writeFocusFiles,
+} from '../support/focus-estate.js'
 
 const API = '/api/public/v1'
 
 /** Every anomaly of a tenant, through the API. */
 async function anomaliesOf(t: TestApp, key: string, tenantId: string): Promise<AnomalyRecord[]> {
   const res = await t.request('GET', `${API}/anomalies?tenancyId=${tenantId}&pageSize=200`, key)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json().items
+}
+
+/** Every resource of a tenant, through the API. */
+async function resourcesOf(t: TestApp, key: string, tenantId: string): Promise<ResourceRecord[]> {
+  const res = await t.request('GET', `${API}/tenants/${tenantId}/resources?pageSize=200`, key)
   expect(res.statusCode, res.body).toBe(200)
   return res.json().items
 }
@@ -175,6 +190,48 @@ for (const dialect of testDialects()) {
       // The planted outage and spike are still raised on every scope.
       expect(drops(items).map((a) => a.dateRaised)).toEqual(Array(5).fill(DROP_DAY))
       expect(items.filter((a) => a.dateRaised === SPIKE_DAY && a.scope.subscriptionId === SUBSCRIPTION).length).toBe(3)
+
+      // The removal is information on the resource's record instead, in the list and on its own; others have none.
+      const resources = await resourcesOf(t, org.ownerKey, tenant)
+      const removed = resources.filter((r) => r.removal)
+      expect(removed.map((r) => [r.name, r.removal])).toEqual([
+        ['vm-web-2', { lastCostDate: '2026-02-14', basis: 'NotInLaterImports' }],
+      ])
+      const one = await t.request('GET', `${API}/tenants/${tenant}/resources/${removed[0]!.id}`, org.ownerKey)
+      expect(one.json().removal).toEqual({ lastCostDate: '2026-02-14', basis: 'NotInLaterImports' })
+    })
+
+    it('a removal under the thresholds on its first days and over them at the weekend raises no drop', async () => {
+      const org = await t.given.organisation()
+      const tenant = (await t.given.tenant(org)).id
+      // A batch machine busier at weekends (60 on weekdays, 90 at weekends), removed on Friday 2026-02-06: the
+      // tenant falls by 14% on Friday (under the 20% minimum) and by 25% on Saturday.
+      const estate = plantedEstate()
+      const vm1 = estate.resources[0]!
+      estate.resources.push({
+        ...vm1,
+        name: 'vm-batch-3',
+        armId: vm1.armId.replace('vm-web-1', 'vm-batch-3'),
+        meterId: '00000000-0000-4000-8000-000000000009',
+        costs: ESTATE_DAYS.map((day, d) => {
+          const dow = (d + 4) % 7
+          return day >= '2026-02-06' ? 0 : (dow === 0 || dow === 6 ? 90 : 60) * (1 + 0.02 * Math.sin(d * 1.3))
+        }),
+        rowsThrough: ESTATE_DAYS.indexOf('2026-02-05'),
+      })
+      await t.services.importFocus(tenant, writeFocusFiles(estate))
+      await drain(t)
+
+      const items = await anomaliesOf(t, org.ownerKey, tenant)
+      expect(
+        labelled(drops(items).filter((a) => a.dateRaised >= '2026-02-05' && a.dateRaised <= '2026-02-09')),
+      ).toEqual([])
+      // The planted outage is still raised on every scope.
+      expect(drops(items).map((a) => a.dateRaised)).toEqual(Array(5).fill(DROP_DAY))
+      const removed = (await resourcesOf(t, org.ownerKey, tenant)).filter((r) => r.removal)
+      expect(removed.map((r) => [r.name, r.removal])).toEqual([
+        ['vm-batch-3', { lastCostDate: '2026-02-05', basis: 'NotInLaterImports' }],
+      ])
     })
 
     it('a resource the latest collection no longer lists raises no drop, nor do its parents', async () => {
@@ -197,6 +254,12 @@ for (const dialect of testDialects()) {
       expect(await t.services.costReads.settledThrough(tenant)).toBe('2026-03-05')
       const items = await anomaliesOf(t, org.ownerKey, tenant)
       expect(labelled(drops(items).filter((a) => a.dateRaised >= '2026-03-03'))).toEqual([])
+
+      // The removal is information on the resource's record: its last day with cost, and how it is known.
+      const resources = await resourcesOf(t, org.ownerKey, tenant)
+      expect(resources.filter((r) => r.removal).map((r) => [r.armId.toLowerCase(), r.removal])).toEqual([
+        [top, { lastCostDate: '2026-03-03', basis: 'NotInLatestCollection' }],
+      ])
       t.clock.set('2026-03-01T09:00:00.000Z')
     })
   })

@@ -29,6 +29,9 @@
  *   weekday's new level: both return to the history as they were and raise nothing more.
  * - a week of days under the thresholds departing alike is a lasting change too small to raise: the history
  *   moves to it quietly, so what comes next is judged on the level the scope now has.
+ * - a shift confirmed on days that held a spike (two or more of them far from the level of its first week) is
+ *   taken again from that week once it exists and no episode is open, the days far from the level (the spike, an
+ *   outage) standing at it, so it does not overshoot.
  * A shift that returns to the old level within four weeks was a long spike: the return raises nothing.
  */
 
@@ -54,6 +57,8 @@ export interface DetectedAnomaly {
   ongoing: boolean
   /** The episode became the series' new level (a lasting change, or a change adopted through `adoptAt`). */
   adopted: boolean
+  /** The position in `adoptAt` of the known change the episode was adopted for, when it was. */
+  knownAt?: number
   expected: number
   actual: number
   /** actual - expected: positive for a spike, negative for a drop. */
@@ -104,6 +109,8 @@ const SAME_CHANGE = 0.5
 const QUIET_RUN_DAYS = 13
 /** A week of days under the thresholds departing alike is a lasting change too small to raise. */
 const QUIET_SHIFT_DAYS = 7
+/** A shift confirmed on its first days is re-fitted on the days after it once none is open, within two weeks. */
+const REFIT_WITHIN_DAYS = 14
 
 /**
  * Severity from the impact, in units of the minimum impact: High from 10 times the minimum with at least 50%
@@ -188,6 +195,11 @@ interface ConfirmedShift {
   start: number
   history: Float64Array
   scales: Scales
+}
+
+/** A shift confirmed before a week of its new level existed, and the number of days it was confirmed on. */
+interface Refit extends ConfirmedShift {
+  days: number
 }
 
 /** A shift confirmed in the last week, the change it made and the weekdays seen at the new level so far. */
@@ -361,11 +373,28 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
   let run: { start: number; direction: number; like: Departure } | null = null
   /** No quiet run is looked for before this day: the level before it was adopted since. */
   let quietFrom = 0
+  /** A shift confirmed before a week of its new level existed: re-fitted on that week (see `refitShift`). */
+  let refit: Refit | null = null
   let scales: Scales = { money: 0, relative: 0 }
   let scaleAt = -1
   const adoptAt = options.adoptAt
-  const isAdopted = (t: number) => adoptAt !== undefined && (adoptAt.has(t) || adoptAt.has(t - 1))
   const departs = (t: number) => Math.abs(scores[t]!) >= o.scoreThreshold / 2
+
+  /**
+   * The position of the known change (`adoptAt`) an episode starting on `t` belongs to, or -1: one starting on that
+   * day or the next (a removed resource's last day is often billed in part), or later when every day since departed
+   * the same way, clearly though under the thresholds: a resource removed from a large scope may be a drop of 19% on
+   * its first day and of 20% on the next, and the drop is the removal's all the same.
+   */
+  function knownAt(t: number, direction: number): number {
+    if (adoptAt === undefined) return -1
+    for (let i = t; i >= 0 && t - i <= QUIET_RUN_DAYS; i--) {
+      if (i < t && (held[i] !== 0 || !departs(i) || Math.sign(scores[i]!) !== direction)) return -1
+      if (adoptAt.has(i)) return i
+      if (adoptAt.has(i - 1)) return i - 1
+    }
+    return -1
+  }
 
   /** Day `i` joins the open episode: its totals, and held out of the history until the episode is confirmed. */
   function extend(ep: Episode, i: number): void {
@@ -510,8 +539,88 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
     scaleAt = -1
   }
 
+  /**
+   * A shift confirmed on its first days is taken from a few days, and a spike among them (a resource added and a
+   * burst on its second day) makes it overshoot: every usual day after would then look like a drop. Once a week of
+   * the new level exists, the shift is taken again from the median change of that week's days over the old level,
+   * the days departing clearly from it (the spike) standing at the level, and the history moved by the difference.
+   */
+  function refitShift(r: Refit, t: number): void {
+    // The first week: the days after it may hold changes of their own.
+    const days = Math.min(t - r.start, 7)
+    const olds = new Float64Array(days)
+    for (let k = 0; k < days; k++) {
+      olds[k] = baselineBefore(r, r.start + k, seasonBuf).base
+      if (Number.isNaN(olds[k]!)) return
+    }
+    // How far a day departs from a level, in units of its spread: a spike on top of the change, or an outage.
+    const off = (k: number, shift: Shift) => {
+      const predicted = applyShift(shift, olds[k]!)
+      return Math.abs(values[r.start + k]! - predicted) / spreadOf(r.scales, predicted, 8)
+    }
+    // The median change, then again without the days far from it (a spike of two or three days in the week); as an
+    // amount added, and as a factor when the old level had costs to scale and that fits the days as well.
+    const fitLevel = (byFactor: boolean): { shift: Shift; kept: number[]; error: number } => {
+      const shiftBy = (level: number): Shift =>
+        byFactor ? { start: r.start, factor: level } : { start: r.start, add: level }
+      const changeOf = (k: number) => (byFactor ? values[r.start + k]! / olds[k]! : values[r.start + k]! - olds[k]!)
+      const ks = Array.from({ length: days }, (_, k) => k)
+      const first = shiftBy(medianOf(Float64Array.from(ks, changeOf), days))
+      const kept = ks.filter((k) => off(k, first) < o.scoreThreshold)
+      const shift = kept.length > 0 ? shiftBy(medianOf(Float64Array.from(kept, changeOf), kept.length)) : first
+      let error = 0
+      for (const k of kept) error += Math.abs(values[r.start + k]! - applyShift(shift, olds[k]!))
+      return { shift, kept, error }
+    }
+    const byAdd = fitLevel(false)
+    const byFactor = olds.every((b) => b >= o.minImpact) ? fitLevel(true) : null
+    // The fit that explains more of the week's days; of two that explain as many, the factor unless the amount fits
+    // clearly better (as for the shift itself).
+    const best =
+      byFactor &&
+      (byFactor.kept.length > byAdd.kept.length ||
+        (byFactor.kept.length === byAdd.kept.length && !(byAdd.error < 0.8 * byFactor.error)))
+        ? byFactor
+        : byAdd
+    // Only a shift whose confirmation days held such a spike is re-fitted: else the first fit (and the weekdays
+    // settled since) stand.
+    const kept = new Set(best.kept)
+    let spiked = 0
+    for (let k = 0; k < r.days; k++) if (!kept.has(k)) spiked++
+    // The change's first day must hold, so that a change on some weekdays only (all its days above the week's
+    // median) is not taken for a spike; a resource that starts from nothing has no old level to measure against.
+    if (kept.size < 4 || spiked < 2 || !kept.has(0) || olds.every((b) => b < o.minImpact)) return
+    const shift = best.shift
+    for (let i = 0; i < r.start; i++) cleaned[i] = applyShift(shift, r.history[i]!)
+    for (let k = 0; k < days; k++) {
+      const i = r.start + k
+      // A day far from the level stands at it, as any anomalous day stands at its expected cost (and one held out
+      // by a later episode stays so); a day at the level, held out against the overshoot, is history again.
+      if (!kept.has(k)) {
+        cleaned[i] = applyShift(shift, olds[k]!)
+        continue
+      }
+      held[i] = 0
+      cleaned[i] = values[i]!
+      // A weekday at a level of its own (a resource cheaper at weekends) keeps it, as on confirmation.
+      if (off(k, shift) <= o.scoreThreshold / 2) continue
+      for (let j = i - 7; j >= 0; j -= 7) {
+        if (j >= r.start) continue
+        cleaned[j] =
+          olds[k]! >= o.minImpact ? (r.history[j]! * values[i]!) / olds[k]! : r.history[j]! + values[i]! - olds[k]!
+      }
+    }
+    scaleAt = -1
+  }
+
   for (let t = Math.max(o.minHistoryDays, 7); t < n; t++) {
     if (settling && t > settling.confirmedAt + 7) settling = null
+    // Not while an episode is open (the shift's own, or a later outage whose days are held out): once it ends,
+    // within a second week, or never.
+    if (refit && t >= refit.start + 7 && episode === null) {
+      refitShift(refit, t)
+      refit = null
+    } else if (refit && t >= refit.start + REFIT_WITHIN_DAYS) refit = null
     if (settling && (settling.weekdays & (1 << (t % 7))) === 0) settleWeekday(settling, t)
     let samples = 0
     for (let k = 1; k <= o.seasonWeeks && t - 7 * k >= 0; k++) seasonBuf[samples++] = cleaned[t - 7 * k]!
@@ -569,6 +678,7 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
       // The days of the long spike stand at the old level, as any anomalous day stands at its expected value.
       for (let i = lastShift.start; i < t; i++) cleaned[i] = baselineBefore(lastShift, i, seasonBuf).base
       lastShift = null
+      refit = null
       episode = null
       scaleAt = -1
       quietFrom = t + 1
@@ -579,7 +689,7 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
     if (episode === null || episode.direction !== direction) {
       const today = departureOf(actual, base)
       start = quietStart(t, direction, today)
-      if (start === t && !isAdopted(t) && adoptWeekday(t, direction, today)) {
+      if (start === t && knownAt(t, direction) < 0 && adoptWeekday(t, direction, today)) {
         episode = null
         continue // the weekday's new level: cleaned[t] keeps the actual value
       }
@@ -628,10 +738,12 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
       }
       continue
     }
-    const adopted = isAdopted(episode.start)
+    const known = knownAt(episode.start, episode.direction)
+    const adopted = known >= 0
     if (adopted || episode.days >= o.shiftConfirmDays) {
       const raised = episode.raised
       raised.adopted = true
+      if (adopted) raised.knownAt = known
       const shift = shiftOf(episode, o.minImpact)
       lastShift = { start: episode.start, history: cleaned.slice(0, episode.start), scales: episode.scales }
       settling = {
@@ -658,6 +770,7 @@ export function judgeSeries(series: ArrayLike<number>, options: JudgeOptions = {
         }
       }
       episode.shift = shift
+      refit = t < episode.start + 6 ? { ...lastShift, days: episode.days } : null
       scaleAt = -1
       quietFrom = t + 1
       // A change someone expected is not a long spike to undo when it ends.

@@ -2397,6 +2397,19 @@ export interface components {
             lastSeenAt: string;
             location: string | null;
             name: string;
+            /** @description Extension: present when the resource was removed. Its drop to zero is this information, never a drop anomaly on it or on the scopes above it (its group, subscription, service and the tenant). */
+            removal?: {
+                /**
+                 * @description `NotInLatestCollection`: the latest inventory collection no longer lists it (deleted at the provider). `NotInLaterImports`: its FOCUS rows stop while the imports cover later days.
+                 * @enum {string}
+                 */
+                basis: "NotInLatestCollection" | "NotInLaterImports";
+                /**
+                 * Format: date
+                 * @description The last UTC day the resource had cost (often billed in part).
+                 */
+                lastCostDate: string;
+            };
             /** Format: uuid */
             resourceGroupId: string;
             resourceGroupName: string;

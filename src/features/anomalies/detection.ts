@@ -342,7 +342,8 @@ export function createAnomalyAnalyser(deps: {
       for (const [level, byKey] of judged) {
         for (const { series, judgement } of byKey.values()) {
           for (const a of judgement.anomalies) {
-            if (isRemoval(settling, level, series.key, dayOf(a.index), a)) continue
+            // A drop adopted for a removal (from its first day, or after days that all fell as it did) is none.
+            if (isRemoval(settling, level, series.key, dayOf(a.knownAt ?? a.index), a)) continue
             // Every episode that overlaps the run's days, also one that started before them (it is updated), and
             // one last seen ongoing, which may have ended before them.
             const overlaps = a.end >= first && a.index <= last

@@ -57,7 +57,6 @@ export function removalsOf(
   deleted: ReadonlySet<string> | null,
   coverage: CostCoverage,
 ): Settling['removals'] {
-  const focus = coverage.sources.find((s) => s.source === FOCUS_SOURCE && s.active)
   const removals: Settling['removals'] = new Map()
   const add = (level: ScopeLevel, key: string, day: string) => {
     const byKey = removals.get(level) ?? new Map<string, string[]>()
@@ -66,15 +65,58 @@ export function removalsOf(
     if (!days.includes(day)) days.push(day)
     byKey.set(key, days)
   }
-  for (const r of stopped) {
-    const removed = deleted?.has(r.resourceKey) || (focus !== undefined && focus.coveredTo > r.lastDate)
-    if (!removed) continue
+  for (const r of stoppedAndRemoved(stopped, deleted, coverage).keys()) {
     add('resource', r.resourceKey, r.lastDate)
     add('resourceGroup', r.groupKey, r.lastDate)
     add('subscription', r.subscriptionId, r.lastDate)
     add('tenant', '', r.lastDate)
     for (const service of r.services) add('service', service, r.lastDate)
   }
+  return removals
+}
+
+/** Why a resource counts as removed: the latest collection no longer lists it, or later imports bill it no more. */
+export type RemovalBasis = 'NotInLatestCollection' | 'NotInLaterImports'
+
+/** The stopped resources that were removed (see removalsOf), with why. */
+function stoppedAndRemoved(
+  stopped: readonly StoppedResource[],
+  deleted: ReadonlySet<string> | null,
+  coverage: CostCoverage,
+): Map<StoppedResource, RemovalBasis> {
+  const focus = coverage.sources.find((s) => s.source === FOCUS_SOURCE && s.active)
+  const removed = new Map<StoppedResource, RemovalBasis>()
+  for (const r of stopped) {
+    if (deleted?.has(r.resourceKey)) removed.set(r, 'NotInLatestCollection')
+    else if (focus !== undefined && focus.coveredTo > r.lastDate) removed.set(r, 'NotInLaterImports')
+  }
+  return removed
+}
+
+/** A removed resource as information: its last day with cost, and why it counts as removed. */
+export interface ResourceRemoval {
+  lastCostDate: string
+  basis: RemovalBasis
+}
+
+/**
+ * The tenant's removed resources by lower-cased ARM id, by the rule detection adopts them by (removalsOf), over
+ * the whole history: what the resource records show in place of a drop anomaly. Without reads nothing is known.
+ */
+export async function resourceRemovals(
+  reads: SettlingReads | undefined,
+  tenantId: string,
+  today: string,
+): Promise<Map<string, ResourceRemoval>> {
+  const removals = new Map<string, ResourceRemoval>()
+  if (!reads) return removals
+  const coverage = await reads.costCoverage(tenantId)
+  const [stopped, deleted] = await Promise.all([
+    reads.stoppedResources(tenantId, '0000-01-01', coverage.settledThrough ?? today),
+    reads.deletedResources(tenantId),
+  ])
+  for (const [r, basis] of stoppedAndRemoved(stopped, deleted, coverage))
+    removals.set(r.resourceKey, { lastCostDate: r.lastDate, basis })
   return removals
 }
 

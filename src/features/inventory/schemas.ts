@@ -52,6 +52,26 @@ export const ResourceRecord = Type.Object(
     firstSeenAt: Instant,
     lastSeenAt: Instant,
     costs: CostSummary,
+    removal: Type.Optional(
+      Type.Object(
+        {
+          lastCostDate: Type.String({
+            format: 'date',
+            description: 'The last UTC day the resource had cost (often billed in part).',
+          }),
+          basis: StringEnum(['NotInLatestCollection', 'NotInLaterImports'], {
+            description:
+              '`NotInLatestCollection`: the latest inventory collection no longer lists it (deleted at the ' +
+              'provider). `NotInLaterImports`: its FOCUS rows stop while the imports cover later days.',
+          }),
+        },
+        {
+          description:
+            'Extension: present when the resource was removed. Its drop to zero is this information, never a drop ' +
+            'anomaly on it or on the scopes above it (its group, subscription, service and the tenant).',
+        },
+      ),
+    ),
   },
   { $id: 'Resource' },
 )

@@ -58,6 +58,8 @@ export function createInventoryService(deps: {
   store: InventoryStore
   costs: Pick<CostReads, 'totalsBy' | 'billingCurrencies'>
   clock: Clock
+  /** The tenant's removed resources by lower-cased ARM id (the anomalies feature's rule, wired in services.ts). */
+  removals?(tenantId: string, today: string): Promise<ReadonlyMap<string, NonNullable<ResourceRecord['removal']>>>
 }) {
   const { store, costs } = deps
   const today = () => toDay(deps.clock.now())
@@ -98,12 +100,15 @@ export function createInventoryService(deps: {
   }
 
   async function resources(tenantId: string, rows: ResourceRow[]): Promise<ResourceRecord[]> {
-    const totals = await costs.totalsBy(
-      tenantId,
-      'resource',
-      rows.map((r) => r.armIdLower),
-      today(),
-    )
+    const [totals, removals] = await Promise.all([
+      costs.totalsBy(
+        tenantId,
+        'resource',
+        rows.map((r) => r.armIdLower),
+        today(),
+      ),
+      rows.length > 0 && deps.removals ? deps.removals(tenantId, today()) : null,
+    ])
     return rows.map((r) => ({
       id: r.id,
       armId: r.armId,
@@ -119,6 +124,7 @@ export function createInventoryService(deps: {
       firstSeenAt: r.firstSeenAt,
       lastSeenAt: r.lastSeenAt,
       costs: totals.get(r.armIdLower)!,
+      ...(removals?.has(r.armIdLower) ? { removal: removals.get(r.armIdLower)! } : {}),
     }))
   }
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { answer, client, type Tenant } from '../../api'
 import { type ChartScope, chartHref, SCOPE_LABELS } from '../../components/chart-scope'
+import { removalText } from '../../components/removal'
 import { readableResourceType } from '../../components/resource-type'
 import { onLinkClick } from '../../router'
 import './scope-heading.css'
@@ -9,6 +10,8 @@ interface ScopeName {
   name: string
   /** Where it sits: the resource's type and group, the group's subscription… */
   detail: string | null
+  /** A removed resource's removal, in words (its drop to zero is no anomaly). */
+  note?: string
 }
 
 /** The name of what a scoped chart shows, from its single-item route; null while unknown. */
@@ -44,6 +47,7 @@ async function scopeName(tenantId: string, scope: ChartScope): Promise<ScopeName
       return {
         name: resource.name,
         detail: `${readableResourceType(resource.resourceType)} in ${resource.resourceGroupName}`,
+        ...(resource.removal ? { note: removalText(resource.removal) } : {}),
       }
     }
   }
@@ -83,6 +87,11 @@ export function ScopeHeading(props: { tenantId: string; tenant: Tenant | null; s
           Back to the whole tenant
         </a>
       </p>
+      {named?.note && (
+        <p class="scope-note" role="note">
+          {named.note}
+        </p>
+      )}
     </div>
   )
 }

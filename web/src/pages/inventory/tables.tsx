@@ -1,6 +1,7 @@
 import { type ComponentChildren, Fragment } from 'preact'
 import { chartHref } from '../../components/chart-scope'
 import { formatMoney } from '../../components/format'
+import { removalText } from '../../components/removal'
 import { readableResourceType } from '../../components/resource-type'
 import { withSearch } from '../../components/search-params'
 import { onLinkClick } from '../../router'
@@ -227,6 +228,11 @@ export function ResourceTable(props: { tenantId: string; items: Resource[]; tagH
             <td>
               {resource.sku ?? '–'}
               {resource.state && <span class="muted">{resource.state}</span>}
+              {resource.removal && (
+                <span class="muted" data-removal>
+                  {removalText(resource.removal)}
+                </span>
+              )}
             </td>
             <td>
               <TagList tags={resource.tags} tagHref={props.tagHref} />
