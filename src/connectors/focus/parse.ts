@@ -72,7 +72,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
   // Resource key ('' for charges without one) -> meter -> its keys and the sums not yet taken, one entry per
   // (day, charge category and class, currency, subscription), a few at most. Two look-ups of texts the row already
   // has, where one key of seven joined texts per row made a new string per row to hash. `pending`: the meters
-  // with entries, in the order they got their first.
+  // with entries, in the order they got their first. Every key has a billing period: rows of two billing periods
+  // (a charge and its restatement in a later bill) stay two rows, so a period can be replaced on its own.
   const costs: CostKeys = options.costKeys ?? createCostKeys()
   const owner = {}
   let pending: MeterCosts[] = []
@@ -229,7 +230,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         key.chargeCategory === row.chargeCategory &&
         key.chargeClass === row.chargeClass &&
         key.currency === row.currency &&
-        key.subscriptionId === subscriptionId
+        key.subscriptionId === subscriptionId &&
+        key.billingPeriod === row.billingPeriod
       ) {
         entries[i]!.units += row.units
         return
@@ -258,7 +260,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         key.subscriptionId === subscriptionId &&
         key.resourceGroupName === resourceGroupName &&
         key.meterName === row.meterName &&
-        key.serviceName === row.serviceName
+        key.serviceName === row.serviceName &&
+        key.billingPeriod === row.billingPeriod
       )
         return key
     }
@@ -276,6 +279,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       chargeClass: row.chargeClass === null ? null : (ownCopy(row.chargeClass) as ChargeClass),
       serviceName,
       currency: ownCopy(row.currency),
+      billingPeriod: textOf(row.billingPeriod),
     }
     meter.keys.push(key)
     return key

@@ -23,6 +23,7 @@ export const COLUMNS = [
   'EffectiveCost',
   'BillingCurrency',
   'ChargePeriodStart',
+  'BillingPeriodStart',
   'ChargeCategory',
   'ChargeClass',
   'ChargeDescription',
@@ -60,6 +61,8 @@ export const REQUIRED: readonly (readonly Column[])[] = [
 export interface FocusRow {
   ms: number
   day: string
+  /** `YYYY-MM`: the UTC month of BillingPeriodStart, else (no such column or no value) of ChargePeriodStart. */
+  billingPeriod: string
   subscriptionId: string
   subscriptionName: string | null
   currency: string
@@ -108,6 +111,10 @@ export interface CellMemo {
   start: string
   ms: number
   day: string
+  /** The month of `day`, the billing period of rows without BillingPeriodStart. */
+  month: string
+  billingStart: string
+  billingPeriod: string
   subAccount: string
   subscriptionId: string
   currencyText: string
@@ -132,6 +139,9 @@ export function createCellMemo(): CellMemo {
     start: '',
     ms: 0,
     day: '',
+    month: '',
+    billingStart: '',
+    billingPeriod: '',
     subAccount: '',
     subscriptionId: '',
     currencyText: '',
@@ -149,8 +159,19 @@ function instantOf(text: string, memo: CellMemo): number | null {
     memo.start = text
     memo.ms = ms
     memo.day = toDay(new Date(ms))
+    memo.month = memo.day.slice(0, 7)
   }
   return ms
+}
+
+/** The billing period (`YYYY-MM`) of a BillingPeriodStart text, null when it is not a date-time. */
+function billingPeriodOf(text: string, memo: CellMemo): string | null {
+  if (text === memo.billingStart) return memo.billingPeriod
+  const ms = parseInstant(text)
+  if (ms === null) return null
+  memo.billingStart = text
+  memo.billingPeriod = toDay(new Date(ms)).slice(0, 7)
+  return memo.billingPeriod
 }
 
 function currencyOf(text: string, memo: CellMemo): string | null {
@@ -253,10 +274,13 @@ export function readRow(record: string[], at: ColumnIndex, memo: CellMemo): { ro
     return { problems }
   }
   const xType = cell('x_ResourceType')
+  const billingStart = cell('BillingPeriodStart')
+  const billingPeriod = (billingStart !== null && billingPeriodOf(billingStart, memo)) || memo.month
   return {
     row: {
       ms,
       day: memo.day,
+      billingPeriod,
       subscriptionId,
       subscriptionName: cell('SubAccountName'),
       currency,
