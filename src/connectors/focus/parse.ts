@@ -9,6 +9,7 @@ import {
   type SubscriptionItem,
   toDailyCostRows,
 } from '../types.js'
+import { addConformanceCounts, conformanceReport, createConformanceCounts } from './conformance.js'
 import { createCsvReader } from './csv.js'
 import { isArmId, lastSegmentOf, moneyToNumber, type Tags } from './fields.js'
 import { createDecoder, openDecoded } from './input.js'
@@ -32,9 +33,10 @@ import type {
   MeterCosts,
   ResourceEntry,
 } from './types.js'
+import { type FocusVersion, focusVersionOf } from './versions.js'
 
 /**
- * Reads FOCUS 1.0/1.1 cost exports (CSV, plain or gzip) as Azure Cost Management and the FinOps Foundation write
+ * Reads FOCUS 1.0 to 1.2 cost exports (CSV, plain or gzip) as AWS, Azure, Google Cloud and the FinOps Foundation write
  * them, and sums them while streaming, a chunk at a time. Held alone, memory grows with the distinct (resource,
  * day, meter) keys; an import that writes the sums away as it goes (`afterChunk` and `takeCosts`) holds only a
  * batch and the inventory, whatever the size of the files. Bad rows become line-numbered issues and are left out
@@ -88,8 +90,21 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
   let warningCount = 0
   let rowsRead = 0
   let rowsRejected = 0
+  const conformance = createConformanceCounts()
+  const versions: (FocusVersion | null)[] = []
+  const providers: string[] = []
+  let lastProvider: string | null = null
 
   const memo = createCellMemo()
+
+  function noteVersion(version: FocusVersion | null) {
+    if (!versions.includes(version)) versions.push(version)
+  }
+  function noteProvider(name: string) {
+    if (name === lastProvider) return
+    lastProvider = name
+    if (!providers.includes(name)) providers.push(ownCopy(name))
+  }
 
   const error = (issue: FocusIssue) => {
     if (errorCount++ < maxIssues) errors.push(issue)
@@ -191,6 +206,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     }
     const mixed = noteCurrency(row.currency, file, line)
     if (mixed) error(mixed)
+    if (row.provider !== null) noteProvider(row.provider)
 
     const group = row.groupName ? groupOf(subscriptionId, row.groupName) : null
     const resource = row.resourceId === null ? null : resourceKeyOf(row.resourceId)
@@ -351,6 +367,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
           stop({ file, line, message: `not a FOCUS cost export: missing columns ${header.missing.join(', ')}` })
         else {
           columns = header
+          noteVersion(focusVersionOf(record))
           reader.keepOnly(COLUMNS.map((c) => header[c]))
         }
         return
@@ -361,7 +378,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         error({ file, line, message: `expected ${columns.width} fields as in the header, found ${record.length}` })
         return
       }
-      const read = readRow(record, columns, memo)
+      const read = readRow(record, columns, memo, conformance)
       if ('problems' in read) {
         rowsRejected++
         error({ file, line, message: read.problems.join('; ') })
@@ -471,6 +488,10 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       rowsRejected,
       currency: kept.length === 1 ? kept[0]! : null,
       currencies: kept,
+      focusVersion: versions.length === 1 ? versions[0]! : null,
+      focusVersions: versions.filter((v) => v !== null),
+      providers: [...providers],
+      conformance: conformanceReport(conformance),
     }
   }
 
@@ -487,6 +508,9 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       warningCount,
       rowsRead,
       rowsRejected,
+      focusVersions: [...versions],
+      providers: [...providers],
+      conformance: [...conformance],
     }
   }
 
@@ -498,6 +522,9 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
   function absorb(file: FocusFilePart) {
     rowsRead += file.rowsRead
     rowsRejected += file.rowsRejected
+    for (const version of file.focusVersions) noteVersion(version)
+    for (const provider of file.providers) noteProvider(provider)
+    addConformanceCounts(conformance, file.conformance)
     for (const s of file.subscriptions) {
       const known = subscriptions.get(s.subscriptionId)
       if (!known) subscriptions.set(s.subscriptionId, { ...s })
