@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream'
 import { ownCopy } from '../../platform/text.js'
 import {
   type ChargeCategory,
@@ -12,7 +11,8 @@ import {
 import { addConformanceCounts, conformanceReport, createConformanceCounts } from './conformance.js'
 import { createCsvReader } from './csv.js'
 import { isArmId, lastSegmentOf, moneyToNumber, type Tags } from './fields.js'
-import { createDecoder, openDecoded } from './input.js'
+import { createDecoder, type OpenedInput, openInput } from './input.js'
+import { openParquetFile, type ParquetFile, parquetCellText } from './parquet.js'
 import {
   COLUMNS,
   type ColumnIndex,
@@ -42,6 +42,9 @@ import { type FocusVersion, focusVersionOf } from './versions.js'
  * batch and the inventory, whatever the size of the files. Bad rows become line-numbered issues and are left out
  * of the sums.
  */
+
+/** Parquet rows between two calls of the afterChunk hook (a CSV chunk of 64 KB holds a few hundred). */
+const PARQUET_CHUNK_ROWS = 4096
 
 /** FOCUS says nothing of a subscription's state; the inventory keeps what ARM reports when it has it. */
 export const UNKNOWN_SUBSCRIPTION_STATE = 'Unknown'
@@ -349,9 +352,9 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
 
   async function addFile(input: FocusInput, fileName?: string): Promise<void> {
     const file = fileName ?? (typeof input === 'string' ? input : 'input')
-    let source: Readable
+    let opened: OpenedInput
     try {
-      source = await openDecoded(input)
+      opened = await openInput(input)
     } catch (err) {
       error({ file, line: 0, message: `cannot read the file: ${messageOf(err)}` })
       return
@@ -359,6 +362,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     let columns: ColumnIndex | null = null
     let stopped = false
     let fallbacks = 0
+    // The CSV reader's: only the columns read are sliced out of each record.
+    let keepOnly: ((indexes: number[]) => void) | null = null
 
     function onRecord(record: string[], line: number) {
       if (columns === null) {
@@ -368,7 +373,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         else {
           columns = header
           noteVersion(focusVersionOf(record))
-          reader.keepOnly(COLUMNS.map((c) => header[c]))
+          keepOnly?.(COLUMNS.map((c) => header[c]))
         }
         return
       }
@@ -404,6 +409,70 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       stopped = true
     }
 
+    function finish() {
+      if (fallbacks > 0) {
+        const rows = fallbacks === 1 ? '1 row has' : `${fallbacks} rows have`
+        warn({ file, line: 0, message: `${rows} no EffectiveCost; BilledCost was used instead` })
+      }
+    }
+
+    /**
+     * A Parquet file through the same rules: its column names are the header, each row a record of texts as CSV
+     * would hold them (`line`: the row's number counted as a CSV export's line, the header being line 1). One row
+     * group's columns are in memory at a time; the hook runs every PARQUET_CHUNK_ROWS rows, as after a CSV chunk.
+     */
+    async function readParquet(path: string) {
+      let parquet: ParquetFile
+      try {
+        parquet = await openParquetFile(path, options.onParquetSlice)
+      } catch (err) {
+        stop({ file, line: 0, message: `not a readable Parquet file: ${messageOf(err)}` })
+        return
+      }
+      try {
+        onRecord(parquet.names, 1)
+        const header: ColumnIndex | null = columns
+        if (stopped || header === null) return
+        const wanted = [...new Set(COLUMNS.map((c) => header[c]).filter((i) => i >= 0))]
+        const names = wanted.map((i) => parquet.names[i]!)
+        const record = new Array<string>(parquet.names.length).fill('')
+        let line = 1
+        for (let g = 0; g < parquet.groups.length; g++) {
+          let values: unknown[][]
+          try {
+            values = await parquet.readGroup(g, names)
+          } catch (err) {
+            stop({
+              file,
+              line: line + 1,
+              message: `the file ends early or is corrupt: row group ${g + 1}: ${messageOf(err)}`,
+            })
+            return
+          }
+          const rows = parquet.groups[g]!
+          for (let r = 0; r < rows; r++) {
+            for (let k = 0; k < wanted.length; k++) record[wanted[k]!] = parquetCellText(values[k]![r])
+            onRecord(record, ++line)
+            if ((r + 1) % PARQUET_CHUNK_ROWS === 0 || r + 1 === rows)
+              await options.afterChunk?.({ file, rowsRead, pendingCosts })
+          }
+        }
+      } finally {
+        await parquet.close()
+      }
+    }
+
+    if (opened.kind === 'parquet') {
+      try {
+        await readParquet(opened.path)
+      } finally {
+        await opened.cleanup()
+      }
+      finish()
+      return
+    }
+    const source = opened.source
+
     // Records and CSV errors arrive in file order, each with the physical line it starts on.
     const reader = createCsvReader({
       onRecord: (fields, line) => {
@@ -413,6 +482,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         if (!stopped) onSkip(message, line)
       },
     })
+    keepOnly = reader.keepOnly
     const decodeChunk = createDecoder()
     let failure: unknown = null
     // What the caller's hook throws (a database error) is the caller's, not a problem of the file.
@@ -442,10 +512,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       error({ file, line: reader.lastLine() + 1, message: `the file ends early or is corrupt: ${messageOf(failure)}` })
     }
     if (columns === null && !stopped && !failure) error({ file, line: 1, message: 'the file is empty' })
-    if (fallbacks > 0) {
-      const rows = fallbacks === 1 ? '1 row has' : `${fallbacks} rows have`
-      warn({ file, line: 0, message: `${rows} no EffectiveCost; BilledCost was used instead` })
-    }
+    finish()
   }
 
   /**

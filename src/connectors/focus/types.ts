@@ -33,6 +33,8 @@ export interface FocusParseOptions {
    * on its own as part of a larger import: the import's aggregator checks the currencies when it absorbs the file.
    */
   checkCurrencies?: boolean
+  /** Told the size of each read of a Parquet file (tests: no read spans more than a row group). */
+  onParquetSlice?: (bytes: number) => void
 }
 
 export interface FocusParseResult {
