@@ -287,7 +287,7 @@ export function readRow(
     problems.push(`ChargePeriodStart ${JSON.stringify(start)} is not a date-time`)
     failed[C.chargeStartType]! += 1
   }
-  const billingKnown = checkPeriods(cell, ms, memo, failed)
+  const periods = checkPeriods(cell, ms, memo, failed)
 
   const currencyText = cell('BillingCurrency')
   const currency = currencyText === null ? null : currencyOf(currencyText, memo)
@@ -357,7 +357,7 @@ export function readRow(
   if (classText !== null && classText !== 'Correction') failed[C.classAllowed]! += 1
   // Corrections may charge a period before the bill's: only other rows are held to their billing period.
   if (
-    billingKnown &&
+    (periods & BILLING_BOUNDS) !== 0 &&
     ms !== null &&
     classText !== 'Correction' &&
     (ms < memo.billingStartMs || ms >= memo.billingEndMs)
@@ -377,8 +377,7 @@ export function readRow(
     return { problems }
   }
   const xType = cell('x_ResourceType')
-  const billingStart = cell('BillingPeriodStart')
-  const billingPeriod = (billingStart !== null && billingPeriodOf(billingStart, memo)) || memo.month
+  const billingPeriod = (periods & BILLING_START) !== 0 ? memo.billingPeriod : memo.month
   return {
     row: {
       ms,
@@ -405,16 +404,21 @@ export function readRow(
   }
 }
 
+/** What checkPeriods found: BillingPeriodStart is a date-time (its period in memo.billingPeriod)... */
+const BILLING_START = 1
+/** ...and BillingPeriodEnd one after it (both in memo.billingStartMs and billingEndMs). */
+const BILLING_BOUNDS = 2
+
 /**
  * Counts the row's failures of the period requirements (ChargePeriodEnd, BillingPeriodStart and End); none of them
- * leaves a row out. True when both billing period bounds are date-times, then in memo.billingStartMs/EndMs.
+ * leaves a row out. Returns what it found of the billing period (BILLING_START, BILLING_BOUNDS).
  */
 function checkPeriods(
   cell: (column: Column) => string | null,
   start: number | null,
   memo: CellMemo,
   failed: ConformanceCounts,
-): boolean {
+): number {
   const endText = cell('ChargePeriodEnd')
   if (endText === null) failed[C.chargeEndNull]! += 1
   else {
@@ -432,12 +436,13 @@ function checkPeriods(
   if (billingEndText === null) failed[C.billingEndNull]! += 1
   else if (billingEndOf(billingEndText, memo) === null) failed[C.billingEndType]! += 1
   else endKnown = true
-  if (!startKnown || !endKnown) return false
+  if (!startKnown) return 0
+  if (!endKnown) return BILLING_START
   if (memo.billingEndMs <= memo.billingStartMs) {
     failed[C.billingEndAfterStart]! += 1
-    return false
+    return BILLING_START
   }
-  return true
+  return BILLING_START | BILLING_BOUNDS
 }
 
 /** Money units; undefined when the cell is empty, null (and a problem noted) when it holds something else. */
