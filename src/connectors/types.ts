@@ -95,7 +95,11 @@ export interface DailyCostRow {
   serviceName: string
   cost: number
   currency: string
-  /** A FOCUS row's billing period (`YYYY-MM`); a connector's rows have none. */
+  /**
+   * `YYYY-MM`, the billing period the row was billed in (the UTC month of FOCUS BillingPeriodStart), where the
+   * source has billing periods: a FOCUS import replaces costs a billing period at a time. Part of the key: the same
+   * charge restated in a later period's bill is a row of that period.
+   */
   billingPeriod?: string
 }
 

@@ -46,11 +46,11 @@ describe('cost batches between a reader thread and the thread that stores them',
     const expected = [...toDailyCostRows(first), ...toDailyCostRows(second)]
 
     const firstBatch = write(first)
-    expect(firstBatch.keys).toHaveLength(2 * 9)
+    expect(firstBatch.keys).toHaveLength(2 * 10)
     expect(firstBatch.rows).toHaveLength(3 * 2)
     const secondBatch = write(second)
     // Only the key the reader had not described yet, and only the texts new to its dictionary.
-    expect(secondBatch.keys).toHaveLength(9)
+    expect(secondBatch.keys).toHaveLength(10)
     expect(secondBatch.texts).toEqual(expect.arrayContaining(['2026-02-03', 'support', 'Purchase', 'Support']))
     expect(secondBatch.texts).not.toContain('sub-a')
 

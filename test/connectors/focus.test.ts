@@ -325,6 +325,8 @@ describe('FOCUS import of the small Azure fixture', async () => {
       serviceName: 'Storage',
       cost: 0.0043,
       currency: 'EUR',
+      // The fixture has no BillingPeriodStart: the month of ChargePeriodStart.
+      billingPeriod: '2025-10',
     })
   })
 })

@@ -3,7 +3,7 @@ import type { ChargeCategory, ChargeClass, CostRowKey, KeyedCostRows } from '../
 
 /**
  * A batch of cost rows as a reader thread posts it: each row as its key's number and its day's number, its cost
- * beside them; the keys new since the last batch as their nine texts' numbers; and the texts new to the reader's
+ * beside them; the keys new since the last batch as their ten texts' numbers; and the texts new to the reader's
  * dictionary. Typed arrays move to the other thread without a copy, where 2,000 row objects were cloned one by one
  * (on the FOCUS benchmark's 553,000 rows that clone took 0.5 s of each reader); and the receiving thread gets each
  * key once, as one object its rows share, which it looks up once (by reference) instead of every row's texts.
@@ -29,6 +29,7 @@ const KEY_FIELDS = [
   'chargeClass',
   'serviceName',
   'currency',
+  'billingPeriod',
 ] as const satisfies readonly (keyof CostRowKey)[]
 const WIDTH = KEY_FIELDS.length
 
@@ -65,7 +66,7 @@ export function createCostBatchWriter() {
       if (k === undefined) {
         k = keyNumbers.size
         keyNumbers.set(key, k)
-        for (const field of KEY_FIELDS) newKeys.push(numberOf(key[field]))
+        for (const field of KEY_FIELDS) newKeys.push(numberOf(key[field] ?? null))
       }
       const date = rows.dates[i]!
       if (date !== lastDate) {
@@ -103,6 +104,8 @@ export function createCostBatchReader() {
         chargeClass: text(described[p + 6]!) as ChargeClass | null,
         serviceName: dictionary[described[p + 7]!]!,
         currency: dictionary[described[p + 8]!]!,
+        // Undefined where the key had none (rows of a source without billing periods).
+        billingPeriod: text(described[p + 9]!) ?? undefined,
       })
     }
     const count = batch.costs.length

@@ -1,6 +1,10 @@
 import { isAscii } from 'node:buffer'
-import { createReadStream } from 'node:fs'
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { pipeline, Readable } from 'node:stream'
+import { pipeline as pipelineAsync } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import type { FocusInput } from './types.js'
 
@@ -32,11 +36,29 @@ export function createDecoder(): (chunk: Uint8Array | null) => string {
   }
 }
 
+/** What an input holds: text (CSV, gunzipped when it was gzip), or a Parquet file to read by row group. */
+export type OpenedInput =
+  | { kind: 'text'; source: Readable }
+  /** A path to read; `cleanup` removes the temporary copy of a stream (nothing for a path input). */
+  | { kind: 'parquet'; path: string; cleanup: () => Promise<void> }
+
 /**
- * The file's bytes, gunzipped when they start with the gzip magic number (whatever the file is called). Zip and
- * Parquet exports are refused by name rather than read as garbage.
+ * The file's bytes, gunzipped when they start with the gzip magic number (whatever the file is called). Zip
+ * archives are refused by name rather than read as garbage.
  */
 export async function openDecoded(input: FocusInput): Promise<Readable> {
+  const opened = await openInput(input)
+  if (opened.kind === 'text') return opened.source
+  await opened.cleanup()
+  throw new Error('a Parquet file; read it with openInput')
+}
+
+/**
+ * Opens an input by what its first bytes are: Parquet (`PAR1`) is read with random access, so a path is read in
+ * place and a stream (an upload) is first written to a temporary file, removed by `cleanup`; anything else is
+ * text, gunzipped when it starts with the gzip magic number.
+ */
+export async function openInput(input: FocusInput): Promise<OpenedInput> {
   const raw: AsyncIterable<Uint8Array> =
     typeof input === 'string' ? createReadStream(input, { highWaterMark: READ_CHUNK_BYTES }) : input
   const chunks = raw[Symbol.asyncIterator]()
@@ -50,13 +72,41 @@ export async function openDecoded(input: FocusInput): Promise<Readable> {
     size += chunk.length
   }
   const first = Buffer.concat(head)
-  if (first.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) throw new Error('a zip archive; unzip it first')
-  if (first.subarray(0, 4).toString('latin1') === 'PAR1') throw new Error('a Parquet file; export FOCUS as CSV')
+  if (first.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
+    await chunks.return?.()
+    throw new Error('a zip archive; unzip it first')
+  }
   async function* rest() {
     if (first.length > 0) yield first
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value
   }
+  if (first.subarray(0, 4).toString('latin1') === PARQUET_MAGIC) {
+    if (typeof input === 'string') {
+      await chunks.return?.()
+      return { kind: 'parquet', path: input, cleanup: async () => {} }
+    }
+    return spool(rest())
+  }
   const bytes = Readable.from(rest(), { objectMode: false })
   const gzip = first[0] === 0x1f && first[1] === 0x8b
-  return gzip ? pipeline(bytes, createGunzip({ chunkSize: READ_CHUNK_BYTES }), () => {}) : bytes
+  return {
+    kind: 'text',
+    source: gzip ? pipeline(bytes, createGunzip({ chunkSize: READ_CHUNK_BYTES }), () => {}) : bytes,
+  }
+}
+
+const PARQUET_MAGIC = 'PAR1'
+
+/** A stream's bytes in a temporary file of their own (Parquet's footer is at its end: it cannot be streamed). */
+async function spool(bytes: AsyncIterable<Uint8Array>): Promise<OpenedInput> {
+  const dir = await mkdtemp(join(tmpdir(), 'costwatch-focus-upload-'))
+  const cleanup = () => rm(dir, { recursive: true, force: true })
+  const path = join(dir, 'upload.parquet')
+  try {
+    await pipelineAsync(Readable.from(bytes, { objectMode: false }), createWriteStream(path))
+  } catch (err) {
+    await cleanup()
+    throw err
+  }
+  return { kind: 'parquet', path, cleanup }
 }

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream'
 import { ownCopy } from '../../platform/text.js'
 import {
   type ChargeCategory,
@@ -9,9 +8,11 @@ import {
   type SubscriptionItem,
   toDailyCostRows,
 } from '../types.js'
+import { addConformanceCounts, conformanceReport, createConformanceCounts } from './conformance.js'
 import { createCsvReader } from './csv.js'
 import { isArmId, lastSegmentOf, moneyToNumber, type Tags } from './fields.js'
-import { createDecoder, openDecoded } from './input.js'
+import { createDecoder, type OpenedInput, openInput } from './input.js'
+import { openParquetFile, type ParquetFile, parquetCellText } from './parquet.js'
 import {
   COLUMNS,
   type ColumnIndex,
@@ -32,14 +33,18 @@ import type {
   MeterCosts,
   ResourceEntry,
 } from './types.js'
+import { type FocusVersion, focusVersionOf } from './versions.js'
 
 /**
- * Reads FOCUS 1.0/1.1 cost exports (CSV, plain or gzip) as Azure Cost Management and the FinOps Foundation write
+ * Reads FOCUS 1.0 to 1.2 cost exports (CSV, plain or gzip) as AWS, Azure, Google Cloud and the FinOps Foundation write
  * them, and sums them while streaming, a chunk at a time. Held alone, memory grows with the distinct (resource,
  * day, meter) keys; an import that writes the sums away as it goes (`afterChunk` and `takeCosts`) holds only a
  * batch and the inventory, whatever the size of the files. Bad rows become line-numbered issues and are left out
  * of the sums.
  */
+
+/** Parquet rows between two calls of the afterChunk hook (a CSV chunk of 64 KB holds a few hundred). */
+const PARQUET_CHUNK_ROWS = 4096
 
 /** FOCUS says nothing of a subscription's state; the inventory keeps what ARM reports when it has it. */
 export const UNKNOWN_SUBSCRIPTION_STATE = 'Unknown'
@@ -72,7 +77,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
   // Resource key ('' for charges without one) -> meter -> its keys and the sums not yet taken, one entry per
   // (day, charge category and class, currency, subscription), a few at most. Two look-ups of texts the row already
   // has, where one key of seven joined texts per row made a new string per row to hash. `pending`: the meters
-  // with entries, in the order they got their first.
+  // with entries, in the order they got their first. Every key has a billing period: rows of two billing periods
+  // (a charge and its restatement in a later bill) stay two rows, so a period can be replaced on its own.
   const costs: CostKeys = options.costKeys ?? createCostKeys()
   const owner = {}
   let pending: MeterCosts[] = []
@@ -87,8 +93,21 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
   let warningCount = 0
   let rowsRead = 0
   let rowsRejected = 0
+  const conformance = createConformanceCounts()
+  const versions: (FocusVersion | null)[] = []
+  const providers: string[] = []
+  let lastProvider: string | null = null
 
   const memo = createCellMemo()
+
+  function noteVersion(version: FocusVersion | null) {
+    if (!versions.includes(version)) versions.push(version)
+  }
+  function noteProvider(name: string) {
+    if (name === lastProvider) return
+    lastProvider = name
+    if (!providers.includes(name)) providers.push(ownCopy(name))
+  }
 
   const error = (issue: FocusIssue) => {
     if (errorCount++ < maxIssues) errors.push(issue)
@@ -190,6 +209,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     }
     const mixed = noteCurrency(row.currency, file, line)
     if (mixed) error(mixed)
+    if (row.provider !== null) noteProvider(row.provider)
 
     const group = row.groupName ? groupOf(subscriptionId, row.groupName) : null
     const resource = row.resourceId === null ? null : resourceKeyOf(row.resourceId)
@@ -229,7 +249,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         key.chargeCategory === row.chargeCategory &&
         key.chargeClass === row.chargeClass &&
         key.currency === row.currency &&
-        key.subscriptionId === subscriptionId
+        key.subscriptionId === subscriptionId &&
+        key.billingPeriod === row.billingPeriod
       ) {
         entries[i]!.units += row.units
         return
@@ -258,7 +279,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         key.subscriptionId === subscriptionId &&
         key.resourceGroupName === resourceGroupName &&
         key.meterName === row.meterName &&
-        key.serviceName === row.serviceName
+        key.serviceName === row.serviceName &&
+        key.billingPeriod === row.billingPeriod
       )
         return key
     }
@@ -276,6 +298,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       chargeClass: row.chargeClass === null ? null : (ownCopy(row.chargeClass) as ChargeClass),
       serviceName,
       currency: ownCopy(row.currency),
+      billingPeriod: textOf(row.billingPeriod),
     }
     meter.keys.push(key)
     return key
@@ -329,9 +352,9 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
 
   async function addFile(input: FocusInput, fileName?: string): Promise<void> {
     const file = fileName ?? (typeof input === 'string' ? input : 'input')
-    let source: Readable
+    let opened: OpenedInput
     try {
-      source = await openDecoded(input)
+      opened = await openInput(input)
     } catch (err) {
       error({ file, line: 0, message: `cannot read the file: ${messageOf(err)}` })
       return
@@ -339,6 +362,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     let columns: ColumnIndex | null = null
     let stopped = false
     let fallbacks = 0
+    // The CSV reader's: only the columns read are sliced out of each record.
+    let keepOnly: ((indexes: number[]) => void) | null = null
 
     function onRecord(record: string[], line: number) {
       if (columns === null) {
@@ -347,7 +372,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
           stop({ file, line, message: `not a FOCUS cost export: missing columns ${header.missing.join(', ')}` })
         else {
           columns = header
-          reader.keepOnly(COLUMNS.map((c) => header[c]))
+          noteVersion(focusVersionOf(record))
+          keepOnly?.(COLUMNS.map((c) => header[c]))
         }
         return
       }
@@ -357,7 +383,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         error({ file, line, message: `expected ${columns.width} fields as in the header, found ${record.length}` })
         return
       }
-      const read = readRow(record, columns, memo)
+      const read = readRow(record, columns, memo, conformance)
       if ('problems' in read) {
         rowsRejected++
         error({ file, line, message: read.problems.join('; ') })
@@ -383,6 +409,70 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       stopped = true
     }
 
+    function finish() {
+      if (fallbacks > 0) {
+        const rows = fallbacks === 1 ? '1 row has' : `${fallbacks} rows have`
+        warn({ file, line: 0, message: `${rows} no EffectiveCost; BilledCost was used instead` })
+      }
+    }
+
+    /**
+     * A Parquet file through the same rules: its column names are the header, each row a record of texts as CSV
+     * would hold them (`line`: the row's number counted as a CSV export's line, the header being line 1). One row
+     * group's columns are in memory at a time; the hook runs every PARQUET_CHUNK_ROWS rows, as after a CSV chunk.
+     */
+    async function readParquet(path: string) {
+      let parquet: ParquetFile
+      try {
+        parquet = await openParquetFile(path, options.onParquetSlice)
+      } catch (err) {
+        stop({ file, line: 0, message: `not a readable Parquet file: ${messageOf(err)}` })
+        return
+      }
+      try {
+        onRecord(parquet.names, 1)
+        const header: ColumnIndex | null = columns
+        if (stopped || header === null) return
+        const wanted = [...new Set(COLUMNS.map((c) => header[c]).filter((i) => i >= 0))]
+        const names = wanted.map((i) => parquet.names[i]!)
+        const record = new Array<string>(parquet.names.length).fill('')
+        let line = 1
+        for (let g = 0; g < parquet.groups.length; g++) {
+          let values: unknown[][]
+          try {
+            values = await parquet.readGroup(g, names)
+          } catch (err) {
+            stop({
+              file,
+              line: line + 1,
+              message: `the file ends early or is corrupt: row group ${g + 1}: ${messageOf(err)}`,
+            })
+            return
+          }
+          const rows = parquet.groups[g]!
+          for (let r = 0; r < rows; r++) {
+            for (let k = 0; k < wanted.length; k++) record[wanted[k]!] = parquetCellText(values[k]![r])
+            onRecord(record, ++line)
+            if ((r + 1) % PARQUET_CHUNK_ROWS === 0 || r + 1 === rows)
+              await options.afterChunk?.({ file, rowsRead, pendingCosts })
+          }
+        }
+      } finally {
+        await parquet.close()
+      }
+    }
+
+    if (opened.kind === 'parquet') {
+      try {
+        await readParquet(opened.path)
+      } finally {
+        await opened.cleanup()
+      }
+      finish()
+      return
+    }
+    const source = opened.source
+
     // Records and CSV errors arrive in file order, each with the physical line it starts on.
     const reader = createCsvReader({
       onRecord: (fields, line) => {
@@ -392,6 +482,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         if (!stopped) onSkip(message, line)
       },
     })
+    keepOnly = reader.keepOnly
     const decodeChunk = createDecoder()
     let failure: unknown = null
     // What the caller's hook throws (a database error) is the caller's, not a problem of the file.
@@ -421,10 +512,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       error({ file, line: reader.lastLine() + 1, message: `the file ends early or is corrupt: ${messageOf(failure)}` })
     }
     if (columns === null && !stopped && !failure) error({ file, line: 1, message: 'the file is empty' })
-    if (fallbacks > 0) {
-      const rows = fallbacks === 1 ? '1 row has' : `${fallbacks} rows have`
-      warn({ file, line: 0, message: `${rows} no EffectiveCost; BilledCost was used instead` })
-    }
+    finish()
   }
 
   /**
@@ -467,6 +555,10 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       rowsRejected,
       currency: kept.length === 1 ? kept[0]! : null,
       currencies: kept,
+      focusVersion: versions.length === 1 ? versions[0]! : null,
+      focusVersions: versions.filter((v) => v !== null),
+      providers: [...providers],
+      conformance: conformanceReport(conformance),
     }
   }
 
@@ -483,6 +575,9 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       warningCount,
       rowsRead,
       rowsRejected,
+      focusVersions: [...versions],
+      providers: [...providers],
+      conformance: [...conformance],
     }
   }
 
@@ -494,6 +589,9 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
   function absorb(file: FocusFilePart) {
     rowsRead += file.rowsRead
     rowsRejected += file.rowsRejected
+    for (const version of file.focusVersions) noteVersion(version)
+    for (const provider of file.providers) noteProvider(provider)
+    addConformanceCounts(conformance, file.conformance)
     for (const s of file.subscriptions) {
       const known = subscriptions.get(s.subscriptionId)
       if (!known) subscriptions.set(s.subscriptionId, { ...s })

@@ -1,6 +1,7 @@
 import { ownCopy } from '../../platform/text.js'
 import { toDay } from '../../platform/time.js'
 import type { ChargeCategory, ChargeClass } from '../types.js'
+import { C, type ConformanceCounts, isIsoCurrency } from './conformance.js'
 import {
   armTypeOfArmId,
   chargeCategoryOf,
@@ -16,6 +17,7 @@ import {
   subscriptionOfArmId,
   type Tags,
 } from './fields.js'
+import { FORMER_NAMES } from './versions.js'
 
 /** The FOCUS columns read, and how one row's cells become a FocusRow (the cell rules), for the aggregator in parse.ts. */
 export const COLUMNS = [
@@ -23,6 +25,13 @@ export const COLUMNS = [
   'EffectiveCost',
   'BillingCurrency',
   'ChargePeriodStart',
+  'ChargePeriodEnd',
+  'BillingPeriodStart',
+  'BillingPeriodEnd',
+  'ListCost',
+  'ContractedCost',
+  'ServiceProviderName',
+  'ProviderName',
   'ChargeCategory',
   'ChargeClass',
   'ChargeDescription',
@@ -39,13 +48,13 @@ export const COLUMNS = [
   'ServiceName',
   'ServiceCategory',
   'x_SkuMeterId',
-  'x_SkuMeterName',
+  'SkuMeter',
   'SkuPriceId',
   'SkuId',
 ] as const
 export type Column = (typeof COLUMNS)[number]
 
-/** Columns without which no row can be read: all mandatory in FOCUS 1.0 and 1.1. */
+/** Columns without which no row can be read: all mandatory in FOCUS 1.0 to 1.2. */
 export const REQUIRED: readonly (readonly Column[])[] = [
   ['ChargePeriodStart'],
   ['BillingCurrency'],
@@ -60,6 +69,8 @@ export const REQUIRED: readonly (readonly Column[])[] = [
 export interface FocusRow {
   ms: number
   day: string
+  /** `YYYY-MM`: the UTC month of BillingPeriodStart, else (no such column or no value) of ChargePeriodStart. */
+  billingPeriod: string
   subscriptionId: string
   subscriptionName: string | null
   currency: string
@@ -72,6 +83,8 @@ export interface FocusRow {
   location: string | null
   meterId: string
   meterName: string | null
+  /** ServiceProviderName, else ProviderName. */
+  provider: string | null
   chargeCategory: ChargeCategory
   chargeClass: ChargeClass | null
   serviceName: string
@@ -80,7 +93,11 @@ export interface FocusRow {
 
 export type ColumnIndex = Record<Column, number> & { width: number }
 
-/** Where each column is; names match exactly, else ignoring case and stray spaces or a second BOM. */
+/**
+ * Where each column is; names match exactly, else ignoring case and stray spaces or a second BOM; a column not
+ * there under its name is looked for under its former names (FORMER_NAMES). Other columns (`x_` ones included)
+ * are left alone.
+ */
 export function readHeader(names: string[]): ColumnIndex | { missing: string[] } {
   const exact = new Map<string, number>()
   const loose = new Map<string, number>()
@@ -93,7 +110,12 @@ export function readHeader(names: string[]): ColumnIndex | { missing: string[] }
     if (!loose.has(key)) loose.set(key, i)
   })
   const index = { width: names.length } as ColumnIndex
-  for (const column of COLUMNS) index[column] = exact.get(column) ?? loose.get(column.toLowerCase()) ?? -1
+  const find = (name: string) => exact.get(name) ?? loose.get(name.toLowerCase())
+  for (const column of COLUMNS) {
+    let at = find(column)
+    for (const former of FORMER_NAMES[column] ?? []) at ??= find(former)
+    index[column] = at ?? -1
+  }
   const missing = REQUIRED.filter((any) => any.every((c) => index[c] < 0)).map((any) => any.join(' or '))
   return missing.length > 0 ? { missing } : index
 }
@@ -108,6 +130,18 @@ export interface CellMemo {
   start: string
   ms: number
   day: string
+  /** The month of `day`, the billing period of rows without BillingPeriodStart. */
+  month: string
+  billingStart: string
+  billingPeriod: string
+  billingStartMs: number
+  /** The last ChargePeriodEnd, BillingPeriodEnd and BillingCurrency texts checked, and what they were. */
+  end: string
+  endMs: number
+  billingEnd: string
+  billingEndMs: number
+  isoText: string
+  categoryExact: string
   subAccount: string
   subscriptionId: string
   currencyText: string
@@ -132,6 +166,16 @@ export function createCellMemo(): CellMemo {
     start: '',
     ms: 0,
     day: '',
+    month: '',
+    billingStart: '',
+    billingPeriod: '',
+    billingStartMs: 0,
+    end: '',
+    endMs: 0,
+    billingEnd: '',
+    billingEndMs: 0,
+    isoText: '',
+    categoryExact: '',
     subAccount: '',
     subscriptionId: '',
     currencyText: '',
@@ -149,6 +193,39 @@ function instantOf(text: string, memo: CellMemo): number | null {
     memo.start = text
     memo.ms = ms
     memo.day = toDay(new Date(ms))
+    memo.month = memo.day.slice(0, 7)
+  }
+  return ms
+}
+
+/** The billing period (`YYYY-MM`) of a BillingPeriodStart text, null when it is not a date-time. */
+function billingPeriodOf(text: string, memo: CellMemo): string | null {
+  if (text === memo.billingStart) return memo.billingPeriod
+  const ms = parseInstant(text)
+  if (ms === null) return null
+  memo.billingStart = text
+  memo.billingStartMs = ms
+  memo.billingPeriod = toDay(new Date(ms)).slice(0, 7)
+  return memo.billingPeriod
+}
+
+/** Milliseconds of a ChargePeriodEnd text (remembered: rows of a day share it), or null. */
+function chargeEndOf(text: string, memo: CellMemo): number | null {
+  if (text === memo.end) return memo.endMs
+  const ms = parseInstant(text)
+  if (ms !== null) {
+    memo.end = text
+    memo.endMs = ms
+  }
+  return ms
+}
+
+function billingEndOf(text: string, memo: CellMemo): number | null {
+  if (text === memo.billingEnd) return memo.billingEndMs
+  const ms = parseInstant(text)
+  if (ms !== null) {
+    memo.billingEnd = text
+    memo.billingEndMs = ms
   }
   return ms
 }
@@ -184,7 +261,16 @@ function tagsOf(text: string | null, memo: CellMemo): Tags | null {
   return tags
 }
 
-export function readRow(record: string[], at: ColumnIndex, memo: CellMemo): { row: FocusRow } | { problems: string[] } {
+/**
+ * A row's values after the cell rules, or the problems that leave it out. `failed` counts the FOCUS requirements
+ * the row fails (conformance.ts), whether it is kept or not.
+ */
+export function readRow(
+  record: string[],
+  at: ColumnIndex,
+  memo: CellMemo,
+  failed: ConformanceCounts,
+): { row: FocusRow } | { problems: string[] } {
   // Azure writes nulls as empty fields, the FinOps Foundation sample as the bare word NULL.
   const cell = (column: Column): string | null => {
     const value = at[column] < 0 ? undefined : record[at[column]]?.trim()
@@ -194,18 +280,40 @@ export function readRow(record: string[], at: ColumnIndex, memo: CellMemo): { ro
 
   const start = cell('ChargePeriodStart')
   const ms = start === null ? null : instantOf(start, memo)
-  if (start === null) problems.push('ChargePeriodStart is missing')
-  else if (ms === null) problems.push(`ChargePeriodStart ${JSON.stringify(start)} is not a date-time`)
+  if (start === null) {
+    problems.push('ChargePeriodStart is missing')
+    failed[C.chargeStartNull]! += 1
+  } else if (ms === null) {
+    problems.push(`ChargePeriodStart ${JSON.stringify(start)} is not a date-time`)
+    failed[C.chargeStartType]! += 1
+  }
+  const periods = checkPeriods(cell, ms, memo, failed)
 
   const currencyText = cell('BillingCurrency')
   const currency = currencyText === null ? null : currencyOf(currencyText, memo)
-  if (currencyText === null) problems.push('BillingCurrency is missing')
-  else if (currency === null) problems.push(`BillingCurrency ${JSON.stringify(currencyText)} is not an ISO 4217 code`)
+  if (currencyText === null) {
+    problems.push('BillingCurrency is missing')
+    failed[C.currencyNull]! += 1
+  } else {
+    if (currency === null) problems.push(`BillingCurrency ${JSON.stringify(currencyText)} is not an ISO 4217 code`)
+    if (currencyText !== memo.isoText) {
+      if (isIsoCurrency(currencyText)) memo.isoText = currencyText
+      else failed[C.currencyCode]! += 1
+    }
+  }
 
-  const effective = readMoney(cell('EffectiveCost'), 'EffectiveCost', problems)
-  // BilledCost is only checked when EffectiveCost is there: a bad one is still a problem of the row.
-  const billed = effective === undefined ? readMoney(cell('BilledCost'), 'BilledCost', problems) : undefined
-  if (effective !== undefined) checkMoney(cell('BilledCost'), 'BilledCost', problems)
+  const effectiveText = cell('EffectiveCost')
+  const billedText = cell('BilledCost')
+  if (effectiveText === null) failed[C.effectiveNull]! += 1
+  if (billedText === null) failed[C.billedNull]! += 1
+  if (cell('ListCost') === null) failed[C.listNull]! += 1
+  if (cell('ContractedCost') === null) failed[C.contractedNull]! += 1
+  const effective = readMoney(effectiveText, 'EffectiveCost', problems)
+  if (effective === null) failed[C.effectiveDecimal]! += 1
+  // BilledCost is only read when EffectiveCost is not there; else only checked: a bad one is still a problem.
+  const billed = effective === undefined ? readMoney(billedText, 'BilledCost', problems) : undefined
+  if (billed === null || (effective !== undefined && !checkMoney(billedText, 'BilledCost', problems)))
+    failed[C.billedDecimal]! += 1
   // EffectiveCost is the figure (amortised); BilledCost stands in only when EffectiveCost is empty.
   const units = effective === undefined ? billed : effective
   if (effective === undefined && billed === undefined) problems.push('EffectiveCost and BilledCost are both missing')
@@ -237,8 +345,24 @@ export function readRow(record: string[], at: ColumnIndex, memo: CellMemo): { ro
     memo.categoryText = categoryText
     memo.category = chargeCategory
   }
-  const chargeClass = chargeClassOf(cell('ChargeClass'))
-  if (chargeClass === undefined) problems.push(`ChargeClass ${JSON.stringify(cell('ChargeClass'))} is not Correction`)
+  // Conformance wants the values as spelled; the reader also takes them in another case (and an empty one as Usage).
+  if (categoryText === null) failed[C.categoryNull]! += 1
+  else if (categoryText !== memo.categoryExact) {
+    if (chargeCategory === categoryText) memo.categoryExact = categoryText
+    else failed[C.categoryAllowed]! += 1
+  }
+  const classText = cell('ChargeClass')
+  const chargeClass = chargeClassOf(classText)
+  if (chargeClass === undefined) problems.push(`ChargeClass ${JSON.stringify(classText)} is not Correction`)
+  if (classText !== null && classText !== 'Correction') failed[C.classAllowed]! += 1
+  // Corrections may charge a period before the bill's: only other rows are held to their billing period.
+  if (
+    (periods & BILLING_BOUNDS) !== 0 &&
+    ms !== null &&
+    classText !== 'Correction' &&
+    (ms < memo.billingStartMs || ms >= memo.billingEndMs)
+  )
+    failed[C.chargeInBillingPeriod]! += 1
 
   if (
     problems.length > 0 ||
@@ -253,10 +377,12 @@ export function readRow(record: string[], at: ColumnIndex, memo: CellMemo): { ro
     return { problems }
   }
   const xType = cell('x_ResourceType')
+  const billingPeriod = (periods & BILLING_START) !== 0 ? memo.billingPeriod : memo.month
   return {
     row: {
       ms,
       day: memo.day,
+      billingPeriod,
       subscriptionId,
       subscriptionName: cell('SubAccountName'),
       currency,
@@ -268,13 +394,55 @@ export function readRow(record: string[], at: ColumnIndex, memo: CellMemo): { ro
       groupName: cell('x_ResourceGroupName') ?? (resourceId && resourceGroupOfArmId(resourceId)),
       location: cell('RegionId') ?? cell('RegionName'),
       meterId,
-      meterName: cell('x_SkuMeterName') ?? cell('ChargeDescription'),
+      meterName: cell('SkuMeter') ?? cell('ChargeDescription'),
+      provider: cell('ServiceProviderName') ?? cell('ProviderName'),
       chargeCategory,
       chargeClass,
       serviceName: cell('ServiceName') ?? cell('ServiceCategory') ?? 'Other',
       tags: tagsOf(cell('Tags'), memo),
     },
   }
+}
+
+/** What checkPeriods found: BillingPeriodStart is a date-time (its period in memo.billingPeriod)... */
+const BILLING_START = 1
+/** ...and BillingPeriodEnd one after it (both in memo.billingStartMs and billingEndMs). */
+const BILLING_BOUNDS = 2
+
+/**
+ * Counts the row's failures of the period requirements (ChargePeriodEnd, BillingPeriodStart and End); none of them
+ * leaves a row out. Returns what it found of the billing period (BILLING_START, BILLING_BOUNDS).
+ */
+function checkPeriods(
+  cell: (column: Column) => string | null,
+  start: number | null,
+  memo: CellMemo,
+  failed: ConformanceCounts,
+): number {
+  const endText = cell('ChargePeriodEnd')
+  if (endText === null) failed[C.chargeEndNull]! += 1
+  else {
+    const end = chargeEndOf(endText, memo)
+    if (end === null) failed[C.chargeEndType]! += 1
+    else if (start !== null && end <= start) failed[C.chargeEndAfterStart]! += 1
+  }
+  const billingStartText = cell('BillingPeriodStart')
+  const billingEndText = cell('BillingPeriodEnd')
+  let startKnown = false
+  if (billingStartText === null) failed[C.billingStartNull]! += 1
+  else if (billingPeriodOf(billingStartText, memo) === null) failed[C.billingStartType]! += 1
+  else startKnown = true
+  let endKnown = false
+  if (billingEndText === null) failed[C.billingEndNull]! += 1
+  else if (billingEndOf(billingEndText, memo) === null) failed[C.billingEndType]! += 1
+  else endKnown = true
+  if (!startKnown) return 0
+  if (!endKnown) return BILLING_START
+  if (memo.billingEndMs <= memo.billingStartMs) {
+    failed[C.billingEndAfterStart]! += 1
+    return BILLING_START
+  }
+  return BILLING_START | BILLING_BOUNDS
 }
 
 /** Money units; undefined when the cell is empty, null (and a problem noted) when it holds something else. */
@@ -285,7 +453,9 @@ function readMoney(text: string | null, column: Column, problems: string[]): big
   return units
 }
 
-/** As readMoney without the units: notes a problem when the cell holds something other than a number. */
-function checkMoney(text: string | null, column: Column, problems: string[]): void {
-  if (text !== null && !isMoney(text)) problems.push(`${column} ${JSON.stringify(text)} is not a number`)
+/** As readMoney without the units: notes a problem when the cell holds something other than a number (false). */
+function checkMoney(text: string | null, column: Column, problems: string[]): boolean {
+  if (text === null || isMoney(text)) return true
+  problems.push(`${column} ${JSON.stringify(text)} is not a number`)
+  return false
 }

@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream'
 import type { CostRowKey, DailyCostRow, ResourceGroupItem, ResourceItem, SubscriptionItem } from '../types.js'
+import type { ConformanceResult } from './conformance.js'
+import type { FocusVersion } from './versions.js'
 
 /** A path, or the bytes of one file (a stream or any async iterable of chunks). */
 export type FocusInput = string | Readable | AsyncIterable<Uint8Array>
@@ -31,6 +33,8 @@ export interface FocusParseOptions {
    * on its own as part of a larger import: the import's aggregator checks the currencies when it absorbs the file.
    */
   checkCurrencies?: boolean
+  /** Told the size of each read of a Parquet file (tests: no read spans more than a row group). */
+  onParquetSlice?: (bytes: number) => void
 }
 
 export interface FocusParseResult {
@@ -54,6 +58,17 @@ export interface FocusParseResult {
   currency: string | null
   /** Every billing currency seen, in order of first appearance. */
   currencies: string[]
+  /** The FOCUS version of the files when they all have the same one (versions.ts); null when not, or unknown. */
+  focusVersion: FocusVersion | null
+  /** The versions of the files, in order of first appearance (files of no known version left out). */
+  focusVersions: FocusVersion[]
+  /** ServiceProviderName (else ProviderName) values of the rows read, in order of first appearance. */
+  providers: string[]
+  /**
+   * Every requirement checked (conformance.ts), with the rows of every file that fail it; rows that are not CSV
+   * records of the header's width are not checked.
+   */
+  conformance: ConformanceResult[]
 }
 
 /**
@@ -61,9 +76,17 @@ export interface FocusParseResult {
  * thread sends it once the file is read and its costs taken. Its resources keep when their tags were seen, and its
  * currencies where each was first seen, in order of first appearance.
  */
-export interface FocusFilePart extends Omit<FocusParseResult, 'costs' | 'resources' | 'currency' | 'currencies'> {
+export interface FocusFilePart
+  extends Omit<
+    FocusParseResult,
+    'costs' | 'resources' | 'currency' | 'currencies' | 'focusVersion' | 'focusVersions' | 'conformance'
+  > {
   resources: ResourceEntry[]
   currencies: [string, FocusIssue][]
+  /** The files' versions, null for a file of none known. */
+  focusVersions: (FocusVersion | null)[]
+  /** Failed rows by requirement, in the order of REQUIREMENTS. */
+  conformance: number[]
 }
 
 /** A key's cost of one day so far. */
