@@ -4,6 +4,7 @@ import { basename } from 'node:path'
 import type { Kysely } from 'kysely'
 import { type FocusReadProgress, readFocusFiles } from '../../connectors/focus/read.js'
 import type { FocusIssue, FocusParseResult } from '../../connectors/focus/types.js'
+import { providerOf } from '../../connectors/focus/versions.js'
 import type { KeyedCostRows } from '../../connectors/types.js'
 import type { Clock, Ids } from '../../platform/clock.js'
 import { isUniqueViolation } from '../../platform/db/errors.js'
@@ -197,6 +198,8 @@ export function createFocusImporter(deps: {
       }))
       await control.succeed(async (trx) => {
         const counts = await syncInventory(trx, tenantId, parsed, now, deps.ids, { partial: true })
+        // The cloud the data names, for a tenant of files (an Azure connector's tenant is Azure whatever it imports).
+        if (parsed.providers.length > 0) await deps.tenants.setProvider(trx, tenantId, providerOf(parsed.providers))
         // The periods' earlier versions go first, and their days are rebuilt with the new rows' (see
         // replaceBillingPeriods): a restated period replaces, a repeated file changes nothing.
         const old = await deps.costs.replaceBillingPeriods(trx, tenantId, periods)
@@ -228,6 +231,7 @@ export function createFocusImporter(deps: {
           statResources: counts.resources,
           statCostRows: costRows,
           periodsJson: JSON.stringify(imported),
+          conformanceJson: JSON.stringify(parsed.conformance),
         }
       })
       return {
