@@ -181,19 +181,22 @@ export function ConnectTenantForm(props: { onCancel(): void; onConnected(tenant:
       <fieldset aria-describedby={describedBy('costSource')}>
         <legend>Cost source</legend>
         {COST_SOURCES.map((source) => (
-          <label key={source} class="choice">
-            <input
-              type="radio"
-              name={`${p}-source`}
-              value={source}
-              checked={draft.costSource === source}
-              onChange={() => set('costSource', source)}
-            />
-            <span>
+          <div key={source} class="choice-row">
+            <label class="choice">
+              <input
+                type="radio"
+                name={`${p}-source`}
+                value={source}
+                checked={draft.costSource === source}
+                onChange={() => set('costSource', source)}
+                aria-describedby={`${p}-source-${source}-hint`}
+              />
               {SOURCE_CHOICES[source].label}
-              <span class="hint">{SOURCE_CHOICES[source].hint}</span>
-            </span>
-          </label>
+            </label>
+            <p id={`${p}-source-${source}-hint`} class="hint">
+              {SOURCE_CHOICES[source].hint}
+            </p>
+          </div>
         ))}
         {fieldError('costSource', 'The cost source')}
       </fieldset>

@@ -101,7 +101,7 @@ export function RunsPage({ tenantId, user }: { tenantId: string; user: SessionUs
       <ProblemMessage error={actionError} />
       {startedNow && (
         <p class="notice" role="status" tabIndex={-1} ref={noticeRef}>
-          {startedNow.trigger === 'Import' ? 'Import' : 'Run'} started: {startedNow.status}
+          {startedNow.trigger === 'Import' ? 'Import' : 'Run'} started — now {startedNow.status.toLowerCase()}
           {startedNow.progress ? ` (${startedNow.progress})` : ''}.
         </p>
       )}
@@ -142,7 +142,7 @@ function UploadForm(props: { busy: boolean; onUpload(file: File, type: string): 
     props.onUpload(file, type)
   }
   return (
-    <form class="card upload-form" onSubmit={submit} aria-label="Upload a FOCUS file" noValidate>
+    <form class="card upload-form" onSubmit={submit} aria-label="Import a file" noValidate>
       <div class="field">
         <label for="upload-file">Upload a FOCUS file</label>
         <input
