@@ -26,10 +26,11 @@ describe('web interface: cost sources', () => {
   let org: OrgContext
   let page: Page
   let tenantId: string
+  let azureId: string
 
   beforeAll(async () => {
     org = await t.given.organisation('Sources Org')
-    await t.given.tenant(org, { name: 'Azure estate' })
+    azureId = (await t.given.tenant(org, { name: 'Azure estate' })).id
     mkdirSync(SHOTS, { recursive: true })
     page = await browser.newPage()
     await browser.signInAsOwner(page, org)
@@ -138,6 +139,28 @@ describe('web interface: cost sources', () => {
     const record = (await t.request('GET', `${API_PREFIX}/tenants/${tenantId}`, org.ownerKey)).json() as TenantRecord
     expect(record.provider === null || record.provider === 'Azure').toBe(true)
     expect((await link.innerText()).split('\n').at(-1)).toBe(record.provider ? 'FOCUS upload · Azure' : 'FOCUS upload')
+    expect(problems).toEqual([])
+  })
+
+  it("collects an Azure tenant's costs on request and follows the run until the worker has done it", async () => {
+    await page.goto(`${base}/tenants/${azureId}/runs`)
+    await page.getByRole('heading', { name: 'Azure estate', level: 1 }).waitFor()
+    await page.getByText('No runs yet.').waitFor()
+    expect(await page.getByLabel('Upload a FOCUS file').count()).toBe(0)
+    await page.getByRole('button', { name: 'Collect now' }).click()
+    const run = page.getByRole('article', { name: /^Collection asked for/ })
+    await run.locator('.run-status', { hasText: 'Queued' }).waitFor()
+    await run.getByText('Waiting for a worker…').waitFor()
+    // The page asks again while the run is under way: the worker's result shows without a reload.
+    const worker = t.worker()
+    while (await worker.runOnce()) {}
+    await run.locator('.run-status', { hasText: 'Succeeded' }).waitFor({ timeout: 15_000 })
+    expect(await run.getByRole('progressbar').count()).toBe(0)
+    const done = (await t.request('GET', `${API_PREFIX}/tenants/${azureId}/snapshots`, org.ownerKey)).json()
+      .items as SnapshotRun[]
+    expect(done).toHaveLength(1)
+    expect(done[0]).toMatchObject({ trigger: 'Manual', status: 'Succeeded', periods: [] })
+    expect(await run.innerText()).toContain(`${done[0]!.stats.costRows.toLocaleString('en-US')} cost rows`)
     expect(problems).toEqual([])
   })
 
