@@ -164,6 +164,57 @@ describe('web interface: cost sources', () => {
     expect(problems).toEqual([])
   })
 
+  it('connects an Azure tenant and an S3 export through the same form, each sent with its own fields only', async () => {
+    await page.goto(`${base}/tenants`)
+    await page.getByRole('button', { name: 'Connect a tenant' }).click()
+    let form = page.getByRole('form', { name: 'Connect a tenant' })
+    await form.getByLabel('Name').fill('Contoso')
+    expect(await form.getByRole('radio', { name: 'Azure connector' }).isChecked()).toBe(true)
+    await form.getByLabel('Directory (tenant) id').fill('contoso-web.onmicrosoft.com')
+    await form.getByLabel('Credential type').selectOption('ServicePrincipalSecret')
+    await form.getByLabel('Client id').fill('11111111-2222-4333-8444-555555555555')
+    await form.getByLabel('Client secret').fill('a-client-secret')
+    await form.getByRole('button', { name: 'Connect the tenant' }).click()
+    await page.getByRole('heading', { name: 'Contoso', level: 1 }).waitFor()
+    await page.getByRole('button', { name: 'Collect now' }).waitFor()
+
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tenants' }).click()
+    await page.getByRole('button', { name: 'Connect a tenant' }).click()
+    form = page.getByRole('form', { name: 'Connect a tenant' })
+    await form.getByLabel('Name').fill('AWS billing')
+    await form.getByRole('radio', { name: 'FOCUS export in S3' }).check()
+    await form.getByLabel('Bucket').fill('acme-billing')
+    await form.getByLabel('Prefix').fill('exports/focus-daily')
+    await form.getByLabel('Region').fill('eu-west-1')
+    await form.getByLabel('Access key id').fill('AKIAEXAMPLE')
+    await form.getByLabel('Secret access key').fill('a-secret-never-shown')
+    await form.getByRole('button', { name: 'Connect the tenant' }).click()
+    await page.getByRole('heading', { name: 'AWS billing', level: 1 }).waitFor()
+    await page.getByRole('button', { name: 'Pull now' }).waitFor()
+    await page.getByText('Costs from: FOCUS export in S3').waitFor()
+    expect(await page.locator('body').innerText()).not.toContain('a-secret-never-shown')
+
+    const listed = (await t.request('GET', `${API_PREFIX}/tenants?pageSize=50`, org.ownerKey)).json()
+      .items as TenantRecord[]
+    expect(listed.find((x) => x.name === 'Contoso')).toMatchObject({
+      costSource: 'AzureConnector',
+      cloudTenantId: 'contoso-web.onmicrosoft.com',
+      credentialType: 'ServicePrincipalSecret',
+      hasClientSecret: true,
+    })
+    expect(listed.find((x) => x.name === 'AWS billing')).toMatchObject({
+      costSource: 'FocusExport',
+      location: {
+        type: 'S3',
+        bucket: 'acme-billing',
+        prefix: 'exports/focus-daily',
+        region: 'eu-west-1',
+        hasSecret: true,
+      },
+    })
+    expect(problems).toEqual([])
+  })
+
   it('is readable on a phone', async () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto(`${base}/tenants/${tenantId}/runs`)
