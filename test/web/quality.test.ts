@@ -94,6 +94,20 @@ const VISITS: Visit[] = [
     tab: 'Inventory',
   },
   {
+    route: '/tenants/:tenantId/runs',
+    url: (s) => `/tenants/${s.shopId}/runs`,
+    title: 'Runs',
+    section: 'Tenants',
+    tab: 'Runs',
+  },
+  {
+    route: '/tenants/:tenantId/runs',
+    url: (s) => `/tenants/${s.emptyId}/runs`,
+    title: 'Runs',
+    section: 'Tenants',
+    tab: 'Runs',
+  },
+  {
     route: '/tenants/:tenantId/markers',
     url: (s) => `/tenants/${s.shopId}/markers`,
     title: 'Markers',

@@ -12,6 +12,7 @@ import { OverviewPage } from './pages/overview'
 import { ReportPage, ReportsPage } from './pages/reports'
 import { AuditPage, KeysPage, NotificationsPage, UsersPage } from './pages/settings'
 import { TenantsPage } from './pages/tenants'
+import { RunsPage } from './pages/tenants/runs'
 
 /** What a page gets: the path's named parts (decoded) and the signed-in user. */
 export interface PageProps {
@@ -32,7 +33,7 @@ interface Route {
 /** Every page of the app. A new page is one line here (and, when it is a section, one in `NAV` below). */
 export const ROUTES: Route[] = [
   { path: '/overview', title: 'Overview', page: () => <OverviewPage /> },
-  { path: '/tenants', title: 'Tenants', page: () => <TenantsPage /> },
+  { path: '/tenants', title: 'Tenants', page: ({ user }) => <TenantsPage user={user} /> },
   {
     path: '/tenants/:tenantId',
     title: 'Costs',
@@ -42,6 +43,11 @@ export const ROUTES: Route[] = [
     path: '/tenants/:tenantId/inventory',
     title: 'Inventory',
     page: ({ params }) => <InventoryPage tenantId={params.tenantId ?? ''} />,
+  },
+  {
+    path: '/tenants/:tenantId/runs',
+    title: 'Runs',
+    page: ({ params, user }) => <RunsPage tenantId={params.tenantId ?? ''} user={user} />,
   },
   { path: '/reports', title: 'Reports', page: ({ user }) => <ReportsPage user={user} /> },
   {

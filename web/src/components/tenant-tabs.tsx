@@ -6,6 +6,7 @@ export const TENANT_TABS: { suffix: string; label: string }[] = [
   { suffix: '', label: 'Costs' },
   { suffix: '/markers', label: 'Markers' },
   { suffix: '/inventory', label: 'Inventory' },
+  { suffix: '/runs', label: 'Runs' },
 ]
 
 /** The tabs of one tenant's pages (costs, markers, inventory…), the current one marked for screen readers too. */
