@@ -19,9 +19,9 @@ function costByDay(file: Buffer): Record<string, number> {
   for (const row of rows) {
     const day = row.ChargePeriodStart!.slice(0, 10)
     // FOCUS: an empty EffectiveCost is the BilledCost (what the importer does too, with a warning).
-    sums[day] = Math.round(((sums[day] ?? 0) + Number(row.EffectiveCost || row.BilledCost)) * 1e6) / 1e6
+    sums[day] = (sums[day] ?? 0) + Number(row.EffectiveCost || row.BilledCost)
   }
-  return sums
+  return Object.fromEntries(Object.entries(sums).map(([day, sum]) => [day, Math.round(sum * 1e6) / 1e6]))
 }
 
 /** The file with every cost multiplied by `factor` and the rows of `dropResource` left out: a restatement. */

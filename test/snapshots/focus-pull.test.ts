@@ -56,9 +56,9 @@ const costByDay = (...files: string[]) => {
   for (const file of files)
     for (const row of parse(file, { bom: true, columns: true }) as Record<string, string>[]) {
       const day = row.ChargePeriodStart!.slice(0, 10)
-      sums[day] = Math.round(((sums[day] ?? 0) + Number(row.EffectiveCost || row.BilledCost)) * 1e6) / 1e6
+      sums[day] = (sums[day] ?? 0) + Number(row.EffectiveCost || row.BilledCost)
     }
-  return sums
+  return Object.fromEntries(Object.entries(sums).map(([day, sum]) => [day, Math.round(sum * 1e6) / 1e6]))
 }
 
 for (const dialect of testDialects()) {
