@@ -216,7 +216,7 @@ async function addBudgets(
   })
   // The tenant's last 30 days: what the amounts are planned against.
   const yesterday = addDays(toDay(new Date()), -1)
-  const cells = await services.costReads.scopeCells(estate.tenantId, [], addDays(yesterday, -29), yesterday)
+  const cells = await services.costReads.scopeCells(estate.tenantId, null, addDays(yesterday, -29), yesterday)
   const monthly = cells.reduce((sum, c) => sum + (c.currency === 'USD' ? c.cost : 0), 0)
   for (const request of budgetRequests(count, { ...estate, monthly }).slice(from))
     await rules.create(estate.principal, FROM_CLI, request)
@@ -277,7 +277,7 @@ async function seededBefore(database: BenchDatabase, count: number): Promise<See
         .orderBy('name')
         .execute()
       const serviceNames = (
-        await services.costReads.scopeCells(tenant.id, [], addDays(toDay(new Date()), -7), toDay(new Date()))
+        await services.costReads.scopeCells(tenant.id, null, addDays(toDay(new Date()), -7), toDay(new Date()))
       )
         .map((c) => c.service)
         .filter((s) => s !== 'Support')

@@ -125,24 +125,31 @@ async function rebuildTagSeries(
     const insertSums = (days: RawBuilder<unknown>, ofTags: RawBuilder<unknown>) =>
       fewSets
         ? sql`
-            insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
-            select ${tenantId}, t.tag_key, g.date, t.tag_value, g.currency, sum(g.cost)
+            insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, charge_category,
+              service_name, resource_group_key, cost)
+            select ${tenantId}, t.tag_key, g.date, t.tag_value, g.currency, g.charge_category, g.service_name,
+              g.resource_group_key, sum(g.cost)
             from (
-              select m.tag_set, s.date, s.currency, sum(s.cost) as cost
+              select m.tag_set, s.date, s.currency, s.charge_category, s.service_name, s.resource_group_key,
+                sum(s.cost) as cost
               from resource_cost_series s join ${sets} m on m.resource_id = s.resource_id
               where s.tenant_id = ${tenantId} and ${days}
-              group by m.tag_set, s.date, s.currency
+              group by m.tag_set, s.date, s.currency, s.charge_category, s.service_name, s.resource_group_key
             ) g join ${tags} t on t.tag_set = g.tag_set
             where ${ofTags}
-            group by t.tag_key, g.date, t.tag_value, g.currency`
+            group by t.tag_key, g.date, t.tag_value, g.currency, g.charge_category, g.service_name,
+              g.resource_group_key`
         : sql`
-            insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
-            select ${tenantId}, t.tag_key, s.date, t.tag_value, s.currency, sum(s.cost)
+            insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, charge_category,
+              service_name, resource_group_key, cost)
+            select ${tenantId}, t.tag_key, s.date, t.tag_value, s.currency, s.charge_category, s.service_name,
+              s.resource_group_key, sum(s.cost)
             from resource_cost_series s
             join ${sets} m on m.resource_id = s.resource_id
             join ${tags} t on t.tag_set = m.tag_set
             where s.tenant_id = ${tenantId} and ${days} and ${ofTags}
-            group by t.tag_key, s.date, t.tag_value, s.currency`
+            group by t.tag_key, s.date, t.tag_value, s.currency, s.charge_category, s.service_name,
+              s.resource_group_key`
     await insertSums(sql`s.date >= ${from} and s.date <= ${to}`, sql`true`).execute(trx)
     if (changed.length) {
       await insertSums(sql`(s.date < ${from} or s.date > ${to})`, sql`t.tag_key in (${changedKeys})`).execute(trx)

@@ -357,13 +357,19 @@ export interface ResourceTagsTable {
   tagValue: string
 }
 
-/** The cost (every category) of a tenant's resources with one value of a tag key, per day and currency. */
+/**
+ * The cost of a tenant's resources with one value of a tag key, per day, currency, charge category, service and
+ * resource group key (any subscription).
+ */
 export interface TagCostSeriesTable {
   tenantId: string
   tagKey: string
   date: string
   tagValue: string
   currency: string
+  chargeCategory: string
+  serviceName: string
+  resourceGroupKey: string
   cost: number
 }
 
