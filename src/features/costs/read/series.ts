@@ -26,7 +26,7 @@ export interface ScopeFilter {
 
 /**
  * One cell of scopeCells: a day's cost of one resource group, service, charge category and currency, and of one
- * value of the tag key asked for (null when none was asked for).
+ * value of the tag key asked for (null when none was asked for). A column the read did not split by is ''.
  */
 export interface ScopeCell {
   date: string
@@ -36,6 +36,17 @@ export interface ScopeCell {
   currency: string
   tagValue: string | null
   cost: number
+}
+
+/**
+ * What a read of the tag series' cells splits by beyond the day, value, currency and charge category, and, when
+ * `only` is given, the only combinations it keeps: each the tag value, then the service and the resource group key
+ * (lower-cased) when split by them, in that order. The fewer rows the filters of one shape need.
+ */
+export interface CellShape {
+  service: boolean
+  resourceGroup: boolean
+  only?: readonly (readonly string[])[]
 }
 
 const chargesWhere = (charges: ChargeSelection, column: string) =>
@@ -98,16 +109,18 @@ export function createSeriesQueries(
   ): Promise<{ key: string; currency: string; cost: number }[]> {
     const [oneTag] = filter.tags
     const rows =
-      filter.tags.length === 1 && oneTag
-        ? sql`tag_cost_series s`
-        : sql`resource_cost_series s join cost_resources c on c.id = s.resource_id ${sql.join(
-            filter.tags.map(
-              (tag, i) =>
-                sql`join ${taggedResources(tenantId, tag.key.toLowerCase())} ${sql.raw(`t${i}`)}
+      filter.tags.length === 0
+        ? sql`group_cost_series s`
+        : filter.tags.length === 1 && oneTag
+          ? sql`tag_cost_series s`
+          : sql`resource_cost_series s join cost_resources c on c.id = s.resource_id ${sql.join(
+              filter.tags.map(
+                (tag, i) =>
+                  sql`join ${taggedResources(tenantId, tag.key.toLowerCase())} ${sql.raw(`t${i}`)}
                   on ${sql.raw(`t${i}`)}.resource_key = c.resource_key and ${sql.raw(`t${i}`)}.tag_value = ${tag.value}`,
-            ),
-            sql` `,
-          )}`
+              ),
+              sql` `,
+            )}`
     const ofTag =
       filter.tags.length === 1 && oneTag
         ? sql`and s.tag_key = ${oneTag.key.toLowerCase()} and s.tag_value = ${oneTag.value}`
@@ -249,10 +262,17 @@ export function createSeriesQueries(
      * The cells many scope filters of at most one tag are summed from, in one read: a tenant's cost over [from, to]
      * per day, resource group key, service, charge category and currency, and with `tagKey` (lower-cased) per value
      * of that tag too (of the resources that have it). A filter's daily cost is the sum of the cells matching it, as
-     * filteredDaily sums them. Without a tag key from the group series (one row per group and service), with one
-     * from the tag series: pre-aggregated rows, in their key's order.
+     * filteredDaily sums them. Without a tag key from the group series (one row per group and service); with one
+     * from the tag series, split only by what `shape` asks for and kept to its values (a tag's cells per group and
+     * service are 350,000 rows at 20,000 resources over 120 days, its cells per day and value 2,400).
      */
-    async scopeCells(tenantId: string, tagKey: string | null, from: string, to: string): Promise<ScopeCell[]> {
+    async scopeCells(
+      tenantId: string,
+      tagKey: string | null,
+      from: string,
+      to: string,
+      shape: CellShape = { service: true, resourceGroup: true },
+    ): Promise<ScopeCell[]> {
       if (tagKey === null) {
         const result = await sql<Omit<ScopeCell, 'tagValue'>>`
           select date, resource_group_key as "resourceGroup", service_name as service,
@@ -261,10 +281,28 @@ export function createSeriesQueries(
           group by date, resource_group_key, service_name, charge_category, currency`.execute(db)
         return result.rows.map((r) => ({ ...r, cost: Number(r.cost), tagValue: null }))
       }
+      // Grouped in the key's order (day, value, currency, category, service, group): by service, no sort; by group,
+      // a sort, of the rows of the combinations asked for alone.
+      const service = shape.service ? sql`service_name` : sql`''`
+      const group = shape.resourceGroup ? sql`resource_group_key` : sql`''`
+      const split = [
+        sql`tag_value`,
+        ...(shape.service ? [sql`service_name`] : []),
+        ...(shape.resourceGroup ? [sql`resource_group_key`] : []),
+      ]
+      const only =
+        shape.only === undefined
+          ? sql``
+          : shape.only.length === 0
+            ? sql` and 1 = 0`
+            : sql` and (${sql.join(split)}) in (values ${sql.join(shape.only.map((kept) => sql`(${sql.join(kept)})`))})`
       const result = await sql<ScopeCell>`
-        select date, resource_group_key as "resourceGroup", service_name as service,
-          charge_category as "chargeCategory", currency, tag_value as "tagValue", cost
-        from tag_cost_series where tenant_id = ${tenantId} and tag_key = ${tagKey} and ${between(from, to)}`.execute(db)
+        select date, ${group} as "resourceGroup", ${service} as service, charge_category as "chargeCategory",
+          currency, tag_value as "tagValue", sum(cost) as cost
+        from tag_cost_series where tenant_id = ${tenantId} and tag_key = ${tagKey} and ${between(from, to)}${only}
+        group by date, tag_value, currency, charge_category${shape.service ? sql`, service_name` : sql``}${
+          shape.resourceGroup ? sql`, resource_group_key` : sql``
+        }`.execute(db)
       for (const r of result.rows) r.cost = Number(r.cost)
       return result.rows
     },
