@@ -10,7 +10,8 @@
  * (the same call again):
  * - the evaluation after an analysis (`budgets.evaluateAfter`: every budget's status, each distinct scope's costs
  *   read once, the forecasts fitted, the latches read). Target: under 2 s on SQLite;
- * - the reads people make: a page of 100 budgets with their status (`budgets.list`) and the budgets at risk.
+ * - the reads people make: a page of 100 budgets with their status (`budgets.list`), the budgets at risk, and a
+ *   load of the overview (which computes the budgets at risk each time).
  * Beside them, in the same run: the distinct scopes and cost reads of one evaluation, and the time waited on those
  * reads (summed over reads that overlap).
  *
@@ -394,6 +395,7 @@ export const budgetsBenchmark: Benchmark = {
         const evaluation: Timings = { cold: [], warm: [] }
         const listing: Timings = { cold: [], warm: [] }
         const risk: Timings = { cold: [], warm: [] }
+        const overview: Timings = { cold: [], warm: [] }
         let facts = { budgets: 0, crossings: 0, distinctScopes: 0, reads: 0, readMs: 0, atRisk: 0, listed: 0 }
         const time = async <T>(into: number[], work: () => Promise<T>) => {
           const started = performance.now()
@@ -435,6 +437,10 @@ export const budgetsBenchmark: Benchmark = {
             const atRisk = await time(risk.cold, () => services.budgets.atRisk(seeded.principal, {}))
             for (let w = 0; w < 3; w++) await time(risk.warm, () => services.budgets.atRisk(seeded.principal, {}))
             facts = { ...facts, atRisk: atRisk.length, listed: listed.items.length }
+            // The overview people land on: its budgets at risk are computed on each load.
+            await time(overview.cold, () => services.overview.overview(seeded.principal, {}))
+            for (let w = 0; w < 3; w++)
+              await time(overview.warm, () => services.overview.overview(seeded.principal, {}))
           })
         }
         const evalMs = median(evaluation.warm)
@@ -453,6 +459,7 @@ export const budgetsBenchmark: Benchmark = {
             ['evaluateAfter (every budget)', evaluation],
             [`list (a page of ${facts.listed})`, listing],
             ['atRisk (every budget)', risk],
+            ['overview (a load, budgets at risk included)', overview],
           ].map(([label, t]) => {
             const all = [...(t as Timings).cold, ...(t as Timings).warm]
             return [

@@ -418,6 +418,23 @@ for (const dialect of testDialects()) {
       expect(after.some((r) => r.tagKey === 'team' && r.tagValue === 'moved-team' && r.date === span.first)).toBe(true)
       expect(after.some((r) => r.tagKey === 'cost-owner' && r.date === span.first)).toBe(true)
       expect(after).toEqual(await fromCostRows())
+      // The charts' sums per value are those rows summed.
+      const valueSums = new Map<string, number>()
+      for (const r of after) {
+        const key = JSON.stringify([r.tagKey, r.tagValue, r.date, r.currency])
+        valueSums.set(key, (valueSums.get(key) ?? 0) + r.cost)
+      }
+      const chartRows = (
+        await sql<{ tagKey: string; tagValue: string; date: string; currency: string; cost: number }>`
+          select tag_key as "tagKey", tag_value as "tagValue", date, currency, cost from tag_value_series
+          where tenant_id = ${tenant.id}`.execute(t.db.kysely)
+      ).rows
+      expect(chartRows.length).toBe(valueSums.size)
+      for (const r of chartRows)
+        expect(Number(r.cost)).toBeCloseTo(
+          valueSums.get(JSON.stringify([r.tagKey, r.tagValue, r.date, r.currency]))!,
+          6,
+        )
       // The tags summed with are the resources' tags now.
       expect(
         (

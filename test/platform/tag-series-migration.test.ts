@@ -64,6 +64,15 @@ for (const dialect of testDialects()) {
         { ...row('team', '2026-01-01', 'Usage', 'Virtual Machines', 'rg-b'), tagValue: 'payments', cost: 7 },
         { ...row('team', '2026-01-02', 'Usage', 'Storage', 'rg-a'), tagValue: 'payments', cost: 2.5 },
       ])
+      // And the charts' sums per key, day and value.
+      const sums = await sql<Record<string, string | number>>`
+        select tag_key, tag_value, date, currency, cost from tag_value_series where tenant_id = 't1'
+        order by tag_key, tag_value, date`.execute(k)
+      expect(sums.rows.map((r) => ({ ...r, cost: Number(r.cost) }))).toEqual([
+        { tagKey: 'env', tagValue: 'prod', date: '2026-01-01', currency: 'USD', cost: 8 },
+        { tagKey: 'team', tagValue: 'payments', date: '2026-01-01', currency: 'USD', cost: 118 },
+        { tagKey: 'team', tagValue: 'payments', date: '2026-01-02', currency: 'USD', cost: 2.5 },
+      ])
     })
   })
 }

@@ -110,11 +110,11 @@ async function rebuildTagSeries(
       insert into resource_tags (tenant_id, resource_key, tag_key, tag_value)
       select ${tenantId}, resource_key, tag_key, tag_value from (${current}) tags
       where tag_key in (${changedKeys})`.execute(trx)
-    await sql`delete from tag_cost_series where tenant_id = ${tenantId} and tag_key in (${changedKeys})`.execute(trx)
+    for (const table of [sql.table('tag_cost_series'), sql.table('tag_value_series')])
+      await sql`delete from ${table} where tenant_id = ${tenantId} and tag_key in (${changedKeys})`.execute(trx)
   }
-  await sql`delete from tag_cost_series where tenant_id = ${tenantId} and date >= ${from} and date <= ${to}`.execute(
-    trx,
-  )
+  for (const table of [sql.table('tag_cost_series'), sql.table('tag_value_series')])
+    await sql`delete from ${table} where tenant_id = ${tenantId} and date >= ${from} and date <= ${to}`.execute(trx)
   // A tenant without tags (costs imported without an inventory) has nothing to sum: no join of every resource day.
   const tagged = await sql`select 1 from resource_tags where tenant_id = ${tenantId} limit 1`.execute(trx)
   if (tagged.rows.length === 0) return
@@ -155,6 +155,15 @@ async function rebuildTagSeries(
       await insertSums(sql`(s.date < ${from} or s.date > ${to})`, sql`t.tag_key in (${changedKeys})`).execute(trx)
     }
   })
+  // The charts' sums of the same rows, per key, day, value and currency (in the tag series' key order: no sort).
+  const insertValueSums = (where: RawBuilder<unknown>) => sql`
+    insert into tag_value_series (tenant_id, tag_key, date, tag_value, currency, cost)
+    select tenant_id, tag_key, date, tag_value, currency, sum(cost) from tag_cost_series
+    where tenant_id = ${tenantId} and ${where}
+    group by tenant_id, tag_key, date, tag_value, currency`
+  await insertValueSums(sql`date >= ${from} and date <= ${to}`).execute(trx)
+  if (changed.length)
+    await insertValueSums(sql`tag_key in (${changedKeys}) and (date < ${from} or date > ${to})`).execute(trx)
 }
 
 /**

@@ -30,6 +30,7 @@ export interface Database {
   resourceCostTotals: ResourceCostTotalsTable
   resourceTags: ResourceTagsTable
   tagCostSeries: TagCostSeriesTable
+  tagValueSeries: TagValueSeriesTable
   cpuMetrics: CpuMetricsTable
   analysisRuns: AnalysisRunsTable
   sessions: SessionsTable
@@ -370,6 +371,16 @@ export interface TagCostSeriesTable {
   chargeCategory: string
   serviceName: string
   resourceGroupKey: string
+  cost: number
+}
+
+/** tag_cost_series summed per tag key, day, value and currency: what a chart by tag reads. */
+export interface TagValueSeriesTable {
+  tenantId: string
+  tagKey: string
+  date: string
+  tagValue: string
+  currency: string
   cost: number
 }
 

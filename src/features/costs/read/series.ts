@@ -320,11 +320,11 @@ export function createSeriesQueries(
 
     /**
      * The tenant's daily cost per value of tag `tagKey` (lower-cased), of the resources that have it, every
-     * category: one range of the tag series' key.
+     * category: one range of the key of the tag series' sums per value (tag_value_series).
      */
     async tagDaily(tenantId: string, tagKey: string, from: string, to: string) {
       return sums(
-        sql`tag_cost_series`,
+        sql`tag_value_series`,
         sql<string>`tag_value`,
         sql`tenant_id = ${tenantId} and tag_key = ${tagKey} and ${between(from, to)}`,
       )
