@@ -49,7 +49,8 @@ export function dayCount(from: string, to: string): number {
  */
 export function daysBetween(from: string, to: string): string[] {
   const days: string[] = new Array(dayCount(from, to))
-  for (let i = 0; i < days.length; i++) days[i] = addDays(from, i)
+  const start = dayStart(from).getTime()
+  for (let i = 0; i < days.length; i++) days[i] = toDay(new Date(start + i * DAY_MS))
   return days
 }
 

@@ -11,6 +11,21 @@ import { testDialects } from '../support/dialects.js'
 const API = '/api/public/v1'
 type Point = { date: string; cost: number }
 type Group = { key: string; label: string; cost: number; points: Point[] }
+/** A row of the tag series: one tag value's cost of a day, currency, charge category, service and group. */
+type TagCell = {
+  tagKey: string
+  tagValue: string
+  date: string
+  currency: string
+  chargeCategory: string
+  serviceName: string
+  resourceGroupKey: string
+  cost: number
+}
+const STORED_TAG_CELLS = sql`
+  select tag_key as "tagKey", tag_value as "tagValue", date, currency, charge_category as "chargeCategory",
+    service_name as "serviceName", resource_group_key as "resourceGroupKey", cost
+  from tag_cost_series`
 const sum = (points: Point[]) => points.reduce((a, p) => a + p.cost, 0)
 /** Each point is rounded to the cent, and so is the record's total: their sums may differ by half a cent a day. */
 function expectSameTotal(points: Point[], total: number) {
@@ -264,20 +279,23 @@ for (const dialect of testDialects()) {
       // Each (tag, day, currency) summed straight from the resource series and the tags each resource has.
       const expected = async () =>
         (
-          await sql<{ tagKey: string; tagValue: string; date: string; currency: string; cost: number }>`
-            select t.tag_key as "tagKey", t.tag_value as "tagValue", s.date, s.currency, sum(s.cost) as cost
+          await sql<TagCell>`
+            select t.tag_key as "tagKey", t.tag_value as "tagValue", s.date, s.currency,
+              s.charge_category as "chargeCategory", s.service_name as "serviceName",
+              s.resource_group_key as "resourceGroupKey", sum(s.cost) as cost
             from resource_cost_series s
             join cost_resources c on c.id = s.resource_id
             join resource_tags t on t.tenant_id = s.tenant_id and t.resource_key = c.resource_key
             where s.tenant_id = ${tenant.id}
-            group by t.tag_key, t.tag_value, s.date, s.currency
-            order by 1, 2, 3, 4`.execute(t.db.kysely)
+            group by t.tag_key, t.tag_value, s.date, s.currency, s.charge_category, s.service_name,
+              s.resource_group_key
+            order by 1, 2, 3, 4, 5, 6, 7`.execute(t.db.kysely)
         ).rows.map((r) => ({ ...r, cost: Math.round(Number(r.cost) * 1e6) / 1e6 }))
       const stored = async () =>
         (
-          await sql<{ tagKey: string; tagValue: string; date: string; currency: string; cost: number }>`
-            select tag_key as "tagKey", tag_value as "tagValue", date, currency, cost from tag_cost_series
-            where tenant_id = ${tenant.id} order by 1, 2, 3, 4`.execute(t.db.kysely)
+          await sql<TagCell>`${STORED_TAG_CELLS} where tenant_id = ${tenant.id} order by 1, 2, 3, 4, 5, 6, 7`.execute(
+            t.db.kysely,
+          )
         ).rows.map((r) => ({ ...r, cost: Math.round(Number(r.cost) * 1e6) / 1e6 }))
       const tagSets = async () =>
         Number(
@@ -323,6 +341,138 @@ for (const dialect of testDialects()) {
       const named = await stored()
       expect(named.some((s) => s.tagKey === 'name')).toBe(true)
       expect(named).toEqual(await expected())
+    })
+
+    it('keeps the tag series equal to the cost rows summed by the tags resources have now, after a tag changes', async () => {
+      const rounded = (rows: TagCell[]) => rows.map((r) => ({ ...r, cost: Math.round(Number(r.cost) * 1e6) / 1e6 }))
+      // Straight from the cost rows and the tags the series were summed with, every column of the tag series.
+      const fromCostRows = async () =>
+        rounded(
+          (
+            await sql<TagCell>`
+              select t.tag_key as "tagKey", t.tag_value as "tagValue", d.date, d.currency,
+                d.charge_category as "chargeCategory", d.service_name as "serviceName",
+                d.resource_group_key as "resourceGroupKey", sum(d.cost) as cost
+              from daily_costs d
+              join cost_resources c on c.id = d.resource_id
+              join resource_tags t on t.tenant_id = c.tenant_id and t.resource_key = c.resource_key
+              where c.tenant_id = ${tenant.id}
+              group by t.tag_key, t.tag_value, d.date, d.currency, d.charge_category, d.service_name,
+                d.resource_group_key
+              order by 1, 2, 3, 4, 5, 6, 7`.execute(t.db.kysely)
+          ).rows,
+        )
+      const stored = async () =>
+        rounded(
+          (
+            await sql<TagCell>`${STORED_TAG_CELLS} where tenant_id = ${tenant.id} order by 1, 2, 3, 4, 5, 6, 7`.execute(
+              t.db.kysely,
+            )
+          ).rows,
+        )
+      const tagsNow = async () =>
+        (
+          await sql<{ resourceKey: string; tagKey: string; tagValue: string }>`
+            select resource_key as "resourceKey", tag_key as "tagKey", tag_value as "tagValue"
+            from (${currentResourceTags(t.db.kysely, tenant.id)}) tags order by 1, 2`.execute(t.db.kysely)
+        ).rows
+      const span = await costRowsOf(t.db.kysely, tenant.id)
+        .select((eb) => [eb.fn.min('date').as('first'), eb.fn.max('date').as('last')])
+        .executeTakeFirstOrThrow()
+      const before = await stored()
+      expect(before.some((r) => r.tagKey === 'team')).toBe(true)
+      expect(before).toEqual(await fromCostRows())
+
+      // One resource moves to another team, one loses its owner and one gains a key of another spelling: only
+      // the last two days rebuilt, as a snapshot of recent days does.
+      // Of the resources with cost on the first day, so the change shows on days the rebuild did not cover.
+      const costedFirst = costRowsOf(t.db.kysely, tenant.id)
+        .select('costResources.resourceKey')
+        .where('dailyCosts.date', '=', span.first)
+      const resources = await t.db.kysely
+        .selectFrom('resources')
+        .select(['id', 'tags'])
+        .where('tenantId', '=', tenant.id)
+        .where('armIdLower', 'in', costedFirst)
+        .orderBy('id')
+        .execute()
+      const withTeam = resources.filter((r) => 'team' in JSON.parse(String(r.tags)))
+      const withOwner = resources.filter((r) => 'owner' in JSON.parse(String(r.tags)))
+      expect(withTeam.length).toBeGreaterThan(1)
+      expect(withOwner.length).toBeGreaterThan(0)
+      const retag = async (id: string, change: (tags: Record<string, string>) => Record<string, string>) =>
+        t.db.kysely
+          .updateTable('resources')
+          .set({ tags: JSON.stringify(change(JSON.parse(String(resources.find((r) => r.id === id)!.tags)))) })
+          .where('id', '=', id)
+          .execute()
+      await retag(withTeam[0]!.id, (tags) => ({ ...tags, team: 'moved-team' }))
+      await retag(withOwner[0]!.id, ({ owner: _, ...tags }) => tags)
+      await retag(withTeam[1]!.id, (tags) => ({ ...tags, 'Cost-Owner': 'finance' }))
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, addDays(span.last, -1), span.last))
+
+      const after = await stored()
+      expect(after).not.toEqual(before)
+      expect(after.some((r) => r.tagKey === 'team' && r.tagValue === 'moved-team' && r.date === span.first)).toBe(true)
+      expect(after.some((r) => r.tagKey === 'cost-owner' && r.date === span.first)).toBe(true)
+      expect(after).toEqual(await fromCostRows())
+      // The charts' sums per value are those rows summed.
+      const valueSums = new Map<string, number>()
+      for (const r of after) {
+        const key = JSON.stringify([r.tagKey, r.tagValue, r.date, r.currency])
+        valueSums.set(key, (valueSums.get(key) ?? 0) + r.cost)
+      }
+      const chartRows = (
+        await sql<{ tagKey: string; tagValue: string; date: string; currency: string; cost: number }>`
+          select tag_key as "tagKey", tag_value as "tagValue", date, currency, cost from tag_value_series
+          where tenant_id = ${tenant.id}`.execute(t.db.kysely)
+      ).rows
+      expect(chartRows.length).toBe(valueSums.size)
+      for (const r of chartRows)
+        expect(Number(r.cost)).toBeCloseTo(
+          valueSums.get(JSON.stringify([r.tagKey, r.tagValue, r.date, r.currency]))!,
+          6,
+        )
+      // The tags summed with are the resources' tags now.
+      expect(
+        (
+          await t.db.kysely
+            .selectFrom('resourceTags')
+            .select(['resourceKey', 'tagKey', 'tagValue'])
+            .where('tenantId', '=', tenant.id)
+            .orderBy('resourceKey')
+            .orderBy('tagKey')
+            .execute()
+        ).map((r) => ({ ...r })),
+      ).toEqual(await tagsNow())
+
+      // Its readers sum over the new columns: a chart by tag, and a budget's reads of one tag (with a service).
+      const moved = after.filter((r) => r.tagKey === 'team' && r.tagValue === 'moved-team')
+      const chartByTeam = (await chart(`?from=${span.first}&to=${span.last}&groupBy=tag:team`)).json() as {
+        groups: Group[]
+      }
+      const movedGroup = chartByTeam.groups.find((g) => g.label === 'moved-team')
+      expect(movedGroup).toBeDefined()
+      expectSameTotal(
+        movedGroup!.points,
+        moved.reduce((a, r) => a + r.cost, 0),
+      )
+      const service = moved[0]!.serviceName
+      const filter = { tags: [{ key: 'TEAM', value: 'moved-team' }], resourceGroup: null, service }
+      const budgetDays = await t.services.costReads.filteredDaily(tenant.id, filter, span.first, span.last)
+      const expectedDays = new Map<string, number>()
+      for (const r of moved.filter((r) => r.serviceName === service))
+        expectedDays.set(r.date, (expectedDays.get(r.date) ?? 0) + r.cost)
+      expect(budgetDays.length).toBe(expectedDays.size)
+      for (const d of budgetDays) expect(d.cost).toBeCloseTo(expectedDays.get(d.date)!, 6)
+      const cells = await t.services.costReads.scopeCells(tenant.id, 'team', span.first, span.last)
+      const cellSum = cells.filter((c) => c.tagValue === 'moved-team').reduce((a, c) => a + c.cost, 0)
+      expect(cellSum).toBeCloseTo(
+        moved.reduce((a, r) => a + r.cost, 0),
+        6,
+      )
     })
   })
 }

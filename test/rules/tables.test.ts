@@ -41,6 +41,7 @@ const OWNERS: Record<string, string[]> = {
   resourceRunningCosts: ['features/costs/'],
   resourceCostTotals: ['features/costs/'],
   tagCostSeries: ['features/costs/'],
+  tagValueSeries: ['features/costs/'],
   // The tags the tag series were last summed with, by resource key: the series' bookkeeping, not the inventory.
   resourceTags: ['features/costs/'],
   sessions: ['features/session/store.ts'],

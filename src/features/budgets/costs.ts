@@ -1,5 +1,5 @@
 import { daysBetween } from '../../platform/time.js'
-import type { ChargeSelection, ScopeCell, ScopeFilter } from '../costs/read/index.js'
+import type { CellShape, ChargeSelection, ScopeCell, ScopeFilter } from '../costs/read/index.js'
 import type { ScopeCosts } from './status.js'
 import type { BudgetDefinition } from './store.js'
 
@@ -12,7 +12,7 @@ export interface BudgetCostReads {
     to: string,
     charges: ChargeSelection,
   ): Promise<{ date: string; currency: string; cost: number }[]>
-  scopeCells(tenantId: string, tagKeys: readonly string[], from: string, to: string): Promise<ScopeCell[]>
+  scopeCells(tenantId: string, tagKey: string | null, from: string, to: string, shape?: CellShape): Promise<ScopeCell[]>
   filteredServices(
     tenantId: string,
     filter: ScopeFilter,
@@ -36,13 +36,20 @@ const filterOf = (budget: BudgetDefinition): ScopeFilter => ({
 })
 
 /**
- * A tenant's daily reads asked for together (budgets evaluated at once ask in the same turn): beyond a few, one
- * read of the cells they are all summed from (scopeCells) instead of one read each. Those without tags from the
- * group series; those with tags from one pass over the resource series.
+ * A tenant's daily reads asked for together (budgets evaluated at once ask in the same turn): beyond one, one read
+ * of the cells they are all summed from (scopeCells) instead of one read each. Those without tags from the group
+ * series, in one read; those of one tag from the tag series, one read per tag key for those without a resource
+ * group (split by service) and one for those with one (kept to their combinations); those of several tags (rare:
+ * the tag series keep one key each) one read each, from the resource series.
  */
-const BATCH_FROM = 4
+const BATCH_FROM = 2
 
-interface Strand extends ScopeCell {
+interface Strand {
+  resourceGroup: string
+  service: string
+  chargeCategory: string
+  currency: string
+  tagValue: string | null
   costs: Float64Array
   present: Uint8Array
 }
@@ -60,37 +67,65 @@ interface DailyWant {
 function batchedDaily(reads: BudgetCostReads) {
   let pending: DailyWant[] = []
 
-  async function answer(wants: DailyWant[]) {
+  const one = async (w: DailyWant) => w.done(await reads.filteredDaily(w.tenantId, w.filter, w.from, w.to, w.charges))
+
+  /** Wants of one tenant, the same tag key (or none: `shape` is then ignored) and shape, `tagKey` lower-cased. */
+  async function answer(tagKey: string | null, shape: CellShape, wants: DailyWant[]) {
     if (wants.length < BATCH_FROM) {
-      await Promise.all(
-        wants.map(async (w) => w.done(await reads.filteredDaily(w.tenantId, w.filter, w.from, w.to, w.charges))),
-      )
+      await Promise.all(wants.map(one))
       return
     }
-    const keys = [...new Set(wants.flatMap((w) => w.filter.tags.map((t) => t.key.toLowerCase())))].sort()
+    // Those of a resource group keep only their combinations (their sums need a sort); the others read every value
+    // and service (in the tag series' order: no sort), those of a tag alone summing its services.
+    const kept: CellShape = shape.resourceGroup
+      ? {
+          ...shape,
+          only: [
+            ...new Map(
+              wants.map((w) => {
+                const combination = [
+                  w.filter.tags[0]?.value ?? '',
+                  ...(shape.service ? [w.filter.service ?? ''] : []),
+                  w.filter.resourceGroup?.toLowerCase() ?? '',
+                ]
+                return [JSON.stringify(combination), combination]
+              }),
+            ).values(),
+          ],
+        }
+      : shape
     const from = wants.reduce((m, w) => (w.from < m ? w.from : m), wants[0]!.from)
     const to = wants.reduce((m, w) => (w.to > m ? w.to : m), wants[0]!.to)
-    const cells = await reads.scopeCells(wants[0]!.tenantId, keys, from, to)
-    // The cells as strands: one per group, service, charge category, currency and tag values, with its cost of
+    const cells = await reads.scopeCells(wants[0]!.tenantId, tagKey, from, to, kept)
+    // The cells as strands: one per group, service, charge category, currency and tag value, with its cost of
     // each day (and whether it had a cell that day), so each want sums whole strands.
     const days = daysBetween(from, to)
     const dayIndex = new Map(days.map((d, i) => [d, i]))
     const strands = new Map<string, Strand>()
     for (const cell of cells) {
-      const key = JSON.stringify([cell.resourceGroup, cell.service, cell.chargeCategory, cell.currency, cell.tags])
+      const key = `${cell.resourceGroup}\u0000${cell.service}\u0000${cell.chargeCategory}\u0000${cell.currency}\u0000${cell.tagValue}`
       let strand = strands.get(key)
       if (!strand) {
-        strand = { ...cell, costs: new Float64Array(days.length), present: new Uint8Array(days.length) }
+        strand = {
+          resourceGroup: cell.resourceGroup,
+          service: cell.service,
+          chargeCategory: cell.chargeCategory,
+          currency: cell.currency,
+          tagValue: cell.tagValue,
+          costs: new Float64Array(days.length),
+          present: new Uint8Array(days.length),
+        }
         strands.set(key, strand)
       }
       const i = dayIndex.get(cell.date)!
       strand.costs[i]! += cell.cost
       strand.present[i] = 1
     }
+    const all = [...strands.values()]
     for (const w of wants) {
-      const tags = w.filter.tags.map((t) => ({ index: keys.indexOf(t.key.toLowerCase()), value: t.value }))
+      const tag = w.filter.tags[0]?.value ?? null
       const group = w.filter.resourceGroup?.toLowerCase() ?? null
-      const matching = [...strands.values()].filter(
+      const matching = all.filter(
         (c) =>
           (w.charges === 'usage'
             ? c.chargeCategory === 'Usage'
@@ -99,7 +134,7 @@ function batchedDaily(reads: BudgetCostReads) {
               : true) &&
           (w.filter.service === null || c.service === w.filter.service) &&
           (group === null || c.resourceGroup === group) &&
-          tags.every((t) => c.tags[t.index] === t.value),
+          (tag === null || c.tagValue === tag),
       )
       const rows: DailyRows = []
       for (const currency of new Set(matching.map((c) => c.currency))) {
@@ -121,14 +156,26 @@ function batchedDaily(reads: BudgetCostReads) {
   function flush() {
     const wants = pending
     pending = []
-    const groups = new Map<string, DailyWant[]>()
+    const groups = new Map<string, { tagKey: string | null; shape: CellShape; wants: DailyWant[] }>()
     for (const w of wants) {
-      const key = `${w.tenantId}|${w.filter.tags.length > 0}`
-      groups.set(key, [...(groups.get(key) ?? []), w])
+      if (w.filter.tags.length > 1) {
+        one(w).catch(w.failed)
+        continue
+      }
+      const tagKey = w.filter.tags[0]?.key.toLowerCase() ?? null
+      // A tag alone and a tag with a service are read together, split by service.
+      const shape =
+        w.filter.resourceGroup === null
+          ? { service: true, resourceGroup: false }
+          : { service: w.filter.service !== null, resourceGroup: true }
+      const key = JSON.stringify([w.tenantId, tagKey, tagKey === null ? null : shape])
+      const group = groups.get(key) ?? { tagKey, shape, wants: [] as DailyWant[] }
+      group.wants.push(w)
+      groups.set(key, group)
     }
     for (const group of groups.values())
-      answer(group).catch((err) => {
-        for (const w of group) w.failed(err)
+      answer(group.tagKey, group.shape, group.wants).catch((err) => {
+        for (const w of group.wants) w.failed(err)
       })
   }
 

@@ -1,6 +1,6 @@
 import { fitForecast, MIN_FORECAST_HISTORY_DAYS } from '../../analysis/forecast/model.js'
-import { addDays, dayCount, daysBetween } from '../../platform/time.js'
-import { type BudgetPeriod, periodOf } from './periods.js'
+import { addDays, dayCount } from '../../platform/time.js'
+import { type BudgetPeriod, daysOf, periodOf } from './periods.js'
 import type { BudgetRecord } from './schemas.js'
 import { type BudgetFigures, budgetFigures, crossed, type ScopeCosts } from './status.js'
 import type { BudgetDefinition } from './store.js'
@@ -30,9 +30,10 @@ function fitted(usage: ReadonlyMap<string, number>, historyFrom: string, actualT
 }
 
 function fitUsage(usage: ReadonlyMap<string, number>, historyFrom: string, actualThrough: string) {
-  const days = daysBetween(historyFrom, actualThrough)
-  const first = days.find((d) => (usage.get(d) ?? 0) !== 0)
-  const values = first ? daysBetween(first, actualThrough).map((d) => usage.get(d) ?? 0) : []
+  const days = daysOf(historyFrom, actualThrough)
+  const firstAt = days.findIndex((d) => (usage.get(d) ?? 0) !== 0)
+  const first = firstAt < 0 ? undefined : days[firstAt]
+  const values = first ? days.slice(firstAt).map((d) => usage.get(d) ?? 0) : []
   const model = first && dayCount(first, actualThrough) >= MIN_FORECAST_HISTORY_DAYS ? fitForecast(values, first) : null
   const average = values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0
   return { model, average }

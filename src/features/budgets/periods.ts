@@ -3,7 +3,7 @@
  * its startDate and repeat every 1, 3 or 12 months from it (a start on the 31st falls on shorter months' last day);
  * a Custom budget has the periods it lists, each with its own amount.
  */
-import { addDays, addMonths } from '../../platform/time.js'
+import { addDays, addMonths, daysBetween } from '../../platform/time.js'
 
 export type BudgetPeriodKind = 'Monthly' | 'Quarterly' | 'Annually' | 'Custom'
 
@@ -57,4 +57,21 @@ export function customPeriodErrors(periods: readonly CustomPeriod[]): Record<str
       errors[`periods.${i}.from`] = [`must be after the previous period's end (${periods[i - 1]!.to})`]
   })
   return errors
+}
+
+const dayLists = new Map<string, readonly string[]>()
+
+/**
+ * daysBetween, each list made once: an evaluation walks the same periods and history windows for every scope
+ * (1,000 budgets: half a second of date formatting). A few hundred lists at most; cleared beyond that.
+ */
+export function daysOf(from: string, to: string): readonly string[] {
+  const key = `${from}/${to}`
+  let days = dayLists.get(key)
+  if (!days) {
+    if (dayLists.size >= 512) dayLists.clear()
+    days = daysBetween(from, to)
+    dayLists.set(key, days)
+  }
+  return days
 }

@@ -5,8 +5,7 @@
  * the amount. A threshold is a percent of the amount or an amount, on the actual spend or on the forecast.
  */
 import type { ForecastPoint } from '../../analysis/forecast/model.js'
-import { addDays } from '../../platform/time.js'
-import type { BudgetPeriod } from './periods.js'
+import { type BudgetPeriod, daysOf } from './periods.js'
 
 export interface Threshold {
   kind: 'Percent' | 'Amount'
@@ -36,7 +35,7 @@ export function budgetFigures(input: {
   let actual = 0
   let running = 0
   let breachDate: string | null = null
-  for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
+  for (const day of daysOf(period.from, period.to)) {
     const cost = day <= input.actualThrough ? (input.actualByDay.get(day) ?? 0) : input.expected(day).expected
     if (day <= input.actualThrough) actual += cost
     running += cost

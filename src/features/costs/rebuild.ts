@@ -110,11 +110,11 @@ async function rebuildTagSeries(
       insert into resource_tags (tenant_id, resource_key, tag_key, tag_value)
       select ${tenantId}, resource_key, tag_key, tag_value from (${current}) tags
       where tag_key in (${changedKeys})`.execute(trx)
-    await sql`delete from tag_cost_series where tenant_id = ${tenantId} and tag_key in (${changedKeys})`.execute(trx)
+    for (const table of [sql.table('tag_cost_series'), sql.table('tag_value_series')])
+      await sql`delete from ${table} where tenant_id = ${tenantId} and tag_key in (${changedKeys})`.execute(trx)
   }
-  await sql`delete from tag_cost_series where tenant_id = ${tenantId} and date >= ${from} and date <= ${to}`.execute(
-    trx,
-  )
+  for (const table of [sql.table('tag_cost_series'), sql.table('tag_value_series')])
+    await sql`delete from ${table} where tenant_id = ${tenantId} and date >= ${from} and date <= ${to}`.execute(trx)
   // A tenant without tags (costs imported without an inventory) has nothing to sum: no join of every resource day.
   const tagged = await sql`select 1 from resource_tags where tenant_id = ${tenantId} limit 1`.execute(trx)
   if (tagged.rows.length === 0) return
@@ -125,29 +125,45 @@ async function rebuildTagSeries(
     const insertSums = (days: RawBuilder<unknown>, ofTags: RawBuilder<unknown>) =>
       fewSets
         ? sql`
-            insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
-            select ${tenantId}, t.tag_key, g.date, t.tag_value, g.currency, sum(g.cost)
+            insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, charge_category,
+              service_name, resource_group_key, cost)
+            select ${tenantId}, t.tag_key, g.date, t.tag_value, g.currency, g.charge_category, g.service_name,
+              g.resource_group_key, sum(g.cost)
             from (
-              select m.tag_set, s.date, s.currency, sum(s.cost) as cost
+              select m.tag_set, s.date, s.currency, s.charge_category, s.service_name, s.resource_group_key,
+                sum(s.cost) as cost
               from resource_cost_series s join ${sets} m on m.resource_id = s.resource_id
               where s.tenant_id = ${tenantId} and ${days}
-              group by m.tag_set, s.date, s.currency
+              group by m.tag_set, s.date, s.currency, s.charge_category, s.service_name, s.resource_group_key
             ) g join ${tags} t on t.tag_set = g.tag_set
             where ${ofTags}
-            group by t.tag_key, g.date, t.tag_value, g.currency`
+            group by t.tag_key, g.date, t.tag_value, g.currency, g.charge_category, g.service_name,
+              g.resource_group_key`
         : sql`
-            insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, cost)
-            select ${tenantId}, t.tag_key, s.date, t.tag_value, s.currency, sum(s.cost)
+            insert into tag_cost_series (tenant_id, tag_key, date, tag_value, currency, charge_category,
+              service_name, resource_group_key, cost)
+            select ${tenantId}, t.tag_key, s.date, t.tag_value, s.currency, s.charge_category, s.service_name,
+              s.resource_group_key, sum(s.cost)
             from resource_cost_series s
             join ${sets} m on m.resource_id = s.resource_id
             join ${tags} t on t.tag_set = m.tag_set
             where s.tenant_id = ${tenantId} and ${days} and ${ofTags}
-            group by t.tag_key, s.date, t.tag_value, s.currency`
+            group by t.tag_key, s.date, t.tag_value, s.currency, s.charge_category, s.service_name,
+              s.resource_group_key`
     await insertSums(sql`s.date >= ${from} and s.date <= ${to}`, sql`true`).execute(trx)
     if (changed.length) {
       await insertSums(sql`(s.date < ${from} or s.date > ${to})`, sql`t.tag_key in (${changedKeys})`).execute(trx)
     }
   })
+  // The charts' sums of the same rows, per key, day, value and currency (in the tag series' key order: no sort).
+  const insertValueSums = (where: RawBuilder<unknown>) => sql`
+    insert into tag_value_series (tenant_id, tag_key, date, tag_value, currency, cost)
+    select tenant_id, tag_key, date, tag_value, currency, sum(cost) from tag_cost_series
+    where tenant_id = ${tenantId} and ${where}
+    group by tenant_id, tag_key, date, tag_value, currency`
+  await insertValueSums(sql`date >= ${from} and date <= ${to}`).execute(trx)
+  if (changed.length)
+    await insertValueSums(sql`tag_key in (${changedKeys}) and (date < ${from} or date > ${to})`).execute(trx)
 }
 
 /**

@@ -31,6 +31,7 @@ export interface Database {
   resourceCostTotals: ResourceCostTotalsTable
   resourceTags: ResourceTagsTable
   tagCostSeries: TagCostSeriesTable
+  tagValueSeries: TagValueSeriesTable
   cpuMetrics: CpuMetricsTable
   analysisRuns: AnalysisRunsTable
   sessions: SessionsTable
@@ -384,8 +385,24 @@ export interface ResourceTagsTable {
   tagValue: string
 }
 
-/** The cost (every category) of a tenant's resources with one value of a tag key, per day and currency. */
+/**
+ * The cost of a tenant's resources with one value of a tag key, per day, currency, charge category, service and
+ * resource group key (any subscription).
+ */
 export interface TagCostSeriesTable {
+  tenantId: string
+  tagKey: string
+  date: string
+  tagValue: string
+  currency: string
+  chargeCategory: string
+  serviceName: string
+  resourceGroupKey: string
+  cost: number
+}
+
+/** tag_cost_series summed per tag key, day, value and currency: what a chart by tag reads. */
+export interface TagValueSeriesTable {
   tenantId: string
   tagKey: string
   date: string

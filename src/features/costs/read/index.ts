@@ -19,7 +19,15 @@ export type { ResourceServiceCost } from './batches.js'
 export { ACTIVE_SOURCE_DAYS, type CostCoverage, type SourceCoverage, settledThroughOf } from './coverage.js'
 export { currencyOfLatest, DEFAULT_CURRENCY } from './currency.js'
 export type { ScopeUsage, TenantCurrencyCost } from './overview.js'
-export type { ChargeSelection, ScopeCell, ScopeFilter, SeriesFilter, SeriesGrouping, SeriesRow } from './series.js'
+export type {
+  CellShape,
+  ChargeSelection,
+  ScopeCell,
+  ScopeFilter,
+  SeriesFilter,
+  SeriesGrouping,
+  SeriesRow,
+} from './series.js'
 export { type CostTotals, resourceCostBetween, summaryWindows } from './totals.js'
 export type { SeriesLevel, StoppedResource, UsageSeries } from './usage.js'
 

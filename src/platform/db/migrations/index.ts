@@ -24,6 +24,7 @@ import * as costCoverage from './0029_cost_coverage.js'
 import * as notifications from './0030_notifications.js'
 import * as markerPredictions from './0032_marker_predictions.js'
 import * as budgets from './0033_budgets.js'
+import * as tagSeriesByScope from './0034_tag_series_by_scope.js'
 import * as costSources from './0035_cost_sources.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
@@ -53,5 +54,6 @@ export const migrations: Record<string, Migration> = {
   '0030_notifications': notifications,
   '0032_marker_predictions': markerPredictions,
   '0033_budgets': budgets,
+  '0034_tag_series_by_scope': tagSeriesByScope,
   '0035_cost_sources': costSources,
 }
