@@ -126,18 +126,19 @@ for (const dialect of testDialects()) {
         ['(no team tag)', [119, 0]],
         ['platform', [8.5, 0]],
       ])
-      // The next day's usage, with the VM moved to another team: the day before regroups too.
+      // The billing period again with the next day's usage, the VM moved to another team: the day before
+      // regroups too. (An import replaces each billing period it holds, so the file holds the whole period.)
       const nextDay = line('Usage', '', 'D2s v3', VM, '4.00')
         .replace('2025-10-15T', '2025-10-16T')
         .replace('""platform""', '""search""')
-      writeFileSync(file, [HEADER, nextDay].join('\n'))
+      writeFileSync(file, [FILE, nextDay].join('\n'))
       await t.services.importFocus(tenant.id, [file])
       expect(await teams()).toEqual([
         ['(no team tag)', [119, 0]],
         ['search', [8.5, 4]],
       ])
       // A tag removed: its costs join those without it.
-      writeFileSync(file, [HEADER, nextDay.replace('"{""team"":""search""}"', '"{""Owner"":""ana""}"')].join('\n'))
+      writeFileSync(file, [FILE, nextDay.replace('"{""team"":""search""}"', '"{""Owner"":""ana""}"')].join('\n'))
       await t.services.importFocus(tenant.id, [file])
       expect(await teams()).toEqual([['(no team tag)', [127.5, 4]]])
       const owners = await get(tenant, '/costs/daily?from=2025-10-15&to=2025-10-16&groupBy=tag:OWNER')
