@@ -182,7 +182,7 @@ describe('web interface: cost sources', () => {
     await page.getByRole('button', { name: 'Connect a tenant' }).click()
     form = page.getByRole('form', { name: 'Connect a tenant' })
     await form.getByLabel('Name').fill('AWS billing')
-    await form.getByRole('radio', { name: 'FOCUS export in S3' }).check()
+    await form.getByRole('radio', { name: /FOCUS export in S3/ }).check()
     await form.getByLabel('Bucket').fill('acme-billing')
     await form.getByLabel('Prefix').fill('exports/focus-daily')
     await form.getByLabel('Region').fill('eu-west-1')
@@ -193,6 +193,21 @@ describe('web interface: cost sources', () => {
     await page.getByRole('button', { name: 'Pull now' }).waitFor()
     await page.getByText('Costs from: FOCUS export in S3').waitFor()
     expect(await page.locator('body').innerText()).not.toContain('a-secret-never-shown')
+
+    // An Azure Cost Management export in Blob Storage, its SAS never shown again.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tenants' }).click()
+    await page.getByRole('button', { name: 'Connect a tenant' }).click()
+    form = page.getByRole('form', { name: 'Connect a tenant' })
+    await form.getByLabel('Name').fill('Azure billing')
+    await form.getByRole('radio', { name: /FOCUS export in S3/ }).check()
+    await form.getByLabel('Stored in').selectOption('AzureBlob')
+    await form.getByLabel('Container URL').fill('https://contosobilling.blob.core.windows.net/exports')
+    await form.getByLabel('Prefix').fill('costs/focus-cost')
+    await form.getByLabel('SAS token').fill('sv=2024-08-04&sp=rl&sig=never-shown-again')
+    await form.getByRole('button', { name: 'Connect the tenant' }).click()
+    await page.getByRole('heading', { name: 'Azure billing', level: 1 }).waitFor()
+    await page.getByText('Costs from: FOCUS export in Azure Blob Storage').waitFor()
+    expect(await page.locator('body').innerText()).not.toContain('never-shown-again')
 
     const listed = (await t.request('GET', `${API_PREFIX}/tenants?pageSize=50`, org.ownerKey)).json()
       .items as TenantRecord[]

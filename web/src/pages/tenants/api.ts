@@ -19,6 +19,9 @@ const SOURCE_WORDS: Record<CostSource, string> = {
   FocusUpload: 'FOCUS upload',
   FocusExport: 'FOCUS export',
 }
+export type LocationType = NonNullable<Tenant['location']>['type']
+export const LOCATION_TYPES = everyOf<LocationType>()(['S3', 'AzureBlob'])
+export const STORE_WORDS: Record<LocationType, string> = { S3: 'S3', AzureBlob: 'Azure Blob Storage' }
 const PROVIDER_WORDS: Record<NonNullable<Tenant['provider']>, string> = {
   AWS: 'AWS',
   Azure: 'Azure',
@@ -29,7 +32,8 @@ const PROVIDER_WORDS: Record<NonNullable<Tenant['provider']>, string> = {
 /** Where a tenant's costs come from, in words: "Azure", "FOCUS upload · AWS", "FOCUS export in S3". */
 export function sourceInWords(tenant: Pick<Tenant, 'costSource' | 'provider' | 'location'>): string {
   if (tenant.costSource === 'AzureConnector') return 'Azure'
-  const source = tenant.location ? `${SOURCE_WORDS[tenant.costSource]} in ${tenant.location.type}` : null
+  const store = tenant.location ? STORE_WORDS[tenant.location.type] : null
+  const source = store ? `${SOURCE_WORDS[tenant.costSource]} in ${store}` : null
   const words = source ?? SOURCE_WORDS[tenant.costSource]
   return tenant.provider ? `${words} · ${PROVIDER_WORDS[tenant.provider]}` : words
 }

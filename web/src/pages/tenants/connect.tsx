@@ -8,6 +8,9 @@ import {
   CREDENTIAL_TYPES,
   type CreateTenantInput,
   type CredentialType,
+  LOCATION_TYPES,
+  type LocationType,
+  STORE_WORDS,
   tenantsApi,
 } from './api'
 
@@ -26,6 +29,9 @@ interface Draft {
   accessKeyId: string
   secretAccessKey: string
   endpoint: string
+  locationType: LocationType
+  containerUrl: string
+  sasToken: string
 }
 
 const EMPTY: Draft = {
@@ -42,6 +48,9 @@ const EMPTY: Draft = {
   accessKeyId: '',
   secretAccessKey: '',
   endpoint: '',
+  locationType: 'S3',
+  containerUrl: '',
+  sasToken: '',
 }
 
 const SOURCE_CHOICES: Record<CostSource, { label: string; hint: string }> = {
@@ -54,8 +63,8 @@ const SOURCE_CHOICES: Record<CostSource, { label: string; hint: string }> = {
     hint: 'You push FOCUS exports (CSV, gzip CSV or Parquet) of any cloud from the tenant’s Runs page or the API.',
   },
   FocusExport: {
-    label: 'FOCUS export in S3',
-    hint: 'Costwatch pulls an AWS Data Exports FOCUS export from its bucket every day, and when you ask.',
+    label: 'FOCUS export in S3 or Azure Blob Storage',
+    hint: 'Costwatch pulls an AWS Data Exports or Azure Cost Management FOCUS export every day, and when you ask.',
   },
 }
 
@@ -69,6 +78,17 @@ const CREDENTIAL_LABEL: Record<CredentialType, string> = {
 function inputOf(d: Draft): CreateTenantInput {
   const optional = (text: string) => (text.trim() === '' ? null : text.trim())
   if (d.costSource === 'FocusUpload') return { name: d.name, costSource: 'FocusUpload' }
+  if (d.costSource === 'FocusExport' && d.locationType === 'AzureBlob')
+    return {
+      name: d.name,
+      costSource: 'FocusExport',
+      location: {
+        type: 'AzureBlob',
+        containerUrl: d.containerUrl.trim(),
+        prefix: d.prefix.trim(),
+        sasToken: d.sasToken.trim() === '' ? null : d.sasToken.trim(),
+      },
+    }
   if (d.costSource === 'FocusExport')
     return {
       name: d.name,
@@ -259,27 +279,61 @@ export function ConnectTenantForm(props: { onCancel(): void; onConnected(tenant:
 
       {draft.costSource === 'FocusExport' && (
         <fieldset>
-          <legend>S3 location</legend>
+          <legend>Export location</legend>
           <div class="form-grid">
-            {text('bucket', 'location.bucket', 'Bucket', { placeholder: 'e.g. acme-billing' })}
-            {text('prefix', 'location.prefix', 'Prefix', {
-              placeholder: 'e.g. exports/focus-daily',
-              hint: 'The export’s own folder, <S3 path prefix>/<export name>, under which AWS writes data/BILLING_PERIOD=YYYY-MM/… and metadata/…/<export name>-Manifest.json.',
-            })}
-            {text('region', 'location.region', 'Region', { placeholder: 'e.g. eu-west-1' })}
-            {text('accessKeyId', 'location.accessKeyId', 'Access key id', {
-              hint: "Of an IAM user that may list and read the export's folder.",
-            })}
-            {text('secretAccessKey', 'location.secretAccessKey', 'Secret access key', {
-              type: 'password',
-              hint: 'Sealed at rest; never shown again.',
-            })}
-            {text('endpoint', 'location.endpoint', 'Endpoint (optional)', {
-              placeholder: 'https://…',
-              hint: 'Only for an S3-compatible store (MinIO, R2); empty for AWS.',
-              words: 'The endpoint',
-            })}
+            <div class="field">
+              <label for={`${p}-location-type`}>Stored in</label>
+              <select
+                id={`${p}-location-type`}
+                value={draft.locationType}
+                onChange={(e) => set('locationType', e.currentTarget.value as LocationType)}
+              >
+                {LOCATION_TYPES.map((type) => (
+                  <option key={type} value={type}>
+                    {STORE_WORDS[type]}
+                  </option>
+                ))}
+              </select>
+            </div>
           </div>
+          {draft.locationType === 'AzureBlob' ? (
+            <div class="form-grid">
+              {text('containerUrl', 'location.containerUrl', 'Container URL', {
+                placeholder: 'https://<account>.blob.core.windows.net/<container>',
+                words: 'The container URL',
+              })}
+              {text('prefix', 'location.prefix', 'Prefix', {
+                placeholder: 'e.g. costs/focus-cost',
+                hint: 'The export’s root folder and name, under which each run writes <YYYYMMDD-YYYYMMDD>/<run id>/ with a manifest.json.',
+              })}
+              {text('sasToken', 'location.sasToken', 'SAS token', {
+                type: 'password',
+                hint: 'With read and list on the container. Sealed at rest; never shown again.',
+                words: 'The SAS token',
+              })}
+            </div>
+          ) : (
+            <div class="form-grid">
+              {text('bucket', 'location.bucket', 'Bucket', { placeholder: 'e.g. acme-billing' })}
+              {text('prefix', 'location.prefix', 'Prefix', {
+                placeholder: 'e.g. exports/focus-daily',
+                hint: 'The export’s own folder, <S3 path prefix>/<export name>, under which AWS writes data/BILLING_PERIOD=YYYY-MM/… and metadata/…/<export name>-Manifest.json.',
+              })}
+              {text('region', 'location.region', 'Region', { placeholder: 'e.g. eu-west-1' })}
+              {text('accessKeyId', 'location.accessKeyId', 'Access key id', {
+                hint: "Of an IAM user that may list and read the export's folder.",
+              })}
+              {text('secretAccessKey', 'location.secretAccessKey', 'Secret access key', {
+                type: 'password',
+                hint: 'Sealed at rest; never shown again.',
+              })}
+              {text('endpoint', 'location.endpoint', 'Endpoint (optional)', {
+                placeholder: 'https://…',
+                hint: 'Only for an S3-compatible store (MinIO, R2); empty for AWS.',
+                words: 'The endpoint',
+              })}
+            </div>
+          )}
           {/* Only the location's own messages: its fields' are beside them. */}
           <FieldError id={`${p}-location-error`} label="The location" messages={fieldMessages(error, 'location')} />
         </fieldset>
