@@ -67,6 +67,8 @@ export interface Config {
    * (an internal chat server); empty by default.
    */
   outboundAllow: string[]
+  /** BigQuery's REST address for FocusExport tenants of Google Cloud (COSTWATCH_BIGQUERY_ENDPOINT). */
+  bigQueryEndpoint: string
   /** The largest FOCUS file a POST /tenants/{id}/cost-files takes, in bytes (COSTWATCH_UPLOAD_MAX_MB). */
   uploadMaxBytes: number
   /** Notification deliveries one worker sends at once (COSTWATCH_NOTIFY_CONCURRENCY), at most 4 per channel. */
@@ -206,6 +208,13 @@ function httpsUrl(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '')
 }
 
+/** An https:// origin, or an http:// one on the loopback interface (an emulator on the same machine). */
+function httpsOrLoopbackUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback
+  if (/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(raw)) return raw.replace(/\/+$/, '')
+  return httpsUrl(env, name, fallback)
+}
+
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
 
 /** COSTWATCH_TRUST_PROXY: comma-separated addresses and CIDR ranges, as Fastify's trustProxy takes them. */
@@ -324,6 +333,7 @@ export function loadConfig(
     azureSettlingDays: azureSettlingDaysFrom(env),
     hostCredentialOrganisations: organisationIds(env, 'COSTWATCH_HOST_CREDENTIAL_ORGS'),
     outboundAllow: cidrList(env, 'COSTWATCH_OUTBOUND_ALLOW'),
+    bigQueryEndpoint: httpsOrLoopbackUrl(env, 'COSTWATCH_BIGQUERY_ENDPOINT', 'https://bigquery.googleapis.com'),
     uploadMaxBytes: positiveInteger(env, 'COSTWATCH_UPLOAD_MAX_MB', 2048, 1024 * 1024) * 1024 * 1024,
     notifyConcurrency: positiveInteger(env, 'COSTWATCH_NOTIFY_CONCURRENCY', 16, 256),
     anomalyDetection: anomalyDetectionFrom(env),

@@ -98,6 +98,7 @@ export function createCollectionWorker(deps: {
         secrets: services.secrets,
         hostCredentials: services.hostCredentials,
         outboundAllow: config.outboundAllow,
+        bigQueryEndpoint: config.bigQueryEndpoint,
       }),
       clock,
       ids: deps.ids,

@@ -1714,18 +1714,26 @@ export interface components {
                 bucket?: string | null;
                 /** @description AzureBlob: `https://<account>.blob.core.windows.net/<container>`. */
                 containerUrl?: string | null;
+                /** @description BigQuery: the dataset of the billing export. */
+                dataset?: string | null;
                 /** @description S3: an S3-compatible store (MinIO, R2), addressed path-style; null for AWS. */
                 endpoint?: string | null;
-                /** @description The export's own folder. S3: `<S3 path prefix>/<export name>`, under which AWS writes `data/BILLING_PERIOD=YYYY-MM/…` and `metadata/BILLING_PERIOD=YYYY-MM/<export name>-Manifest.json`. AzureBlob: the export's root folder path and name, under which each run writes `<YYYYMMDD-YYYYMMDD>/<run id>/` with a `manifest.json`. */
-                prefix: string;
+                /** @description The export's own folder. S3: `<S3 path prefix>/<export name>`, under which AWS writes `data/BILLING_PERIOD=YYYY-MM/…` and `metadata/BILLING_PERIOD=YYYY-MM/<export name>-Manifest.json`. AzureBlob: the export's root folder path and name, under which each run writes `<YYYYMMDD-YYYYMMDD>/<run id>/` with a `manifest.json`. Not used with BigQuery. */
+                prefix?: string;
+                /** @description BigQuery: the project holding the dataset (and running the queries). */
+                projectId?: string | null;
                 /** @description S3: e.g. `eu-west-1`. */
                 region?: string | null;
                 /** @description AzureBlob: a SAS with read and list on the container (without its `?`); sealed at rest, never returned. */
                 sasToken?: string | null;
                 /** @description S3: sealed at rest; never returned, logged or exported. */
                 secretAccessKey?: string | null;
+                /** @description BigQuery: a service account's JSON key, with BigQuery Data Viewer on the table and Job User on the project; sealed at rest, never returned. */
+                serviceAccountKey?: string | null;
+                /** @description BigQuery: the FOCUS export table, `gcp_billing_export_focus_<BILLING_ACCOUNT_ID>`. */
+                table?: string | null;
                 /** @enum {string} */
-                type: "S3" | "AzureBlob";
+                type: "S3" | "AzureBlob" | "BigQuery";
             };
             name: string;
         };
@@ -2641,14 +2649,19 @@ export interface components {
             location: {
                 accessKeyId?: string | null;
                 bucket?: string;
+                /** @description BigQuery: the service account's e-mail (no secret). */
+                clientEmail?: string;
                 containerUrl?: string;
+                dataset?: string;
                 endpoint?: string | null;
                 /** @description Whether a secret (access key, SAS) is stored. It is never returned. */
                 hasSecret: boolean;
                 prefix: string;
+                projectId?: string;
                 region?: string;
+                table?: string;
                 /** @enum {string} */
-                type: "S3" | "AzureBlob";
+                type: "S3" | "AzureBlob" | "BigQuery";
             } | null;
             name: string;
             provider: ("AWS" | "Azure" | "GoogleCloud" | "Other") | null;

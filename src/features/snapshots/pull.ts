@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
 import { azureBlobExportLocation } from '../../connectors/exports/azure-blob.js'
+import { type BigQueryExportSettings, bigQueryExportLocation } from '../../connectors/exports/bigquery.js'
 import { s3ExportLocation } from '../../connectors/exports/s3.js'
 import { type ExportLocation, ExportLocationError, type ExportPeriod } from '../../connectors/exports/types.js'
 import { ConnectorError } from '../../connectors/types.js'
@@ -29,6 +30,7 @@ export interface PullContext {
 type StoredLocation =
   | { type: 'S3'; bucket: string; prefix: string; region: string; endpoint: string | null }
   | { type: 'AzureBlob'; containerUrl: string; prefix: string }
+  | { type: 'BigQuery'; projectId: string; dataset: string; table: string }
 
 /**
  * The snapshot of a FocusExport tenant: reads the export's billing periods from its location, and imports those
@@ -43,6 +45,8 @@ export function createExportPuller(deps: {
   hostCredentials: HostCredentialPolicy
   /** The operator's networks an endpoint may be in although not public (config.outboundAllow). */
   outboundAllow: string[]
+  /** BigQuery's REST address (config.bigQueryEndpoint): Google's, or an emulator's. */
+  bigQueryEndpoint: string
 }) {
   const agents = guardedAgents(deps.outboundAllow)
   const allow = parseAllowList(deps.outboundAllow)
@@ -50,7 +54,7 @@ export function createExportPuller(deps: {
   async function locationOf(tenant: TenantRow): Promise<ExportLocation> {
     if (!tenant.locationJson) throw new ConnectorError('location_missing', 'The tenant has no location to pull from.')
     const stored = JSON.parse(tenant.locationJson) as StoredLocation
-    const address = stored.type === 'S3' ? stored.endpoint : stored.containerUrl
+    const address = stored.type === 'S3' ? stored.endpoint : stored.type === 'AzureBlob' ? stored.containerUrl : null
     if (address) {
       const judged = judgeForm(address, allow)
       if ('refusal' in judged) throw new ConnectorError('location_refused', `${judged.refusal}.`)
@@ -64,6 +68,14 @@ export function createExportPuller(deps: {
         throw new ConnectorError('invalid_credentials', `The location's stored secret cannot be used. ${err.message}`)
       }
     }
+    if (stored.type === 'BigQuery')
+      return bigQueryExportLocation({
+        projectId: stored.projectId,
+        dataset: stored.dataset,
+        table: stored.table,
+        serviceAccountKey: secret?.serviceAccountKey as unknown as BigQueryExportSettings['serviceAccountKey'],
+        apiEndpoint: deps.bigQueryEndpoint,
+      })
     if (stored.type === 'AzureBlob')
       return azureBlobExportLocation({
         containerUrl: stored.containerUrl,

@@ -11,8 +11,11 @@ export type CostSource = (typeof CostSources)[number]
 /** The cloud a file source's data names (FOCUS ServiceProviderName/ProviderName). */
 export const Providers = ['AWS', 'Azure', 'GoogleCloud', 'Other'] as const
 
-/** Where a FocusExport tenant's files are: an S3 bucket (AWS Data Exports) or a Blob Storage container (Cost Management). */
-export const LocationTypes = ['S3', 'AzureBlob'] as const
+/**
+ * Where a FocusExport tenant's costs are: an S3 bucket (AWS Data Exports), a Blob Storage container (Cost
+ * Management exports) or a BigQuery table (Google Cloud's FOCUS export).
+ */
+export const LocationTypes = ['S3', 'AzureBlob', 'BigQuery'] as const
 const optionalText = (maxLength: number, description?: string) =>
   Type.Optional(Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) })))
 
@@ -20,11 +23,13 @@ const optionalText = (maxLength: number, description?: string) =>
 export const LocationRequest = Type.Object(
   {
     type: StringEnum(LocationTypes),
-    prefix: Type.String({
-      maxLength: 1024,
-      description:
-        "The export's own folder. S3: `<S3 path prefix>/<export name>`, under which AWS writes `data/BILLING_PERIOD=YYYY-MM/…` and `metadata/BILLING_PERIOD=YYYY-MM/<export name>-Manifest.json`. AzureBlob: the export's root folder path and name, under which each run writes `<YYYYMMDD-YYYYMMDD>/<run id>/` with a `manifest.json`.",
-    }),
+    prefix: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description:
+          "The export's own folder. S3: `<S3 path prefix>/<export name>`, under which AWS writes `data/BILLING_PERIOD=YYYY-MM/…` and `metadata/BILLING_PERIOD=YYYY-MM/<export name>-Manifest.json`. AzureBlob: the export's root folder path and name, under which each run writes `<YYYYMMDD-YYYYMMDD>/<run id>/` with a `manifest.json`. Not used with BigQuery.",
+      }),
+    ),
     bucket: optionalText(63, 'S3: the bucket.'),
     region: optionalText(50, 'S3: e.g. `eu-west-1`.'),
     accessKeyId: optionalText(
@@ -45,6 +50,13 @@ export const LocationRequest = Type.Object(
       2000,
       'AzureBlob: a SAS with read and list on the container (without its `?`); sealed at rest, never returned.',
     ),
+    projectId: optionalText(30, 'BigQuery: the project holding the dataset (and running the queries).'),
+    dataset: optionalText(1024, 'BigQuery: the dataset of the billing export.'),
+    table: optionalText(1024, 'BigQuery: the FOCUS export table, `gcp_billing_export_focus_<BILLING_ACCOUNT_ID>`.'),
+    serviceAccountKey: optionalText(
+      10000,
+      "BigQuery: a service account's JSON key, with BigQuery Data Viewer on the table and Job User on the project; sealed at rest, never returned.",
+    ),
   },
   { additionalProperties: false },
 )
@@ -60,6 +72,10 @@ export const LocationRecord = Type.Object(
     endpoint: Type.Optional(Nullable(Type.String())),
     accessKeyId: Type.Optional(Nullable(Type.String())),
     containerUrl: Type.Optional(Type.String()),
+    projectId: Type.Optional(Type.String()),
+    dataset: Type.Optional(Type.String()),
+    table: Type.Optional(Type.String()),
+    clientEmail: Type.Optional(Type.String({ description: "BigQuery: the service account's e-mail (no secret)." })),
     hasSecret: Type.Boolean({ description: 'Whether a secret (access key, SAS) is stored. It is never returned.' }),
   },
   { description: "Where a FocusExport tenant's files are pulled from. An addition to the contract." },

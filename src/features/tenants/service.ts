@@ -44,14 +44,39 @@ const S3_HOST_CREDENTIALS_REFUSAL =
 /** What a FocusExport tenant keeps of its location: what the record shows, and the secret sealed apart. */
 interface CheckedLocation {
   shown: Omit<LocationRecord, 'hasSecret'>
-  secret: { accessKeyId: string; secretAccessKey: string } | { sasToken: string } | null
+  secret:
+    | { accessKeyId: string; secretAccessKey: string }
+    | { sasToken: string }
+    | { serviceAccountKey: Record<string, unknown> }
+    | null
 }
 
 /** The fields each location type takes; any other given is refused by name. */
 const LOCATION_FIELDS = {
-  S3: ['bucket', 'region', 'accessKeyId', 'secretAccessKey', 'endpoint'],
-  AzureBlob: ['containerUrl', 'sasToken'],
+  S3: ['prefix', 'bucket', 'region', 'accessKeyId', 'secretAccessKey', 'endpoint'],
+  AzureBlob: ['prefix', 'containerUrl', 'sasToken'],
+  BigQuery: ['projectId', 'dataset', 'table', 'serviceAccountKey'],
 } as const
+const ALL_LOCATION_FIELDS = [...new Set(Object.values(LOCATION_FIELDS).flat())]
+/** BigQuery's names: a project id (6-30 of lower-case letters, digits, hyphens), datasets and tables (A-Z, 0-9, _). */
+const GCP_PROJECT = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/
+const BQ_NAME = /^[A-Za-z0-9_]{1,1024}$/
+
+/** A service account's JSON key, or why it is not one (never quoting it). */
+function serviceAccountKeyOf(text: string): { key: Record<string, unknown> } | { problem: string } {
+  let key: unknown
+  try {
+    key = JSON.parse(text)
+  } catch {
+    return { problem: "must be a service account's JSON key (the file Google Cloud gives)" }
+  }
+  const k = key as Record<string, unknown>
+  if (k?.type !== 'service_account' || typeof k.client_email !== 'string' || typeof k.private_key !== 'string')
+    return { problem: 'must be a key of type service_account, with client_email and private_key' }
+  if (!/-----BEGIN PRIVATE KEY-----/.test(k.private_key))
+    return { problem: 'its private_key must be a PEM private key' }
+  return { key: { client_email: k.client_email, private_key: k.private_key, private_key_id: k.private_key_id } }
+}
 
 /** The location of a FocusExport tenant, checked field by field into `errors`; null when it has errors. */
 function locationOf(
@@ -64,11 +89,28 @@ function locationOf(
     return null
   }
   const before = Object.keys(errors).length
-  const other = input.type === 'S3' ? 'AzureBlob' : 'S3'
-  for (const field of LOCATION_FIELDS[other])
-    if (input[field] !== undefined && input[field] !== null)
+  const own: readonly string[] = LOCATION_FIELDS[input.type]
+  for (const field of ALL_LOCATION_FIELDS)
+    if (!own.includes(field) && input[field] !== undefined && input[field] !== null)
       errors[`location.${field}`] = [`is not used with ${input.type}`]
-  const prefix = input.prefix.trim().replace(/^\/+|\/+$/g, '')
+  const prefix = (input.prefix ?? '').trim().replace(/^\/+|\/+$/g, '')
+  if (input.type === 'BigQuery') {
+    const projectId = input.projectId?.trim() ?? ''
+    if (!GCP_PROJECT.test(projectId))
+      errors['location.projectId'] = ['must be a Google Cloud project id such as acme-billing']
+    const dataset = input.dataset?.trim() ?? ''
+    if (!BQ_NAME.test(dataset)) errors['location.dataset'] = ['must be a dataset name: letters, digits and _']
+    const table = input.table?.trim() ?? ''
+    if (!BQ_NAME.test(table)) errors['location.table'] = ['must be a table name: letters, digits and _']
+    const parsed = input.serviceAccountKey ? serviceAccountKeyOf(input.serviceAccountKey) : null
+    if (parsed === null) errors['location.serviceAccountKey'] = ['is required for BigQuery']
+    else if ('problem' in parsed) errors['location.serviceAccountKey'] = [parsed.problem]
+    if (Object.keys(errors).length > before || !parsed || 'problem' in parsed) return null
+    return {
+      shown: { type: 'BigQuery', prefix: '', projectId, dataset, table, clientEmail: String(parsed.key.client_email) },
+      secret: { serviceAccountKey: parsed.key },
+    }
+  }
   /** A store's address: the outbound rules' form, and nothing but the address. */
   const address = (field: 'endpoint' | 'containerUrl', value: string, path: 'none' | 'container') => {
     const judged = judgeForm(value, allow)
