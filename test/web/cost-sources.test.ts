@@ -209,6 +209,25 @@ describe('web interface: cost sources', () => {
     await page.getByText('Costs from: FOCUS export in Azure Blob Storage').waitFor()
     expect(await page.locator('body').innerText()).not.toContain('never-shown-again')
 
+    // Google Cloud's export in BigQuery: a key that is no service account's is refused beside its field.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tenants' }).click()
+    await page.getByRole('button', { name: 'Connect a tenant' }).click()
+    form = page.getByRole('form', { name: 'Connect a tenant' })
+    await form.getByLabel('Name').fill('Google billing')
+    await form.getByRole('radio', { name: /FOCUS export in S3/ }).check()
+    await form.getByLabel('Stored in').selectOption('BigQuery')
+    await form.getByLabel('Project id').fill('acme-billing')
+    await form.getByLabel('Dataset').fill('billing')
+    await form.getByLabel('Table').fill('gcp_billing_export_focus_01A2B3')
+    await form.getByLabel('Service account key').fill('{"type":"authorized_user"}')
+    await form.getByRole('button', { name: 'Connect the tenant' }).click()
+    await form.getByText(/must be a key of type service_account/).waitFor()
+    expect(await form.getByLabel('Service account key').getAttribute('aria-invalid')).toBe('true')
+    expect(await form.getByLabel('Project id').inputValue()).toBe('acme-billing')
+    expect(problems.splice(0)).toEqual([
+      'Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ])
+
     const listed = (await t.request('GET', `${API_PREFIX}/tenants?pageSize=50`, org.ownerKey)).json()
       .items as TenantRecord[]
     expect(listed.find((x) => x.name === 'Contoso')).toMatchObject({

@@ -20,8 +20,12 @@ const SOURCE_WORDS: Record<CostSource, string> = {
   FocusExport: 'FOCUS export',
 }
 export type LocationType = NonNullable<Tenant['location']>['type']
-export const LOCATION_TYPES = everyOf<LocationType>()(['S3', 'AzureBlob'])
-export const STORE_WORDS: Record<LocationType, string> = { S3: 'S3', AzureBlob: 'Azure Blob Storage' }
+export const LOCATION_TYPES = everyOf<LocationType>()(['S3', 'AzureBlob', 'BigQuery'])
+export const STORE_WORDS: Record<LocationType, string> = {
+  S3: 'S3',
+  AzureBlob: 'Azure Blob Storage',
+  BigQuery: 'BigQuery',
+}
 const PROVIDER_WORDS: Record<NonNullable<Tenant['provider']>, string> = {
   AWS: 'AWS',
   Azure: 'Azure',

@@ -32,6 +32,10 @@ interface Draft {
   locationType: LocationType
   containerUrl: string
   sasToken: string
+  projectId: string
+  dataset: string
+  table: string
+  serviceAccountKey: string
 }
 
 const EMPTY: Draft = {
@@ -51,6 +55,10 @@ const EMPTY: Draft = {
   locationType: 'S3',
   containerUrl: '',
   sasToken: '',
+  projectId: '',
+  dataset: '',
+  table: '',
+  serviceAccountKey: '',
 }
 
 const SOURCE_CHOICES: Record<CostSource, { label: string; hint: string }> = {
@@ -63,8 +71,8 @@ const SOURCE_CHOICES: Record<CostSource, { label: string; hint: string }> = {
     hint: 'You push FOCUS exports (CSV, gzip CSV or Parquet) of any cloud from the tenant’s Runs page or the API.',
   },
   FocusExport: {
-    label: 'FOCUS export in S3 or Azure Blob Storage',
-    hint: 'Costwatch pulls an AWS Data Exports or Azure Cost Management FOCUS export every day, and when you ask.',
+    label: 'FOCUS export in S3, Azure Blob Storage or BigQuery',
+    hint: 'Costwatch pulls an AWS, Azure or Google Cloud FOCUS export every day, and when you ask.',
   },
 }
 
@@ -78,6 +86,18 @@ const CREDENTIAL_LABEL: Record<CredentialType, string> = {
 function inputOf(d: Draft): CreateTenantInput {
   const optional = (text: string) => (text.trim() === '' ? null : text.trim())
   if (d.costSource === 'FocusUpload') return { name: d.name, costSource: 'FocusUpload' }
+  if (d.costSource === 'FocusExport' && d.locationType === 'BigQuery')
+    return {
+      name: d.name,
+      costSource: 'FocusExport',
+      location: {
+        type: 'BigQuery',
+        projectId: d.projectId.trim(),
+        dataset: d.dataset.trim(),
+        table: d.table.trim(),
+        serviceAccountKey: d.serviceAccountKey.trim() === '' ? null : d.serviceAccountKey,
+      },
+    }
   if (d.costSource === 'FocusExport' && d.locationType === 'AzureBlob')
     return {
       name: d.name,
@@ -296,7 +316,34 @@ export function ConnectTenantForm(props: { onCancel(): void; onConnected(tenant:
               </select>
             </div>
           </div>
-          {draft.locationType === 'AzureBlob' ? (
+          {draft.locationType === 'BigQuery' && (
+            <div class="form-grid">
+              {text('projectId', 'location.projectId', 'Project id', { placeholder: 'e.g. acme-billing' })}
+              {text('dataset', 'location.dataset', 'Dataset', { placeholder: 'e.g. billing' })}
+              {text('table', 'location.table', 'Table', {
+                placeholder: 'gcp_billing_export_focus_<BILLING_ACCOUNT_ID>',
+              })}
+              <div class="field">
+                <label for={`${p}-location-serviceAccountKey`}>Service account key</label>
+                <textarea
+                  id={`${p}-location-serviceAccountKey`}
+                  rows={4}
+                  spellcheck={false}
+                  autocomplete="off"
+                  value={draft.serviceAccountKey}
+                  onInput={(e) => set('serviceAccountKey', e.currentTarget.value)}
+                  aria-invalid={invalid('location.serviceAccountKey')}
+                  aria-describedby={describedBy('location.serviceAccountKey', `${p}-location-serviceAccountKey-hint`)}
+                />
+                <p id={`${p}-location-serviceAccountKey-hint`} class="hint">
+                  The JSON key of a service account with BigQuery Data Viewer on the dataset and Job User on the
+                  project. Sealed at rest; never shown again.
+                </p>
+                {fieldError('location.serviceAccountKey', 'The service account key')}
+              </div>
+            </div>
+          )}
+          {draft.locationType === 'BigQuery' ? null : draft.locationType === 'AzureBlob' ? (
             <div class="form-grid">
               {text('containerUrl', 'location.containerUrl', 'Container URL', {
                 placeholder: 'https://<account>.blob.core.windows.net/<container>',
