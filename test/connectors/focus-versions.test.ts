@@ -23,70 +23,10 @@ function csv(rows: Record<string, string>[]): string {
   return `${[columns.join(','), ...rows.map((r) => columns.map((c) => quote(r[c] ?? '')).join(','))].join('\n')}\n`
 }
 
-/** The 43 columns of FOCUS 1.0. */
-const FOCUS_10 = [
-  'AvailabilityZone',
-  'BilledCost',
-  'BillingAccountId',
-  'BillingAccountName',
-  'BillingCurrency',
-  'BillingPeriodEnd',
-  'BillingPeriodStart',
-  'ChargeCategory',
-  'ChargeClass',
-  'ChargeDescription',
-  'ChargeFrequency',
-  'ChargePeriodEnd',
-  'ChargePeriodStart',
-  'CommitmentDiscountCategory',
-  'CommitmentDiscountId',
-  'CommitmentDiscountName',
-  'CommitmentDiscountStatus',
-  'CommitmentDiscountType',
-  'ConsumedQuantity',
-  'ConsumedUnit',
-  'ContractedCost',
-  'ContractedUnitPrice',
-  'EffectiveCost',
-  'InvoiceIssuerName',
-  'ListCost',
-  'ListUnitPrice',
-  'PricingCategory',
-  'PricingQuantity',
-  'PricingUnit',
-  'ProviderName',
-  'PublisherName',
-  'RegionId',
-  'RegionName',
-  'ResourceId',
-  'ResourceName',
-  'ResourceType',
-  'ServiceCategory',
-  'ServiceName',
-  'SkuId',
-  'SkuPriceId',
-  'SubAccountId',
-  'SubAccountName',
-  'Tags',
-]
-const ADDED_11 = [
-  'CapacityReservationId',
-  'CapacityReservationStatus',
-  'CommitmentDiscountQuantity',
-  'CommitmentDiscountUnit',
-  'ServiceSubcategory',
-  'SkuMeter',
-  'SkuPriceDetails',
-]
-const ADDED_12 = [
-  'BillingAccountType',
-  'SubAccountType',
-  'InvoiceId',
-  'PricingCurrency',
-  'PricingCurrencyContractedUnitPrice',
-  'PricingCurrencyEffectiveCost',
-  'PricingCurrencyListUnitPrice',
-]
+// The columns of each version, as the sample exports write them.
+const FOCUS_10: readonly string[] = FOCUS_10_COLUMNS
+const ADDED_11: readonly string[] = FOCUS_11_ADDED
+const ADDED_12: readonly string[] = FOCUS_12_ADDED
 
 const good = {
   BillingPeriodStart: '2026-03-01T00:00:00Z',
@@ -147,6 +87,8 @@ describe('FOCUS versions', () => {
     expect(mixed.focusVersions).toEqual(['1.0', '1.2'])
   })
 })
+
+import { FOCUS_10_COLUMNS, FOCUS_11_ADDED, FOCUS_12_ADDED } from '../support/focus-providers.js'
 
 describe('FOCUS providers and their accounts', () => {
   it('names the providers in order of first appearance: ServiceProviderName of each row, else its ProviderName', async () => {

@@ -1,47 +1,19 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { parse } from 'csv-parse/sync'
 import { describe, expect, it } from 'vitest'
 import type { OrgContext } from '../support/app.js'
 import { useTestApp } from '../support/app.js'
 import { ROOT } from '../support/cli.js'
-import { costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
+import { costByDay, restatedCsv, storedCostByDay } from '../support/focus-pull.js'
 
 const API = '/api/public/v1'
 const SMALL = readFileSync(join(ROOT, 'test/fixtures/focus/azure-focus-small.csv'))
 
-/** The file's EffectiveCost summed per UTC day, read here with a CSV parser of its own. */
-function costByDay(file: Buffer): Record<string, number> {
-  const rows = parse(file, { bom: true, columns: true }) as Record<string, string>[]
-  const sums: Record<string, number> = {}
-  for (const row of rows) {
-    const day = row.ChargePeriodStart!.slice(0, 10)
-    // FOCUS: an empty EffectiveCost is the BilledCost (what the importer does too, with a warning).
-    sums[day] = (sums[day] ?? 0) + Number(row.EffectiveCost || row.BilledCost)
-  }
-  return Object.fromEntries(Object.entries(sums).map(([day, sum]) => [day, Math.round(sum * 1e6) / 1e6]))
-}
-
 /** The file with every cost multiplied by `factor` and the rows of `dropResource` left out: a restatement. */
-function restated(file: Buffer, factor: number, dropResource: string): Buffer {
-  const rows = parse(file, { bom: true, columns: true }) as Record<string, string>[]
-  const columns = Object.keys(rows[0]!)
-  const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v)
-  const lines = rows
-    .filter((r) => !r.ResourceId!.includes(dropResource))
-    .map((r) => {
-      const scaled = (v: string) => (v === '' ? '' : String(Number(v) * factor))
-      const out: Record<string, string> = {
-        ...r,
-        EffectiveCost: scaled(r.EffectiveCost!),
-        BilledCost: scaled(r.BilledCost!),
-      }
-      return columns.map((c) => quote(out[c]!)).join(',')
-    })
-  return Buffer.from(`${columns.join(',')}\n${lines.join('\n')}\n`)
-}
+const restated = (file: Buffer, factor: number, dropResource: string) =>
+  Buffer.from(restatedCsv(file, factor, (row) => !row.ResourceId!.includes(dropResource)))
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: tenants of FOCUS files`, () => {
@@ -65,14 +37,7 @@ for (const dialect of testDialects()) {
       }
       throw new Error('the import did not finish')
     }
-    const storedByDay = async (tenantId: string) => {
-      const rows = await costRowsOf(t.db.kysely, tenantId)
-        .select((eb) => ['date', eb.fn.sum<number>('cost').as('cost')])
-        .groupBy('date')
-        .orderBy('date')
-        .execute()
-      return Object.fromEntries(rows.map((r) => [r.date, Math.round(Number(r.cost) * 1e6) / 1e6]))
-    }
+    const storedByDay = (tenantId: string) => storedCostByDay(t, tenantId)
 
     it('creates a FocusUpload tenant without cloud credentials, and refuses theirs', async () => {
       const org = await t.given.organisation()

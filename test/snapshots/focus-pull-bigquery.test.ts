@@ -2,9 +2,9 @@ import { generateKeyPairSync } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type FakeTable, startFakeBigQuery } from '../fakes/bigquery.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
-import { costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
-import { type Cells, sampleExport } from '../support/focus-providers.js'
+import { sampleExport } from '../support/focus-providers.js'
+import { costByDayOfRows, snapshotNow, storedCostByDay } from '../support/focus-pull.js'
 
 const API = '/api/public/v1'
 const CLIENT_EMAIL = 'costwatch-reader@acme-billing.iam.gserviceaccount.com'
@@ -39,33 +39,13 @@ const fake = await startFakeBigQuery({
 })
 afterAll(() => fake.close())
 
-/** EffectiveCost (else BilledCost) summed per UTC day, from the table's cells. */
-const costByDay = (rows: Cells[]) => {
-  const sums: Record<string, number> = {}
-  for (const row of rows) {
-    const day = new Date(Date.parse(row.ChargePeriodStart!)).toISOString().slice(0, 10)
-    sums[day] = (sums[day] ?? 0) + Number(row.EffectiveCost || row.BilledCost)
-  }
-  return Object.fromEntries(Object.entries(sums).map(([day, cost]) => [day, Math.round(cost * 1e6) / 1e6]))
-}
+const costByDay = costByDayOfRows
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: Google Cloud's FOCUS export pulled from BigQuery`, () => {
     const t = useTestApp({ dialect, now: '2025-10-20T09:00:00.000Z', env: { COSTWATCH_BIGQUERY_ENDPOINT: fake.url } })
-    const storedByDay = async (tenantId: string) => {
-      const rows = await costRowsOf(t.db.kysely, tenantId)
-        .select((eb) => ['date', eb.fn.sum<number>('cost').as('cost')])
-        .groupBy('date')
-        .orderBy('date')
-        .execute()
-      return Object.fromEntries(rows.map((r) => [r.date, Math.round(Number(r.cost) * 1e6) / 1e6]))
-    }
-    const snapshot = async (org: OrgContext, tenantId: string) => {
-      const queued = await t.request('POST', `${API}/tenants/${tenantId}/snapshots`, org.ownerKey)
-      expect(queued.statusCode, queued.body).toBe(202)
-      await t.worker().runOnce()
-      return (await t.request('GET', queued.headers.location as string, org.ownerKey)).json()
-    }
+    const storedByDay = (tenantId: string) => storedCostByDay(t, tenantId)
+    const snapshot = (org: OrgContext, tenantId: string) => snapshotNow(t, org, tenantId)
     const connect = async (org: OrgContext, privateKey: string) => {
       const res = await t.request('POST', `${API}/tenants`, org.ownerKey, {
         name: 'Google Cloud',

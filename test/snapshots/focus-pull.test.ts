@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
-import { parse } from 'csv-parse/sync'
 import S3rver from 's3rver'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { ROOT } from '../support/cli.js'
-import { costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
+import { costByDay, restatedCsv, snapshotNow, storedCostByDay } from '../support/focus-pull.js'
 
 const API = '/api/public/v1'
 const SMALL = readFileSync(join(ROOT, 'test/fixtures/focus/azure-focus-small.csv'), 'utf8')
@@ -39,27 +38,7 @@ afterAll(async () => {
 
 /** The small export moved to another month: the same rows, dated in `month` (`YYYY-MM`). */
 const inMonth = (month: string) => SMALL.replaceAll('2025-10-', `${month}-`)
-/** The file with every cost multiplied by `factor`. */
-const scaled = (csv: string, factor: number) => {
-  const rows = parse(csv, { bom: true, columns: true }) as Record<string, string>[]
-  const columns = Object.keys(rows[0]!)
-  const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v)
-  const times = (v: string) => (v === '' ? '' : String(Number(v) * factor))
-  const lines = rows.map((r) =>
-    columns.map((c) => quote(c === 'EffectiveCost' || c === 'BilledCost' ? times(r[c]!) : r[c]!)).join(','),
-  )
-  return `${columns.join(',')}\n${lines.join('\n')}\n`
-}
-/** EffectiveCost (else BilledCost, as FOCUS says) summed per day, by a CSV parser of the test's own. */
-const costByDay = (...files: string[]) => {
-  const sums: Record<string, number> = {}
-  for (const file of files)
-    for (const row of parse(file, { bom: true, columns: true }) as Record<string, string>[]) {
-      const day = row.ChargePeriodStart!.slice(0, 10)
-      sums[day] = (sums[day] ?? 0) + Number(row.EffectiveCost || row.BilledCost)
-    }
-  return Object.fromEntries(Object.entries(sums).map(([day, sum]) => [day, Math.round(sum * 1e6) / 1e6]))
-}
+const scaled = (csv: string, factor: number) => restatedCsv(csv, factor)
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: FOCUS exports pulled from S3`, () => {
@@ -87,20 +66,8 @@ for (const dialect of testDialects()) {
         }),
       )
     }
-    const storedByDay = async (tenantId: string) => {
-      const rows = await costRowsOf(t.db.kysely, tenantId)
-        .select((eb) => ['date', eb.fn.sum<number>('cost').as('cost')])
-        .groupBy('date')
-        .orderBy('date')
-        .execute()
-      return Object.fromEntries(rows.map((r) => [r.date, Math.round(Number(r.cost) * 1e6) / 1e6]))
-    }
-    const snapshot = async (org: OrgContext, tenantId: string) => {
-      const queued = await t.request('POST', `${API}/tenants/${tenantId}/snapshots`, org.ownerKey)
-      expect(queued.statusCode, queued.body).toBe(202)
-      await t.worker().runOnce()
-      return (await t.request('GET', queued.headers.location as string, org.ownerKey)).json()
-    }
+    const storedByDay = (tenantId: string) => storedCostByDay(t, tenantId)
+    const snapshot = (org: OrgContext, tenantId: string) => snapshotNow(t, org, tenantId)
 
     it('pulls the files the newest manifests name, skips unchanged periods, and replaces a restated one', async () => {
       const september = [inMonth('2025-09')]
