@@ -385,15 +385,16 @@ for (const dialect of testDialects()) {
 
       // One resource moves to another team, one loses its owner and one gains a key of another spelling: only
       // the last two days rebuilt, as a snapshot of recent days does.
-      // Of the resources with cost on the first day, so the change shows on days the rebuild did not cover.
-      const costedFirst = costRowsOf(t.db.kysely, tenant.id)
-        .select('costResources.resourceKey')
-        .where('dailyCosts.date', '=', span.first)
+      // Of the resources with cost on the first day, so the change shows on days the rebuild did not cover, and on
+      // the last (the rebuild's days), as a snapshot sees the resources it collects.
+      const costedOn = (date: string) =>
+        costRowsOf(t.db.kysely, tenant.id).select('costResources.resourceKey').where('dailyCosts.date', '=', date)
       const resources = await t.db.kysely
         .selectFrom('resources')
         .select(['id', 'tags'])
         .where('tenantId', '=', tenant.id)
-        .where('armIdLower', 'in', costedFirst)
+        .where('armIdLower', 'in', costedOn(span.first))
+        .where('armIdLower', 'in', costedOn(span.last))
         .orderBy('id')
         .execute()
       const withTeam = resources.filter((r) => 'team' in JSON.parse(String(r.tags)))
