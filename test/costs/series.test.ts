@@ -401,12 +401,19 @@ for (const dialect of testDialects()) {
       const withOwner = resources.filter((r) => 'owner' in JSON.parse(String(r.tags)))
       expect(withTeam.length).toBeGreaterThan(1)
       expect(withOwner.length).toBeGreaterThan(0)
-      const retag = async (id: string, change: (tags: Record<string, string>) => Record<string, string>) =>
-        t.db.kysely
+      // From the tags stored now: one resource may be picked twice (a team's and an owner's).
+      const retag = async (id: string, change: (tags: Record<string, string>) => Record<string, string>) => {
+        const now = await t.db.kysely
+          .selectFrom('resources')
+          .select('tags')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+        await t.db.kysely
           .updateTable('resources')
-          .set({ tags: JSON.stringify(change(JSON.parse(String(resources.find((r) => r.id === id)!.tags)))) })
+          .set({ tags: JSON.stringify(change(JSON.parse(String(now.tags)))) })
           .where('id', '=', id)
           .execute()
+      }
       await retag(withTeam[0]!.id, (tags) => ({ ...tags, team: 'moved-team' }))
       await retag(withOwner[0]!.id, ({ owner: _, ...tags }) => tags)
       await retag(withTeam[1]!.id, (tags) => ({ ...tags, 'Cost-Owner': 'finance' }))
