@@ -271,16 +271,20 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
   ): CostRowKey {
     const resourceGroupName = group?.name ?? null
     // The row's texts compared as they are (a few characters each); only a new key looks them up (textOf).
-    for (const key of meter.keys) {
+    // Newest first, billing period first: a meter has a key per billing period (14 in a 400-day export), and a
+    // file in day order wants its newest; searched from the oldest, this loop took four times as long.
+    const keys = meter.keys
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!
       if (
+        key.billingPeriod === row.billingPeriod &&
         key.chargeCategory === row.chargeCategory &&
         key.chargeClass === row.chargeClass &&
         key.currency === row.currency &&
         key.subscriptionId === subscriptionId &&
         key.resourceGroupName === resourceGroupName &&
         key.meterName === row.meterName &&
-        key.serviceName === row.serviceName &&
-        key.billingPeriod === row.billingPeriod
+        key.serviceName === row.serviceName
       )
         return key
     }
