@@ -202,12 +202,12 @@ for (const dialect of testDialects()) {
     })
 
     it('the daily schedule queues exactly one run per tenant and day, however many workers try', async () => {
-      const ids = (await t.services.tenantStore.allIds()).sort()
+      const ids = (await t.services.tenantStore.scheduledIds()).sort()
       const early = new Date('2026-03-03T01:59:00.000Z')
-      expect(await t.services.snapshots.scheduleDaily(early, 2, t.services.tenantStore.allIds)).toBe(0)
+      expect(await t.services.snapshots.scheduleDaily(early, 2, t.services.tenantStore.scheduledIds)).toBe(0)
       const at = new Date('2026-03-03T02:00:00.000Z')
       const results = await Promise.all(
-        [1, 2, 3].map(() => t.services.snapshots.scheduleDaily(at, 2, t.services.tenantStore.allIds)),
+        [1, 2, 3].map(() => t.services.snapshots.scheduleDaily(at, 2, t.services.tenantStore.scheduledIds)),
       )
       expect(results.reduce((a, b) => a + b, 0)).toBe(ids.length)
       const scheduled = await t.db.kysely
@@ -221,7 +221,7 @@ for (const dialect of testDialects()) {
         await t.services.snapshots.scheduleDaily(
           new Date('2026-03-03T23:00:00.000Z'),
           2,
-          t.services.tenantStore.allIds,
+          t.services.tenantStore.scheduledIds,
         ),
       ).toBe(0)
     })

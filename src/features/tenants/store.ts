@@ -206,8 +206,10 @@ export function createTenantStore(db: Kysely<Database>) {
       return (await db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst()) ?? null
     },
 
-    async allIds(): Promise<string[]> {
-      return (await db.selectFrom('tenants').select('id').orderBy('id').execute()).map((r) => r.id)
+    /** Where a tenant's costs come from; null when there is no such tenant. */
+    async costSourceOf(id: string): Promise<string | null> {
+      const row = await db.selectFrom('tenants').select('costSource').where('id', '=', id).executeTakeFirst()
+      return row?.costSource ?? null
     },
 
     /** Tenants whose costs are collected or pulled on schedule: every source but pushed files. */
