@@ -127,6 +127,65 @@ for (const dialect of testDialects()) {
       expect(await storedByDay(tenant.id)).toEqual(costByDay(...september, parts[0]!))
     })
 
+    it('commits each billing period on its own: a pull stopped by a bad period keeps those before it, and the next goes on', async () => {
+      const root = `${exportRoot}-steps`
+      const put = async (period: string, version: string, csv: string) => {
+        const key = `${root}/data/BILLING_PERIOD=${period}/${version}/focus-daily-00001.csv.gz`
+        await s3.send(new PutObjectCommand({ Bucket: 'billing', Key: key, Body: gzipSync(csv) }))
+        const manifest = { executionId: version, billingPeriod: period, dataFiles: [`s3://billing/${key}`] }
+        await s3.send(
+          new PutObjectCommand({
+            Bucket: 'billing',
+            Key: `${root}/metadata/BILLING_PERIOD=${period}/focus-daily-Manifest.json`,
+            Body: JSON.stringify(manifest),
+          }),
+        )
+      }
+      const [august, september, october] = [inMonth('2025-08'), inMonth('2025-09'), SMALL]
+      await put('2025-08', 'exec-1', august)
+      // September's file ends with a row that is not a FOCUS row: its import is refused.
+      await put('2025-09', 'exec-1', `${september}not,a,cost,row\n`)
+      await put('2025-10', 'exec-1', october)
+      const org = await t.given.organisation()
+      const created = await t.request('POST', `${API}/tenants`, org.ownerKey, {
+        name: 'AWS in steps',
+        costSource: 'FocusExport',
+        location: {
+          type: 'S3',
+          bucket: 'billing',
+          prefix: root,
+          region: 'eu-west-1',
+          accessKeyId: 'S3RVER',
+          secretAccessKey: 'S3RVER',
+          endpoint,
+        },
+      })
+      const tenant = created.json()
+
+      const stopped = await snapshot(org, tenant.id)
+      expect(stopped).toMatchObject({ status: 'Failed', error: { code: 'import_rejected' } })
+      // The period, and the file as the export names it (never the pull's temporary copy).
+      expect(stopped.error.message).toMatch(
+        /^Billing period 2025-09 was not imported \(the 1 before it were\)\. 1 row could not be read.* First: \S+\/data\/BILLING_PERIOD=2025-09\/exec-1\/focus-daily-00001\.csv\.gz line 30: /,
+      )
+      expect(stopped.error.message).not.toContain(tmpdir())
+      // August, pulled before September, stays; nothing of September or October is there.
+      expect(await storedByDay(tenant.id)).toEqual(costByDay(august))
+
+      await put('2025-09', 'exec-2', september)
+      const resumed = await snapshot(org, tenant.id)
+      expect(resumed).toMatchObject({
+        status: 'Succeeded',
+        periods: [
+          { billingPeriod: '2025-09', replaced: false },
+          { billingPeriod: '2025-10', replaced: false },
+        ],
+        conformance: expect.any(Array),
+      })
+      expect(resumed.stats.costRows).toBeGreaterThan(0)
+      expect(await storedByDay(tenant.id)).toEqual(costByDay(august, september, october))
+    })
+
     it('fails a pull clearly when the bucket refuses the key, keeping what was there', async () => {
       await publish('2025-10', 'exec-1', [SMALL])
       const org = await t.given.organisation()

@@ -95,7 +95,7 @@ export function snapshotRunKind(deps: {
   return defineRunKind<SnapshotRunColumns>({
     ...SNAPSHOT_RUNS,
 
-    async handle(claimed, { signal, progress, succeed }) {
+    async handle(claimed, { signal, progress, succeed, commitStep }) {
       const run = (await runs.byId(claimed.id))!
       // An import is done by the process that read the files; a worker only finds one here when that process
       // died and its lease expired. Without the files it cannot go on: the run fails, its staged rows dropped.
@@ -107,7 +107,7 @@ export function snapshotRunKind(deps: {
       const tenant = await deps.tenants.connectionRow(run.tenantId)
       if (tenant?.costSource === 'FocusExport') {
         await deps.costs.clearStaged(run.id)
-        return deps.pull(tenant, { runId: run.id, attempt: claimed.attempts, signal, progress, succeed })
+        return deps.pull(tenant, { runId: run.id, attempt: claimed.attempts, signal, progress, succeed, commitStep })
       }
       const { source, connector, conn } = await connectionOf(run.tenantId)
       const today = toDay(clock.now())

@@ -182,6 +182,11 @@ export function createFocusImporter(deps: {
           await report(progress)
         },
       })
+      // Issues name the files as the run does (an upload's or a pull's temporary copy is no name to show).
+      if (options.sources) {
+        const names = new Map(files.map((path, i) => [path, sources[i]?.name ?? path]))
+        for (const issue of [...parsed.errors, ...parsed.warnings]) issue.file = names.get(issue.file) ?? issue.file
+      }
       const fileLevel = parsed.errors.some((e) => e.line === 0)
       if (parsed.errorCount > 0 && (!options.skipBadRows || fileLevel || parsed.currency === null))
         throw new FocusImportRejected(parsed)

@@ -6,15 +6,17 @@ import { azureBlobExportLocation } from '../../connectors/exports/azure-blob.js'
 import { type BigQueryExportSettings, bigQueryExportLocation } from '../../connectors/exports/bigquery.js'
 import { s3ExportLocation } from '../../connectors/exports/s3.js'
 import { type ExportLocation, ExportLocationError, type ExportPeriod } from '../../connectors/exports/types.js'
+import type { ConformanceResult } from '../../connectors/focus/conformance.js'
 import { ConnectorError } from '../../connectors/types.js'
 import { SealedSecretError, type SecretBox } from '../../platform/crypto.js'
 import type { Database } from '../../platform/db/index.js'
+import { ApiError } from '../../platform/http/errors.js'
 import { checkOutboundHost, guardedAgents } from '../../platform/outbound/agents.js'
 import { judgeForm, parseAllowList } from '../../platform/outbound/guard.js'
 import { OutboundRefusedError } from '../../platform/outbound/types.js'
-import type { CostIngest, SourceFile, StoredBillingPeriod } from '../costs/public.js'
+import type { CostIngest, StoredBillingPeriod } from '../costs/public.js'
 import { type HostCredentialPolicy, TENANT_LOCATION_SECRET, type TenantRow } from '../tenants/public.js'
-import type { FocusImporter } from './import.js'
+import { type FocusImporter, FocusImportRejected, failureOf } from './import.js'
 import type { SnapshotRunColumns } from './store.js'
 
 /** What a pull may do of the worker's run. */
@@ -24,6 +26,7 @@ export interface PullContext {
   signal: AbortSignal
   progress(message: string): void
   succeed(work: (trx: Kysely<Database>) => Promise<Partial<SnapshotRunColumns>>): Promise<void>
+  commitStep(work: (trx: Kysely<Database>) => Promise<void>): Promise<void>
 }
 
 /** A FocusExport tenant's stored location (tenants.location_json). */
@@ -110,35 +113,50 @@ export function createExportPuller(deps: {
       await run.succeed(async () => ({ periodsJson: '[]' }))
       return
     }
-    const folder = await mkdtemp(join(tmpdir(), 'costwatch-pull-'))
-    try {
-      const files = changed.flatMap((p) => p.files)
-      const paths: string[] = []
-      for (const [i, file] of files.entries()) {
-        run.progress(`downloading file ${i + 1} of ${files.length}`)
-        const path = join(folder, `${i}-${file.key.split('/').pop()}`)
-        await location.download(file, path, run.signal)
-        paths.push(path)
+    // One billing period at a time, each downloaded, imported and committed on its own (oldest first): the
+    // database's write lock is held for one period's rows, not the whole export's (ten million rows on
+    // SQLite would hold every other writer for minutes), a period is still replaced all at once, and the disk
+    // holds one period's files. A pull that stops half way keeps the periods it committed; the next one skips
+    // them (their files are stored) and goes on with the rest.
+    const steps: Partial<SnapshotRunColumns>[] = []
+    const ordered = [...changed].sort((a, b) => a.billingPeriod.localeCompare(b.billingPeriod))
+    for (const [n, period] of ordered.entries()) {
+      const label = `billing period ${period.billingPeriod} (${n + 1} of ${ordered.length})`
+      const folder = await mkdtemp(join(tmpdir(), 'costwatch-pull-'))
+      try {
+        const paths: string[] = []
+        for (const [i, file] of period.files.entries()) {
+          run.progress(`${label}: downloading file ${i + 1} of ${period.files.length}`)
+          const path = join(folder, `${i}-${file.key.split('/').pop()}`)
+          await location.download(file, path, run.signal)
+          paths.push(path)
+        }
+        const sources = period.files.map((f) => ({ name: f.key, version: f.version }))
+        await deps.importer.importInRun(
+          tenant.id,
+          paths,
+          { sources, periodSources: new Map([[period.billingPeriod, sources]]) },
+          {
+            runId: run.runId,
+            stagingKey: `${run.runId}:${run.attempt}`,
+            heartbeat: async (progress) => run.progress(`${label}: ${progress}`),
+            succeed: (work) => run.commitStep(async (trx) => void steps.push(await work(trx))),
+            // The worker records the failure, and whether to retry.
+            fail: async () => {},
+          },
+        )
+      } catch (err) {
+        if (!(err instanceof FocusImportRejected || err instanceof ApiError)) throw err
+        const before = n === 0 ? '' : ` (the ${n} before it were)`
+        throw new ConnectorError(
+          'import_rejected',
+          `Billing period ${period.billingPeriod} was not imported${before}. ${failureOf(err).message}`,
+        )
+      } finally {
+        await rm(folder, { recursive: true, force: true })
       }
-      const periodSources = new Map<string, SourceFile[]>(
-        changed.map((p) => [p.billingPeriod, p.files.map((f) => ({ name: f.key, version: f.version }))]),
-      )
-      await deps.importer.importInRun(
-        tenant.id,
-        paths,
-        { sources: files.map((f) => ({ name: f.key, version: f.version })), periodSources },
-        {
-          runId: run.runId,
-          stagingKey: `${run.runId}:${run.attempt}`,
-          heartbeat: async (progress) => run.progress(progress),
-          succeed: run.succeed,
-          // The worker records the failure, and whether to retry.
-          fail: async () => {},
-        },
-      )
-    } finally {
-      await rm(folder, { recursive: true, force: true })
     }
+    await run.succeed(async () => runColumnsOf(steps))
   }
 }
 export type ExportPuller = ReturnType<typeof createExportPuller>
@@ -148,4 +166,34 @@ function sameFiles(period: ExportPeriod, stored: StoredBillingPeriod | undefined
   if (!stored || stored.files.length !== period.files.length) return false
   const versions = new Map(stored.files.map((f) => [f.name, f.version]))
   return period.files.every((f) => versions.get(f.key) === f.version)
+}
+
+/** The run's columns from those of its periods' imports: the days they covered, their rows, periods and checks. */
+export function runColumnsOf(steps: Partial<SnapshotRunColumns>[]): Partial<SnapshotRunColumns> {
+  const periods: unknown[] = []
+  const conformance = new Map<string, ConformanceResult>()
+  let periodStart: string | null = null
+  let periodEnd: string | null = null
+  const columns = { statSubscriptions: 0, statResourceGroups: 0, statResources: 0, statCostRows: 0 }
+  for (const step of steps) {
+    if (step.periodStart && (periodStart === null || step.periodStart < periodStart)) periodStart = step.periodStart
+    if (step.periodEnd && (periodEnd === null || step.periodEnd > periodEnd)) periodEnd = step.periodEnd
+    // The inventory each import saw: the largest of them (the same accounts and resources recur every period).
+    for (const stat of ['statSubscriptions', 'statResourceGroups', 'statResources'] as const)
+      columns[stat] = Math.max(columns[stat], Number(step[stat] ?? 0))
+    columns.statCostRows += Number(step.statCostRows ?? 0)
+    periods.push(...(JSON.parse(step.periodsJson ?? '[]') as unknown[]))
+    for (const check of JSON.parse(step.conformanceJson ?? '[]') as ConformanceResult[]) {
+      const known = conformance.get(check.requirement)
+      if (known) known.failedRows += check.failedRows
+      else conformance.set(check.requirement, { ...check })
+    }
+  }
+  return {
+    ...columns,
+    periodStart,
+    periodEnd,
+    periodsJson: JSON.stringify(periods),
+    conformanceJson: JSON.stringify([...conformance.values()]),
+  }
 }

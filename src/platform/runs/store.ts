@@ -199,6 +199,27 @@ export function createRunStore<Extra extends object = Record<never, never>>(
     },
 
     /**
+     * One step of a long run's work committed on its own, before the run ends (a pull's billing period): `work`
+     * runs in a transaction that first checks the run is still this worker's, so a worker that lost its lease
+     * commits nothing more (LeaseLostError). A step leaves the run Running; what it wrote stays should a later
+     * step fail.
+     */
+    async commitStep(run: ClaimedRun, workerId: string, work: (tx: Queryable) => Promise<void>) {
+      await db.kysely.transaction().execute(async (tx) => {
+        const row = await runs(tx)
+          .updateTable(table)
+          .set({ workerId })
+          .where('id', '=', run.id)
+          .where('workerId', '=', workerId)
+          .where('status', '=', 'Running')
+          .returning('id')
+          .executeTakeFirst()
+        if (!row) throw new LeaseLostError()
+        await work(tx)
+      })
+    },
+
+    /**
      * Success: `work` writes the run's data in the same transaction that marks the run Succeeded, and returns the
      * kind's columns to record with it; nothing of it commits when the run is no longer this worker's
      * (LeaseLostError: the worker that took it over writes instead).

@@ -20,6 +20,8 @@ export interface RunContext<Extra extends object> {
    * that returns without calling it succeeds with nothing more to record.
    */
   succeed(work: (tx: Queryable) => Promise<Partial<Extra>>): Promise<void>
+  /** Commits one step of the run's work on its own, the run going on (see RunStore.commitStep). */
+  commitStep(work: (tx: Queryable) => Promise<void>): Promise<void>
 }
 
 /**
@@ -154,6 +156,7 @@ export function createWorker(options: WorkerOptions) {
         await store.succeed(run, workerId, write)
         succeeded = true
       },
+      commitStep: (write) => store.commitStep(run, workerId, write),
     }
     try {
       await kind.handle(run, ctx)
