@@ -50,10 +50,10 @@ for (const dialect of testDialects()) {
     const exportRoot = `${dialect}/exports/focus-daily`
 
     /** Writes one version of a billing period as AWS does: its files in a folder of their own, then the manifest. */
-    const publish = async (period: string, version: string, files: string[]) => {
+    const publish = async (period: string, version: string, files: string[], root = exportRoot) => {
       const uris: string[] = []
       for (const [i, csv] of files.entries()) {
-        const key = `${exportRoot}/data/BILLING_PERIOD=${period}/${version}/focus-daily-0000${i + 1}.csv.gz`
+        const key = `${root}/data/BILLING_PERIOD=${period}/${version}/focus-daily-0000${i + 1}.csv.gz`
         await s3.send(new PutObjectCommand({ Bucket: 'billing', Key: key, Body: gzipSync(csv) }))
         uris.push(`s3://billing/${key}`)
       }
@@ -61,7 +61,7 @@ for (const dialect of testDialects()) {
       await s3.send(
         new PutObjectCommand({
           Bucket: 'billing',
-          Key: `${exportRoot}/metadata/BILLING_PERIOD=${period}/focus-daily-Manifest.json`,
+          Key: `${root}/metadata/BILLING_PERIOD=${period}/focus-daily-Manifest.json`,
           Body: JSON.stringify(manifest),
         }),
       )
@@ -129,23 +129,11 @@ for (const dialect of testDialects()) {
 
     it('commits each billing period on its own: a pull stopped by a bad period keeps those before it, and the next goes on', async () => {
       const root = `${exportRoot}-steps`
-      const put = async (period: string, version: string, csv: string) => {
-        const key = `${root}/data/BILLING_PERIOD=${period}/${version}/focus-daily-00001.csv.gz`
-        await s3.send(new PutObjectCommand({ Bucket: 'billing', Key: key, Body: gzipSync(csv) }))
-        const manifest = { executionId: version, billingPeriod: period, dataFiles: [`s3://billing/${key}`] }
-        await s3.send(
-          new PutObjectCommand({
-            Bucket: 'billing',
-            Key: `${root}/metadata/BILLING_PERIOD=${period}/focus-daily-Manifest.json`,
-            Body: JSON.stringify(manifest),
-          }),
-        )
-      }
       const [august, september, october] = [inMonth('2025-08'), inMonth('2025-09'), SMALL]
-      await put('2025-08', 'exec-1', august)
+      await publish('2025-08', 'exec-1', [august], root)
       // September's file ends with a row that is not a FOCUS row: its import is refused.
-      await put('2025-09', 'exec-1', `${september}not,a,cost,row\n`)
-      await put('2025-10', 'exec-1', october)
+      await publish('2025-09', 'exec-1', [`${september}not,a,cost,row\n`], root)
+      await publish('2025-10', 'exec-1', [october], root)
       const org = await t.given.organisation()
       const created = await t.request('POST', `${API}/tenants`, org.ownerKey, {
         name: 'AWS in steps',
@@ -172,7 +160,7 @@ for (const dialect of testDialects()) {
       // August, pulled before September, stays; nothing of September or October is there.
       expect(await storedByDay(tenant.id)).toEqual(costByDay(august))
 
-      await put('2025-09', 'exec-2', september)
+      await publish('2025-09', 'exec-2', [september], root)
       const resumed = await snapshot(org, tenant.id)
       expect(resumed).toMatchObject({
         status: 'Succeeded',
