@@ -5,7 +5,7 @@ import { createSimulatedConnector } from '../../src/connectors/simulated/index.j
 import { type Connector, ConnectorError } from '../../src/connectors/types.js'
 import { uuidV7Ids } from '../../src/platform/clock.js'
 import type { RunEvent } from '../../src/platform/runs/events.js'
-import { createRunStore } from '../../src/platform/runs/store.js'
+import { createRunStore, LeaseLostError } from '../../src/platform/runs/store.js'
 import { defineRunKind } from '../../src/platform/runs/worker.js'
 import { createServices } from '../../src/services.js'
 import { createCollectionWorker } from '../../src/worker.js'
@@ -96,6 +96,31 @@ for (const dialect of testDialects()) {
       await until('the snapshot to succeed', async () => (await snapshot(tenant.id, run.id))?.status === 'Succeeded')
       await worker.stop()
       while (await t.worker().runOnce()) {} // the analysis of the new costs
+    })
+
+    it("a run's steps commit on their own while it runs, and not once another worker holds it", async () => {
+      const store = pings()
+      const id = uuidV7Ids.uuid()
+      await store.queue({ id, tenantId: null, requestedAt: t.clock.now().toISOString() })
+      const claimed = (await store.claim('worker-a', 60_000))!
+      expect(claimed.id).toBe(id)
+      const answer = (value: string) => async (tx: Parameters<Parameters<typeof store.commitStep>[2]>[0]) => {
+        await sql`update test_pings set answer = ${value} where id = ${id}`.execute(tx)
+      }
+      await store.commitStep(claimed, 'worker-a', answer('step 1'))
+      expect(await ping(id)).toEqual({ status: 'Running', answer: 'step 1' })
+      // Another worker took the run over (its lease had expired): this one's next step commits nothing.
+      await sql`update test_pings set worker_id = 'worker-b' where id = ${id}`.execute(t.db.kysely)
+      await expect(store.commitStep(claimed, 'worker-a', answer('step 2'))).rejects.toThrow(LeaseLostError)
+      expect(await ping(id)).toEqual({ status: 'Running', answer: 'step 1' })
+      // A step that fails rolls back alone; the steps before it stay.
+      await expect(
+        store.commitStep(claimed, 'worker-b', async (tx) => {
+          await answer('step 3')(tx)
+          throw new Error('the step failed')
+        }),
+      ).rejects.toThrow('the step failed')
+      expect(await ping(id)).toEqual({ status: 'Running', answer: 'step 1' })
     })
 
     it('claims take turns across kinds', async () => {
