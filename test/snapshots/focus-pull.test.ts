@@ -125,6 +125,27 @@ for (const dialect of testDialects()) {
       await publish('2025-10', 'exec-3', [parts[0]!])
       expect((await snapshot(org, tenant.id)).periods).toMatchObject([{ billingPeriod: '2025-10', replaced: true }])
       expect(await storedByDay(tenant.id)).toEqual(costByDay(...september, parts[0]!))
+
+      // A version of the month with no rows yet (its header alone): the month holds nothing, September stays.
+      await publish('2025-10', 'exec-4', [`${header}\n`])
+      const emptied = await snapshot(org, tenant.id)
+      expect(emptied).toMatchObject({
+        status: 'Succeeded',
+        periods: [{ billingPeriod: '2025-10', rows: 0, replaced: true }],
+      })
+      expect(await storedByDay(tenant.id)).toEqual(costByDay(...september))
+      // The chart's series were rebuilt without October's old rows.
+      const chart = await t.request(
+        'GET',
+        `${API}/tenants/${tenant.id}/costs/daily?from=2025-09-01&to=2025-10-31`,
+        org.ownerKey,
+      )
+      expect(chart.statusCode, chart.body).toBe(200)
+      const septemberByDay = costByDay(...september)
+      for (const point of chart.json().points as { date: string; cost: number }[])
+        expect(point.cost, point.date).toBeCloseTo(septemberByDay[point.date] ?? 0, 2)
+      // Unchanged since: the next pull skips it.
+      expect((await snapshot(org, tenant.id)).periods).toEqual([])
     })
 
     it('commits each billing period on its own: a pull stopped by a bad period keeps those before it, and the next goes on', async () => {

@@ -11,7 +11,7 @@ import { isUniqueViolation } from '../../platform/db/errors.js'
 import type { Database } from '../../platform/db/index.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
-import { addDays } from '../../platform/time.js'
+import { addDays, toDay } from '../../platform/time.js'
 import { type BillingPeriodWrite, type CostIngest, FOCUS_SOURCE, type SourceFile } from '../costs/public.js'
 import { syncInventory } from '../inventory/public.js'
 import type { TenantStore } from '../tenants/public.js'
@@ -190,17 +190,29 @@ export function createFocusImporter(deps: {
       const fileLevel = parsed.errors.some((e) => e.line === 0)
       if (parsed.errorCount > 0 && (!options.skipBadRows || fileLevel || parsed.currency === null))
         throw new FocusImportRejected(parsed)
-      if (staged.rows === 0) throw ApiError.badRequest('The files hold no cost rows.')
+      // A pull's period whose files hold no row (a month the export has only begun) is a version too: it
+      // replaces what the period held with nothing. Files given otherwise must hold costs.
+      const emptyPeriods = staged.rows === 0 ? options.periodSources : undefined
+      if (staged.rows === 0 && !emptyPeriods) throw ApiError.badRequest('The files hold no cost rows.')
 
-      const periods: BillingPeriodWrite[] = [...staged.periods].sort().map(([billingPeriod, p]) => ({
-        billingPeriod,
-        from: p.from,
-        to: p.to,
-        files: options.periodSources?.get(billingPeriod) ?? sources,
-        rows: p.rows,
-        runId,
-        at: now,
-      }))
+      const periods: BillingPeriodWrite[] = emptyPeriods
+        ? [...emptyPeriods].map(([billingPeriod, files]) => ({
+            billingPeriod,
+            ...daysOfMonth(billingPeriod),
+            files,
+            rows: 0,
+            runId,
+            at: now,
+          }))
+        : [...staged.periods].sort().map(([billingPeriod, p]) => ({
+            billingPeriod,
+            from: p.from,
+            to: p.to,
+            files: options.periodSources?.get(billingPeriod) ?? sources,
+            rows: p.rows,
+            runId,
+            at: now,
+          }))
       await control.succeed(async (trx) => {
         const counts = await syncInventory(trx, tenantId, parsed, now, deps.ids, { partial: true })
         // The cloud the data names, for a tenant of files (an Azure connector's tenant is Azure whatever it imports).
@@ -208,19 +220,26 @@ export function createFocusImporter(deps: {
         // The periods' earlier versions go first, and their days are rebuilt with the new rows' (see
         // replaceBillingPeriods): a restated period replaces, a repeated file changes nothing.
         const old = await deps.costs.replaceBillingPeriods(trx, tenantId, periods)
-        const costRows = await deps.costs.mergeStaged(trx, stagingKey, {
-          tenantId,
-          from: old.from !== null && old.from < staged.periodStart ? old.from : staged.periodStart,
-          to: old.to !== null && old.to > staged.periodEnd ? old.to : staged.periodEnd,
-        })
-        await deps.costs.recordCoverage(trx, {
-          tenantId,
-          source: FOCUS_SOURCE,
-          from: staged.periodStart,
-          to: staged.periodEnd,
-          settledThrough: importSettledThrough(staged.periodEnd),
-          at: now,
-        })
+        let costRows = 0
+        if (emptyPeriods) {
+          // Nothing to merge: the days the old version covered have their series rebuilt without it.
+          if (old.from !== null && old.to !== null)
+            await deps.costs.mergeStaged(trx, stagingKey, { tenantId, from: old.from, to: old.to })
+        } else {
+          costRows = await deps.costs.mergeStaged(trx, stagingKey, {
+            tenantId,
+            from: old.from !== null && old.from < staged.periodStart ? old.from : staged.periodStart,
+            to: old.to !== null && old.to > staged.periodEnd ? old.to : staged.periodEnd,
+          })
+          await deps.costs.recordCoverage(trx, {
+            tenantId,
+            source: FOCUS_SOURCE,
+            from: staged.periodStart,
+            to: staged.periodEnd,
+            settledThrough: importSettledThrough(staged.periodEnd),
+            at: now,
+          })
+        }
         await deps.costs.clearStaged(runId, trx)
         const imported: BillingPeriodImport[] = periods.map((p) => ({
           billingPeriod: p.billingPeriod,
@@ -229,8 +248,8 @@ export function createFocusImporter(deps: {
           replaced: old.replaced.has(p.billingPeriod),
         }))
         return {
-          periodStart: staged.periodStart,
-          periodEnd: staged.periodEnd,
+          periodStart: staged.periodStart || null,
+          periodEnd: staged.periodEnd || null,
           statSubscriptions: counts.subscriptions,
           statResourceGroups: counts.resourceGroups,
           statResources: counts.resources,
@@ -296,6 +315,12 @@ export async function sourceOfPath(path: string): Promise<SourceFile> {
  */
 export function importSettledThrough(newest: string): string {
   return addDays(newest, -1)
+}
+
+/** The first and last day of a billing period (`YYYY-MM`). */
+function daysOfMonth(billingPeriod: string): { from: string; to: string } {
+  const [year, month] = billingPeriod.split('-').map(Number) as [number, number]
+  return { from: `${billingPeriod}-01`, to: toDay(new Date(Date.UTC(year, month, 0))) }
 }
 
 /** Period and total of the cost rows staged so far, and each billing period's rows and days. */
