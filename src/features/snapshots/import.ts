@@ -171,7 +171,10 @@ export function createFocusImporter(deps: {
     }
 
     try {
-      const sources = options.sources ?? (await Promise.all(files.map(sourceOfPath)))
+      // The files' hashes are taken while the reader threads read them (this thread waits for them meanwhile),
+      // not in a pass of their own before.
+      const hashing = options.sources ? Promise.resolve(options.sources) : Promise.all(files.map(sourceOfPath))
+      hashing.catch(() => {}) // awaited below; a failed read fails the reading first
       const parsed = await readFocusFiles(files, {
         batchRows: STAGE_BATCH_ROWS,
         progressRows: PROGRESS_ROWS,
@@ -182,6 +185,7 @@ export function createFocusImporter(deps: {
           await report(progress)
         },
       })
+      const sources = await hashing
       // Issues name the files as the run does (an upload's or a pull's temporary copy is no name to show).
       if (options.sources) {
         const names = new Map(files.map((path, i) => [path, sources[i]?.name ?? path]))
