@@ -115,46 +115,75 @@ export function createExportPuller(deps: {
     }
     // One billing period at a time, each downloaded, imported and committed on its own (oldest first): the
     // database's write lock is held for one period's rows, not the whole export's (ten million rows on
-    // SQLite would hold every other writer for minutes), a period is still replaced all at once, and the disk
-    // holds one period's files. A pull that stops half way keeps the periods it committed; the next one skips
+    // SQLite would hold every other writer for minutes), and a period is still replaced all at once. A pull
+    // that stops half way keeps the periods it committed; the next one skips
     // them (their files are stored) and goes on with the rest.
     const steps: Partial<SnapshotRunColumns>[] = []
     const ordered = [...changed].sort((a, b) => a.billingPeriod.localeCompare(b.billingPeriod))
-    for (const [n, period] of ordered.entries()) {
-      const label = `billing period ${period.billingPeriod} (${n + 1} of ${ordered.length})`
+    const labelOf = (n: number) => `billing period ${ordered[n]!.billingPeriod} (${n + 1} of ${ordered.length})`
+    /** A period's files, downloaded into a folder of their own; `progress` for the one the pull waits for. */
+    const download = async (period: ExportPeriod, progress: ((message: string) => void) | null) => {
       const folder = await mkdtemp(join(tmpdir(), 'costwatch-pull-'))
+      const paths: string[] = []
       try {
-        const paths: string[] = []
         for (const [i, file] of period.files.entries()) {
-          run.progress(`${label}: downloading file ${i + 1} of ${period.files.length}`)
+          progress?.(`downloading file ${i + 1} of ${period.files.length}`)
           const path = join(folder, `${i}-${file.key.split('/').pop()}`)
           await location.download(file, path, run.signal)
           paths.push(path)
         }
-        const sources = period.files.map((f) => ({ name: f.key, version: f.version }))
-        await deps.importer.importInRun(
-          tenant.id,
-          paths,
-          { sources, periodSources: new Map([[period.billingPeriod, sources]]) },
-          {
-            runId: run.runId,
-            stagingKey: `${run.runId}:${run.attempt}`,
-            heartbeat: async (progress) => run.progress(`${label}: ${progress}`),
-            succeed: (work) => run.commitStep(async (trx) => void steps.push(await work(trx))),
-            // The worker records the failure, and whether to retry.
-            fail: async () => {},
-          },
-        )
+        return { folder, paths }
       } catch (err) {
-        if (!(err instanceof FocusImportRejected || err instanceof ApiError)) throw err
-        const before = n === 0 ? '' : ` (the ${n} before it were)`
-        throw new ConnectorError(
-          'import_rejected',
-          `Billing period ${period.billingPeriod} was not imported${before}. ${failureOf(err).message}`,
-        )
-      } finally {
         await rm(folder, { recursive: true, force: true })
+        throw err
       }
+    }
+    // The next period's files are downloaded while this one is imported (a store far away takes as long to
+    // send a period as the import takes to read it): the disk holds two periods' files at most.
+    let next: ReturnType<typeof download> | null = null
+    try {
+      for (const [n, period] of ordered.entries()) {
+        const label = labelOf(n)
+        const current = next ?? download(period, (message) => run.progress(`${label}: ${message}`))
+        next = null
+        const { folder, paths } = await current
+        try {
+          if (n + 1 < ordered.length) {
+            next = download(ordered[n + 1]!, null)
+            next.catch(() => {}) // awaited in its turn, or cleaned up below
+          }
+          const sources = period.files.map((f) => ({ name: f.key, version: f.version }))
+          await deps.importer.importInRun(
+            tenant.id,
+            paths,
+            { sources, periodSources: new Map([[period.billingPeriod, sources]]) },
+            {
+              runId: run.runId,
+              stagingKey: `${run.runId}:${run.attempt}`,
+              heartbeat: async (progress) => run.progress(`${label}: ${progress}`),
+              succeed: (work) => run.commitStep(async (trx) => void steps.push(await work(trx))),
+              // The worker records the failure, and whether to retry.
+              fail: async () => {},
+            },
+          )
+        } catch (err) {
+          if (!(err instanceof FocusImportRejected || err instanceof ApiError)) throw err
+          const before = n === 0 ? '' : ` (the ${n} before it were)`
+          throw new ConnectorError(
+            'import_rejected',
+            `Billing period ${period.billingPeriod} was not imported${before}. ${failureOf(err).message}`,
+          )
+        } finally {
+          await rm(folder, { recursive: true, force: true })
+        }
+      }
+    } finally {
+      // A pull stopped half way: the next period's download is waited for, and its files removed.
+      if (next)
+        await next.then(
+          (fetched) => rm(fetched.folder, { recursive: true, force: true }),
+          () => {},
+        )
     }
     await run.succeed(async () => runColumnsOf(steps))
   }
