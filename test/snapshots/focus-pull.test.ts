@@ -151,7 +151,11 @@ for (const dialect of testDialects()) {
     it('commits each billing period on its own: a pull stopped by a bad period keeps those before it, and the next goes on', async () => {
       const root = `${exportRoot}-steps`
       const [august, september, october] = [inMonth('2025-08'), inMonth('2025-09'), SMALL]
-      await publish('2025-08', 'exec-1', [august], root)
+      // August in two files, a step of its own; September and October, a file each, go together.
+      const [header, ...lines] = august.trimEnd().split('\n')
+      const half = Math.ceil(lines.length / 2)
+      const augustParts = [lines.slice(0, half), lines.slice(half)].map((p) => `${header}\n${p.join('\n')}\n`)
+      await publish('2025-08', 'exec-1', augustParts, root)
       // September's file ends with a row that is not a FOCUS row: its import is refused.
       await publish('2025-09', 'exec-1', [`${september}not,a,cost,row\n`], root)
       await publish('2025-10', 'exec-1', [october], root)
@@ -175,10 +179,10 @@ for (const dialect of testDialects()) {
       expect(stopped).toMatchObject({ status: 'Failed', error: { code: 'import_rejected' } })
       // The period, and the file as the export names it (never the pull's temporary copy).
       expect(stopped.error.message).toMatch(
-        /^Billing period 2025-09 was not imported \(the 1 before it were\)\. 1 row could not be read.* First: \S+\/data\/BILLING_PERIOD=2025-09\/exec-1\/focus-daily-00001\.csv\.gz line 30: /,
+        /^Billing periods 2025-09 and 2025-10 were not imported \(the 1 before them were\)\. 1 row could not be read.* First: \S+\/data\/BILLING_PERIOD=2025-09\/exec-1\/focus-daily-00001\.csv\.gz line 30: /,
       )
       expect(stopped.error.message).not.toContain(tmpdir())
-      // August, pulled before September, stays; nothing of September or October is there.
+      // August, committed before, stays; nothing of September or October is there.
       expect(await storedByDay(tenant.id)).toEqual(costByDay(august))
 
       await publish('2025-09', 'exec-2', [september], root)

@@ -196,27 +196,20 @@ export function createFocusImporter(deps: {
         throw new FocusImportRejected(parsed)
       // A pull's period whose files hold no row (a month the export has only begun) is a version too: it
       // replaces what the period held with nothing. Files given otherwise must hold costs.
-      const emptyPeriods = staged.rows === 0 ? options.periodSources : undefined
-      if (staged.rows === 0 && !emptyPeriods) throw ApiError.badRequest('The files hold no cost rows.')
-
-      const periods: BillingPeriodWrite[] = emptyPeriods
-        ? [...emptyPeriods].map(([billingPeriod, files]) => ({
-            billingPeriod,
-            ...daysOfMonth(billingPeriod),
-            files,
-            rows: 0,
-            runId,
-            at: now,
-          }))
-        : [...staged.periods].sort().map(([billingPeriod, p]) => ({
-            billingPeriod,
-            from: p.from,
-            to: p.to,
-            files: options.periodSources?.get(billingPeriod) ?? sources,
-            rows: p.rows,
-            runId,
-            at: now,
-          }))
+      if (staged.rows === 0 && !options.periodSources) throw ApiError.badRequest('The files hold no cost rows.')
+      const periods: BillingPeriodWrite[] = [...staged.periods].map(([billingPeriod, p]) => ({
+        billingPeriod,
+        from: p.from,
+        to: p.to,
+        files: options.periodSources?.get(billingPeriod) ?? sources,
+        rows: p.rows,
+        runId,
+        at: now,
+      }))
+      for (const [billingPeriod, files] of options.periodSources ?? [])
+        if (!staged.periods.has(billingPeriod))
+          periods.push({ billingPeriod, ...daysOfMonth(billingPeriod), files, rows: 0, runId, at: now })
+      periods.sort((a, b) => a.billingPeriod.localeCompare(b.billingPeriod))
       await control.succeed(async (trx) => {
         const counts = await syncInventory(trx, tenantId, parsed, now, deps.ids, { partial: true })
         // The cloud the data names, for a tenant of files (an Azure connector's tenant is Azure whatever it imports).
@@ -225,8 +218,8 @@ export function createFocusImporter(deps: {
         // replaceBillingPeriods): a restated period replaces, a repeated file changes nothing.
         const old = await deps.costs.replaceBillingPeriods(trx, tenantId, periods)
         let costRows = 0
-        if (emptyPeriods) {
-          // Nothing to merge: the days the old version covered have their series rebuilt without it.
+        if (staged.rows === 0) {
+          // Nothing to merge: the days the old versions covered have their series rebuilt without them.
           if (old.from !== null && old.to !== null)
             await deps.costs.mergeStaged(trx, stagingKey, { tenantId, from: old.from, to: old.to })
         } else {

@@ -115,19 +115,20 @@ export function createExportPuller(deps: {
     }
     // One billing period at a time, each downloaded, imported and committed on its own (oldest first): the
     // database's write lock is held for one period's rows, not the whole export's (ten million rows on
-    // SQLite would hold every other writer for minutes), and a period is still replaced all at once. A pull
-    // that stops half way keeps the periods it committed; the next one skips
-    // them (their files are stored) and goes on with the rest.
+    // SQLite would hold every other writer for minutes), and a period is still replaced all at once. Periods of
+    // one file each go two by two, so that both reader threads have a file. A pull that stops half way keeps
+    // the periods it committed; the next one skips them (their files are stored) and goes on with the rest.
     const steps: Partial<SnapshotRunColumns>[] = []
-    const ordered = [...changed].sort((a, b) => a.billingPeriod.localeCompare(b.billingPeriod))
-    const labelOf = (n: number) => `billing period ${ordered[n]!.billingPeriod} (${n + 1} of ${ordered.length})`
-    /** A period's files, downloaded into a folder of their own; `progress` for the one the pull waits for. */
-    const download = async (period: ExportPeriod, progress: ((message: string) => void) | null) => {
+    const ordered = stepsOf([...changed].sort((a, b) => a.billingPeriod.localeCompare(b.billingPeriod)))
+    let done = 0
+    /** A step's files, downloaded into a folder of their own; `progress` for the one the pull waits for. */
+    const download = async (step: ExportPeriod[], progress: ((message: string) => void) | null) => {
       const folder = await mkdtemp(join(tmpdir(), 'costwatch-pull-'))
+      const files = step.flatMap((p) => p.files)
       const paths: string[] = []
       try {
-        for (const [i, file] of period.files.entries()) {
-          progress?.(`downloading file ${i + 1} of ${period.files.length}`)
+        for (const [i, file] of files.entries()) {
+          progress?.(`downloading file ${i + 1} of ${files.length}`)
           const path = join(folder, `${i}-${file.key.split('/').pop()}`)
           await location.download(file, path, run.signal)
           paths.push(path)
@@ -138,13 +139,16 @@ export function createExportPuller(deps: {
         throw err
       }
     }
-    // The next period's files are downloaded while this one is imported (a store far away takes as long to
-    // send a period as the import takes to read it): the disk holds two periods' files at most.
+    // The next step's files are downloaded while this one is imported (a store far away takes as long to
+    // send a period as the import takes to read it): the disk holds two steps' files at most.
     let next: ReturnType<typeof download> | null = null
     try {
-      for (const [n, period] of ordered.entries()) {
-        const label = labelOf(n)
-        const current = next ?? download(period, (message) => run.progress(`${label}: ${message}`))
+      for (const [n, step] of ordered.entries()) {
+        const names = step.map((p) => p.billingPeriod)
+        const label = `billing period${names.length > 1 ? 's' : ''} ${names.join(' and ')} (${done + 1}${
+          names.length > 1 ? `-${done + names.length}` : ''
+        } of ${changed.length})`
+        const current = next ?? download(step, (message) => run.progress(`${label}: ${message}`))
         next = null
         const { folder, paths } = await current
         try {
@@ -152,11 +156,14 @@ export function createExportPuller(deps: {
             next = download(ordered[n + 1]!, null)
             next.catch(() => {}) // awaited in its turn, or cleaned up below
           }
-          const sources = period.files.map((f) => ({ name: f.key, version: f.version }))
+          const sourcesOf = (p: ExportPeriod) => p.files.map((f) => ({ name: f.key, version: f.version }))
           await deps.importer.importInRun(
             tenant.id,
             paths,
-            { sources, periodSources: new Map([[period.billingPeriod, sources]]) },
+            {
+              sources: step.flatMap(sourcesOf),
+              periodSources: new Map(step.map((p) => [p.billingPeriod, sourcesOf(p)])),
+            },
             {
               runId: run.runId,
               stagingKey: `${run.runId}:${run.attempt}`,
@@ -166,19 +173,19 @@ export function createExportPuller(deps: {
               fail: async () => {},
             },
           )
+          done += step.length
         } catch (err) {
           if (!(err instanceof FocusImportRejected || err instanceof ApiError)) throw err
-          const before = n === 0 ? '' : ` (the ${n} before it were)`
-          throw new ConnectorError(
-            'import_rejected',
-            `Billing period ${period.billingPeriod} was not imported${before}. ${failureOf(err).message}`,
-          )
+          const which =
+            names.length > 1 ? `Billing periods ${names.join(' and ')} were` : `Billing period ${names[0]} was`
+          const before = done === 0 ? '' : ` (the ${done} before ${names.length > 1 ? 'them' : 'it'} were)`
+          throw new ConnectorError('import_rejected', `${which} not imported${before}. ${failureOf(err).message}`)
         } finally {
           await rm(folder, { recursive: true, force: true })
         }
       }
     } finally {
-      // A pull stopped half way: the next period's download is waited for, and its files removed.
+      // A pull stopped half way: the next step's download is waited for, and its files removed.
       if (next)
         await next.then(
           (fetched) => rm(fetched.folder, { recursive: true, force: true }),
@@ -189,6 +196,27 @@ export function createExportPuller(deps: {
   }
 }
 export type ExportPuller = ReturnType<typeof createExportPuller>
+
+/**
+ * The periods in the steps a pull imports them in: one period each, but a period of one file goes with the next
+ * (two files, one per reader thread).
+ */
+export function stepsOf(periods: ExportPeriod[]): ExportPeriod[][] {
+  const steps: ExportPeriod[][] = []
+  let step: ExportPeriod[] = []
+  let files = 0
+  for (const period of periods) {
+    step.push(period)
+    files += period.files.length
+    if (files >= 2) {
+      steps.push(step)
+      step = []
+      files = 0
+    }
+  }
+  if (step.length > 0) steps.push(step)
+  return steps
+}
 
 /** Whether a period's files are those of its stored version: the same keys with the same ETags. */
 function sameFiles(period: ExportPeriod, stored: StoredBillingPeriod | undefined): boolean {
