@@ -44,7 +44,7 @@ const LAST_DAY = '2026-02-28'
 const TARGET_ROWS_PER_SECOND = 50_000
 const TARGET_RSS_MB = 300
 
-interface ChildRun {
+export interface ChildRun {
   code: number | null
   seconds: number
   maxRssMb: number
@@ -59,7 +59,7 @@ interface ChildRun {
  * folder (not timed), beside a link to node_modules. Through tsx the same command takes 90 MB more before it reads
  * a row (its compiler and the sources it compiled).
  */
-async function buildCommandLine(scope: Scope): Promise<string> {
+export async function buildCommandLine(scope: Scope): Promise<string> {
   const dir = scope.tempDir('build')
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
   symlinkSync(join(REPO_DIR, 'node_modules'), join(dir, 'node_modules'))
@@ -73,7 +73,7 @@ async function buildCommandLine(scope: Scope): Promise<string> {
 }
 
 /** Runs the built command line and measures it. */
-async function runCommandLine(
+export async function runCommandLine(
   scope: Scope,
   main: string,
   args: string[],

@@ -5,7 +5,7 @@
  * Settings (environment): BENCH_SECONDS (8), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
  * BENCH_DATABASES (sqlite,postgres), COSTWATCH_BENCH_PG_URL (else a throwaway PostgreSQL; given, it gets a new
  * organisation and 100k tenants each run), BENCH_LIST_PAGES (3,1000), BENCH_CPU_PROF=<dir> (a .cpuprofile per server child),
- * BENCH_STRICT=1 (exit 1 when a target is missed), BENCH_TIMEOUT_SECONDS (900: then everything is stopped).
+ * BENCH_FOCUS_PULL_ROWS (10,000,000), BENCH_STRICT=1 (exit 1 when a target is missed), BENCH_TIMEOUT_SECONDS (900: then everything is stopped).
  */
 
 import { alertsBenchmark } from './alerts.js'
@@ -15,6 +15,7 @@ import { chartsBenchmark } from './charts.js'
 import { detectBenchmark } from './detect.js'
 import { eventsBenchmark } from './events.js'
 import { focusImportBenchmark } from './focus-import.js'
+import { focusPullBenchmark } from './focus-pull.js'
 import { ingestBenchmark } from './ingest.js'
 import { insightsBenchmark } from './insights.js'
 import { inventoryBenchmark } from './inventory.js'
@@ -31,6 +32,7 @@ BENCHMARKS.push(detectBenchmark)
 BENCHMARKS.push(analysisBenchmark)
 BENCHMARKS.push(insightsBenchmark)
 BENCHMARKS.push(focusImportBenchmark)
+BENCHMARKS.push(focusPullBenchmark)
 BENCHMARKS.push(reportsBenchmark)
 BENCHMARKS.push(chartsBenchmark)
 BENCHMARKS.push(liveMarkersBenchmark)
