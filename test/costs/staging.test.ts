@@ -250,6 +250,40 @@ for (const dialect of testDialects()) {
       expect(await leftStaged()).toBe(0)
     })
 
+    it('continues the running totals of fresh days after the tenant’s last from its stored ones, as a rebuild sums them', async () => {
+      const store = t.services.costIngest
+      const tenant = await t.given.tenant(org)
+      const first = ['2026-03-01', '2026-03-02']
+      const later = ['2026-03-03', '2026-03-04']
+      // The disk has costs in the first days only, the USD meter in the later days only: their totals must hold.
+      const rowsOf = (days: string[], disk: boolean, usd: boolean) =>
+        days.flatMap((date, i) => [
+          row({ date, cost: 1 + i }),
+          ...(disk
+            ? [row({ date, resourceArmId: DISK, serviceName: 'Storage', meterId: 'meter-disk', cost: 0.5 })]
+            : []),
+          ...(usd ? [row({ date, meterId: 'meter-usd', currency: 'USD', cost: 2 })] : []),
+        ])
+      for (const [n, [days, rows]] of [
+        [first, rowsOf(first, true, false)],
+        [later, rowsOf(later, false, true)],
+      ].entries() as IterableIterator<[number, [string[], ReturnType<typeof rowsOf>]]>) {
+        const key = `appended-${n}:1`
+        await store.stage(key, tenant.id, rows)
+        await t.db.kysely.transaction().execute(async (trx) => {
+          await store.mergeStaged(trx, key, { tenantId: tenant.id, from: days[0]!, to: days.at(-1)! })
+          await store.clearStaged(`appended-${n}`, trx)
+        })
+      }
+      const merged = await seriesOf(tenant.id)
+      expect(merged.running).toHaveLength(4 + 2 + 2)
+      // Every day summed again from daily_costs.
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, first[0]!, later.at(-1)!))
+      expect(merged).toEqual(await seriesOf(tenant.id))
+    })
+
     it('merges each tenant of one staging key over its own days', async () => {
       const first = await t.given.tenant(org)
       const second = await t.given.tenant(org)

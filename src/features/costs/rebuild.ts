@@ -241,8 +241,21 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
     where tenant_id = ${tenantId} and date >= ${from}`
   // A tenant has running totals when it has their summaries (both are written for the same resources).
   const any = await sql`select 1 from resource_cost_totals where tenant_id = ${tenantId} limit 1`.execute(trx)
-  if (any.rows.length === 0 && fresh) {
-    await fresh.firstRunningCosts(trx)
+  // Fresh days after every day the tenant has (a pull's next billing period, a daily collection's new days):
+  // no later running total changes, and each resource's goes on from its last one before them.
+  const appended =
+    fresh !== undefined &&
+    (any.rows.length === 0 ||
+      (
+        await sql`select 1 from cost_series where tenant_id = ${tenantId} and level = 'tenant' and date > ${fresh.to}
+          limit 1`.execute(trx)
+      ).rows.length === 0)
+  if (fresh && appended) {
+    await fresh.appendRunningCosts(trx, any.rows.length > 0)
+    if (any.rows.length > 0)
+      await sql`
+        delete from resource_cost_totals
+        where tenant_id = ${tenantId} and (resource_id, currency) in (${fresh.stagedResources})`.execute(trx)
     // The summaries below then need no pass over the resource series to find their resources (20,000 x 400
     // days: 12.6 s of the merge).
     touched = fresh.stagedResources

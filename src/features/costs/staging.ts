@@ -39,11 +39,15 @@ export interface Merged {
 /** Writers of one tenant's series over days that held no cost row before a merge, from its staged rows. */
 export interface FreshSeries extends CoveredDays {
   resourceSeries(trx: Kysely<Database>): Promise<void>
-  /** The running totals of a tenant that has none yet. */
-  firstRunningCosts(trx: Kysely<Database>): Promise<void>
   /**
-   * A SELECT of the (resource_id, currency) pairs of the staged rows: with no running totals before, every
-   * resource the totals now hold (read from the staged keys, not from all of the tenant's resource series).
+   * The running totals of the staged days, for a tenant that has none yet, or (`continued`) whose days all come
+   * before them: each resource's then start from its last running total before the days.
+   */
+  appendRunningCosts(trx: Kysely<Database>, continued: boolean): Promise<void>
+  /**
+   * A SELECT of the (resource_id, currency) pairs of the staged rows: when the staged days come after every other,
+   * every resource whose running totals they change (read from the staged keys, not from all of the tenant's
+   * resource series).
    */
   stagedResources: RawBuilder<unknown>
 }
@@ -230,10 +234,15 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
             group by s.date, r.series_rank
           ) g cross join ${keys} k on k.id = g.key_id`.execute(trx)
       },
-      async firstRunningCosts(trx) {
+      async appendRunningCosts(trx, continued) {
+        const base = continued
+          ? sql` + coalesce((select b.running_cost from resource_running_costs b
+              where b.resource_id = k.resource_id and b.currency = k.currency and b.date < ${range.from}
+              order by b.date desc limit 1), 0)`
+          : sql``
         await sql`
           insert into resource_running_costs (resource_id, currency, date, running_cost, cost)
-          select k.resource_id, k.currency, g.date, g.running, g.cost
+          select k.resource_id, k.currency, g.date, g.running${base}, g.cost
           from (
             select r.running_rank, s.date, min(s.key_id) as key_id, sum(s.cost) as cost,
               sum(sum(s.cost)) over (partition by r.running_rank order by s.date) as running
