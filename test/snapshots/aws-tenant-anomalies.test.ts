@@ -100,11 +100,18 @@ for (const dialect of testDialects()) {
         tenancyId: string
         dateRaised: string
         description: string
-        scope: { kind: string }
+        scope: { kind: string; subscriptionId: string | null }
       }[]
       const onSpike = items.filter((a) => a.dateRaised === spikeDay)
       expect(onSpike.length, JSON.stringify(items)).toBeGreaterThan(0)
       expect(items.every((a) => a.tenancyId === tenant.id)).toBe(true)
+      // The instance itself, in its account (an AWS resource has no resource group), and the account above it.
+      const instance = spikeResource.split('/').pop()!
+      expect(
+        onSpike.find((a) => a.scope.kind === 'Resource' && a.description.includes(instance)),
+        JSON.stringify(onSpike),
+      ).toMatchObject({ scope: { subscriptionId: account, resourceGroupName: null } })
+      expect(onSpike.find((a) => a.scope.kind === 'Subscription')).toMatchObject({ scope: { subscriptionId: account } })
       // Nothing else moved: the other days' noise raises nothing.
       expect(
         items.filter((a) => a.dateRaised !== spikeDay),
