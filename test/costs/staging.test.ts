@@ -284,6 +284,38 @@ for (const dialect of testDialects()) {
       expect(merged).toEqual(await seriesOf(tenant.id))
     })
 
+    it('merges a cost key of two billing periods on days of their own, and sums them on a day they share', async () => {
+      const store = t.services.costIngest
+      for (const shared of [false, true]) {
+        const tenant = await t.given.tenant(org)
+        const rows = [
+          row({ date: '2026-02-27', billingPeriod: '2026-02', cost: 1 }),
+          row({ date: '2026-02-28', billingPeriod: '2026-02', cost: 1 }),
+          // A charge of the same meter billed in March: on a day of its own, or on February's last (a correction).
+          row({ date: shared ? '2026-02-28' : '2026-03-01', billingPeriod: '2026-03', cost: 2 }),
+          row({ date: '2026-03-02', billingPeriod: '2026-03', cost: 2 }),
+        ]
+        const key = `periods-${shared}:1`
+        await store.stage(key, tenant.id, rows)
+        const window = { tenantId: tenant.id, from: '2026-02-27', to: '2026-03-02' }
+        await t.db.kysely.transaction().execute(async (trx) => {
+          await store.mergeStaged(trx, key, window)
+          await store.clearStaged(`periods-${shared}`, trx)
+        })
+        const byDay = Object.fromEntries((await stored(tenant.id)).map((r) => [r.date, Number(r.cost)]))
+        expect(byDay).toEqual(
+          shared
+            ? { '2026-02-27': 1, '2026-02-28': 3, '2026-03-02': 2 }
+            : { '2026-02-27': 1, '2026-02-28': 1, '2026-03-01': 2, '2026-03-02': 2 },
+        )
+        const merged = await seriesOf(tenant.id)
+        await t.db.kysely
+          .transaction()
+          .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, window.from, window.to))
+        expect(merged).toEqual(await seriesOf(tenant.id))
+      }
+    })
+
     it('merges each tenant of one staging key over its own days', async () => {
       const first = await t.given.tenant(org)
       const second = await t.given.tenant(org)

@@ -92,6 +92,9 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
     serviceName: string
     currency: string
     billingPeriod: string
+    /** The first and last day of its staged rows. */
+    from: string
+    to: string
   }
   interface Stage {
     table: string
@@ -103,6 +106,8 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
     keyCount: number
     /** Whether some cost key came with two descriptions (see keyOf). */
     describedTwice: boolean
+    /** Whether some cost key came in two billing periods, its description otherwise the same (see keyOf). */
+    inTwoPeriods: boolean
     /** Per tenant, the first and last day staged. */
     days: Map<string, { from: string; to: string }>
     rows: number
@@ -135,6 +140,7 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
         keysByReference: new Map(),
         keyCount: 0,
         describedTwice: false,
+        inTwoPeriods: false,
         days: new Map(),
         rows: 0,
         cleared: false,
@@ -172,22 +178,22 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
     const chargeClass = row.chargeClass ?? ''
     // The group as the key keeps it (lower-cased), looked up only for a spelling other than the key's own.
     const groupKey = () => (row.resourceGroupName === null ? '' : lowerCase(row.resourceGroupName))
-    let sameCostKey: CostKey | undefined
+    const billingPeriod = row.billingPeriod ?? ''
     for (const key of keys) {
       if (key.chargeCategory !== row.chargeCategory || key.chargeClass !== chargeClass) continue
-      if (
+      const described =
         key.subscriptionId === row.subscriptionId &&
         (key.resourceGroupName === row.resourceGroupName || key.resourceGroupKey === groupKey()) &&
         key.meterName === row.meterName &&
         key.serviceName === row.serviceName &&
-        key.currency === row.currency &&
-        key.billingPeriod === (row.billingPeriod ?? '')
-      )
-        return key
-      sameCostKey = key
+        key.currency === row.currency
+      if (described && key.billingPeriod === billingPeriod) return key
+      // A cost key in each billing period (an import of several months) is described once per period, on days of
+      // its own: the merge checks that their days do not meet (see periodsMeet).
+      if (described) stage.inTwoPeriods = true
+      else stage.describedTwice = true
     }
     const id = stage.keyCount++
-    if (sameCostKey !== undefined) stage.describedTwice = true
     const key: CostKey = {
       id,
       tenantId,
@@ -201,10 +207,38 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
       meterName: row.meterName === null ? null : ownCopy(row.meterName),
       serviceName: ownCopy(row.serviceName),
       currency: ownCopy(row.currency),
-      billingPeriod: row.billingPeriod ?? '',
+      billingPeriod,
+      from: '',
+      to: '',
     }
     keys.push(key)
     return key
+  }
+
+  /**
+   * Whether two keys of one cost key, in two billing periods, have rows on a same day (a correction billed in a
+   * later period, dated in an earlier one): then their rows must be summed per cost key and day, as for a key
+   * described twice.
+   */
+  function periodsMeet(stage: Stage): boolean {
+    for (const byResource of stage.keys.values())
+      for (const byMeter of byResource.values())
+        for (const keys of byMeter.values()) {
+          if (keys.length < 2) continue
+          const spans = new Map<string, CostKey[]>()
+          for (const key of keys) {
+            const charge = `${key.chargeCategory}\u0000${key.chargeClass}`
+            const same = spans.get(charge)
+            if (same === undefined) spans.set(charge, [key])
+            else same.push(key)
+          }
+          for (const same of spans.values()) {
+            if (same.length < 2) continue
+            const sorted = same.filter((k) => k.from !== '').sort((a, b) => a.from.localeCompare(b.from))
+            for (let i = 1; i < sorted.length; i++) if (sorted[i]!.from <= sorted[i - 1]!.to) return true
+          }
+        }
+    return false
   }
 
   /**
@@ -286,8 +320,11 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
         let p = 0
         for (let j = i; j < i + n; j++) {
           const date = dateAt(j)
-          parameters[p++] = keyAt(j).id
+          const key = keyAt(j)
+          parameters[p++] = key.id
           parameters[p++] = date
+          if (key.from === '' || date < key.from) key.from = date
+          if (date > key.to) key.to = date
           parameters[p++] = costAt(j)
           if (date < days.from) days.from = date
           if (date > days.to) days.to = date
@@ -415,7 +452,8 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
       // came with two descriptions, its rows are grouped by the cost key and day with the greater of each value,
       // as the text columns sorted in full (slower: only such runs pay for it). `where true` tells SQLite's parser
       // that ON CONFLICT is the upsert, not a join's ON.
-      const grouped = stage.describedTwice
+      const sumPerCostKey = stage.describedTwice || (stage.inTwoPeriods && periodsMeet(stage))
+      const grouped = sumPerCostKey
         ? sql`
             select k.resource_id, s.date, k.meter_id, k.charge_category, k.charge_class,
               max(k.subscription_id) as subscription_id, max(k.resource_group_key) as resource_group_key,
@@ -441,7 +479,7 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
       const movedResource = await sql`select 1 from ${keys} group by series_rank
         having min(subscription_id) <> max(subscription_id) or min(resource_group_key) <> max(resource_group_key)
         limit 1`.execute(trx)
-      if (stage.describedTwice || movedResource.rows.length > 0) return { rows, ranges }
+      if (sumPerCostKey || movedResource.rows.length > 0) return { rows, ranges }
       return { rows, ranges, fresh: fresh.map((range) => freshSeries(stage, range)) }
     },
 
