@@ -191,7 +191,7 @@ async function pullFormat(
         ? `PERIODS DIFFERENT FROM THE FILES: ${wrong.map((p) => p.period).join(', ')}`
         : 'every period sums as its files'),
   )
-  note(`  ${childNote(first.child)}`)
+  note(`  ${childNote(first.child)}: ${fmt.int(read / first.child.cpuSeconds)} rows per CPU second`)
   rows.push([
     label,
     'first pull',
