@@ -15,9 +15,9 @@
  * the app, the pull, exiting) and its CPU time are printed beside them. BENCH_CPU_PROF=<dir> writes each child's
  * CPU profile there. BENCH_FOCUS_PULL_FORMATS (csv.gz,parquet) narrows the formats.
  */
+import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { S3Client } from '@aws-sdk/client-s3'
-import S3rver from 's3rver'
 import type { Principal } from '../src/platform/auth/principal.js'
 import { buildCommandLine, type ChildRun, runCommandLine } from './focus-import.js'
 import {
@@ -191,7 +191,7 @@ async function pullFormat(
         ? `PERIODS DIFFERENT FROM THE FILES: ${wrong.map((p) => p.period).join(', ')}`
         : 'every period sums as its files'),
   )
-  note(`  ${childNote(first.child)}`)
+  note(`  ${childNote(first.child)}: ${fmt.int(read / first.child.cpuSeconds)} rows per CPU second`)
   rows.push([
     label,
     'first pull',
@@ -262,6 +262,28 @@ async function pullFormat(
   return rows
 }
 
+/** s3rver on `directory` in a child process of its own (bench/focus-pull-s3rver.mjs); its port. */
+async function startS3rver(scope: Scope, directory: string): Promise<number> {
+  const child = spawn(process.execPath, [join(BENCH_DIR, 'focus-pull-s3rver.mjs')], {
+    env: { ...process.env, BENCH_S3RVER_DIR: directory, BENCH_S3RVER_BUCKET: BUCKET },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  scope.defer(`stop s3rver (pid ${child.pid})`, async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((done) => child.once('exit', done))
+    if (child.connected) child.send('stop')
+    else child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+    await exited
+    clearTimeout(timer)
+  })
+  return new Promise<number>((resolvePort, reject) => {
+    child.once('message', (m) => resolvePort((m as { port: number }).port))
+    child.once('exit', (code) => reject(new Error(`s3rver exited (${code}) before listening`)))
+    child.once('error', reject)
+  })
+}
+
 export const focusPullBenchmark: Benchmark = {
   name: 'focus-pull',
   description: `snapshot of a FocusExport tenant pulling ${fmt.int(ROWS)} rows of AWS FOCUS exports from S3 (s3rver)`,
@@ -271,15 +293,7 @@ export const focusPullBenchmark: Benchmark = {
         `${fmt.int(TARGET_ROWS_PER_SECOND)} rows/s with a peak RSS < ${TARGET_RSS_MB} MB; unchanged pull < ` +
         `${TARGET_UNCHANGED_MS / 1000} s; a restatement rewrites only its period)`,
     )
-    const server = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      silent: true,
-      directory: s3rverFolder(ROWS),
-      configureBuckets: [{ name: BUCKET }],
-    })
-    const { port } = await server.run()
-    scope.defer('stop s3rver', () => server.close())
+    const port = await startS3rver(scope, s3rverFolder(ROWS))
     const endpoint = `http://127.0.0.1:${port}`
     const s3 = new S3Client({ region: 'eu-west-1', endpoint, forcePathStyle: true, credentials: KEY })
     scope.defer('close the S3 client', () => s3.destroy())
