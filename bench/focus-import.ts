@@ -12,7 +12,7 @@
  * profile there.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { sql } from 'kysely'
@@ -109,6 +109,12 @@ export async function runCommandLine(
     child.on('close', done)
   })
   const seconds = secondsSince(started)
+  // No figures when it did not exit normally (a signal, or V8 aborting out of heap): say how it ended.
+  if (!existsSync(rssFile))
+    throw new Error(
+      `${main} ended by ${child.signalCode ?? `code ${code}`} after ${seconds.toFixed(0)} s, ` +
+        `without its figures:\n${stderr.slice(-2000)}`,
+    )
   const maxRssMb = Number(readFileSync(rssFile, 'utf8')) / 2 ** 20
   const cpuSeconds = Number(readFileSync(`${rssFile}.cpu`, 'utf8'))
   return { code, seconds, maxRssMb, cpuSeconds, stdout, stderr }
