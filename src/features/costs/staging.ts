@@ -521,6 +521,7 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
           stage.keys = new Map()
           stage.keysByReference = new Map()
           stage.describedTwice = false
+          stage.inTwoPeriods = false
           stage.days = new Map()
           stage.rows = 0
         } else stages.delete(stagingKey)
