@@ -5,6 +5,7 @@ import { addDays, toDay } from '../../src/platform/time.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 import { exportCsv, sampleExport } from '../support/focus-providers.js'
+import { uploadAndWait } from '../support/focus-pull.js'
 import { webhookReceiver } from '../support/webhook-receiver.js'
 
 const API = '/api/public/v1'
@@ -68,19 +69,7 @@ for (const dialect of testDialects()) {
       })
       expect(rule.statusCode, rule.body).toBe(201)
 
-      const upload = await t.request(
-        'POST',
-        `${API}/tenants/${tenant.id}/cost-files?fileName=aws-focus.csv`,
-        org.ownerKey,
-        exportCsv(sample),
-        { 'content-type': 'text/csv' },
-      )
-      expect(upload.statusCode, upload.body).toBe(202)
-      let run = upload.json()
-      for (let i = 0; i < 400 && (run.status === 'Running' || run.status === 'Queued'); i++) {
-        await new Promise((r) => setTimeout(r, 50))
-        run = (await t.request('GET', upload.headers.location as string, org.ownerKey)).json()
-      }
+      const run = await uploadAndWait(t, org, tenant.id, exportCsv(sample), 'aws-focus.csv')
       expect(run.status, JSON.stringify(run)).toBe('Succeeded')
       // Then the analysis the import requested and the alerts' evaluation, as the worker runs them.
       const worker = t.worker()

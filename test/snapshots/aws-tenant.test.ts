@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { useTestApp } from '../support/app.js'
 import { testDialects } from '../support/dialects.js'
 import { exportCsv, sampleExport } from '../support/focus-providers.js'
-import { costByDayOfRows } from '../support/focus-pull.js'
+import { costByDayOfRows, uploadAndWait } from '../support/focus-pull.js'
 
 const API = '/api/public/v1'
 // An AWS Data Exports FOCUS 1.2 export of six resources over September and October.
@@ -19,19 +19,7 @@ for (const dialect of testDialects()) {
         costSource: 'FocusUpload',
       })
       const tenant = created.json()
-      const upload = await t.request(
-        'POST',
-        `${API}/tenants/${tenant.id}/cost-files?fileName=aws-focus.csv`,
-        org.ownerKey,
-        exportCsv(sample),
-        { 'content-type': 'text/csv' },
-      )
-      expect(upload.statusCode, upload.body).toBe(202)
-      let run = upload.json()
-      for (let i = 0; i < 200 && (run.status === 'Running' || run.status === 'Queued'); i++) {
-        await new Promise((r) => setTimeout(r, 50))
-        run = (await t.request('GET', upload.headers.location as string, org.ownerKey)).json()
-      }
+      const run = await uploadAndWait(t, org, tenant.id, exportCsv(sample), 'aws-focus.csv')
       expect(run).toMatchObject({
         status: 'Succeeded',
         periods: [{ billingPeriod: '2025-09' }, { billingPeriod: '2025-10' }],

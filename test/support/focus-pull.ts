@@ -58,3 +58,21 @@ export async function snapshotNow(t: TestApp, org: OrgContext, tenantId: string)
   while (run.status === 'Queued' && (await t.worker().runOnce())) run = await read()
   return run
 }
+
+/** A FOCUS CSV pushed to a tenant through the API, waited for until its import run is over; the run as then shown. */
+export async function uploadAndWait(t: TestApp, org: OrgContext, tenantId: string, csv: string, fileName: string) {
+  const upload = await t.request(
+    'POST',
+    `${API}/tenants/${tenantId}/cost-files?fileName=${encodeURIComponent(fileName)}`,
+    org.ownerKey,
+    csv,
+    { 'content-type': 'text/csv' },
+  )
+  expect(upload.statusCode, upload.body).toBe(202)
+  let run = upload.json()
+  for (let i = 0; i < 400 && (run.status === 'Running' || run.status === 'Queued'); i++) {
+    await new Promise((r) => setTimeout(r, 50))
+    run = (await t.request('GET', upload.headers.location as string, org.ownerKey)).json()
+  }
+  return run
+}
