@@ -11,7 +11,7 @@ import { isUniqueViolation } from '../../platform/db/errors.js'
 import type { Database } from '../../platform/db/index.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { roundMoney } from '../../platform/money.js'
-import { addDays, toDay } from '../../platform/time.js'
+import { addDays, monthEndOf } from '../../platform/time.js'
 import { type BillingPeriodWrite, type CostIngest, FOCUS_SOURCE, type SourceFile } from '../costs/public.js'
 import { syncInventory } from '../inventory/public.js'
 import type { TenantStore } from '../tenants/public.js'
@@ -208,7 +208,15 @@ export function createFocusImporter(deps: {
       }))
       for (const [billingPeriod, files] of options.periodSources ?? [])
         if (!staged.periods.has(billingPeriod))
-          periods.push({ billingPeriod, ...daysOfMonth(billingPeriod), files, rows: 0, runId, at: now })
+          periods.push({
+            billingPeriod,
+            from: `${billingPeriod}-01`,
+            to: monthEndOf(`${billingPeriod}-01`),
+            files,
+            rows: 0,
+            runId,
+            at: now,
+          })
       periods.sort((a, b) => a.billingPeriod.localeCompare(b.billingPeriod))
       await control.succeed(async (trx) => {
         const counts = await syncInventory(trx, tenantId, parsed, now, deps.ids, { partial: true })
@@ -217,17 +225,14 @@ export function createFocusImporter(deps: {
         // The periods' earlier versions go first, and their days are rebuilt with the new rows' (see
         // replaceBillingPeriods): a restated period replaces, a repeated file changes nothing.
         const old = await deps.costs.replaceBillingPeriods(trx, tenantId, periods)
-        let costRows = 0
-        if (staged.rows === 0) {
-          // Nothing to merge: the days the old versions covered have their series rebuilt without them.
-          if (old.from !== null && old.to !== null)
-            await deps.costs.mergeStaged(trx, stagingKey, { tenantId, from: old.from, to: old.to })
-        } else {
-          costRows = await deps.costs.mergeStaged(trx, stagingKey, {
-            tenantId,
-            from: old.from !== null && old.from < staged.periodStart ? old.from : staged.periodStart,
-            to: old.to !== null && old.to > staged.periodEnd ? old.to : staged.periodEnd,
-          })
+        // The days to rebuild: the new rows' and those the old versions covered (only those when the files held
+        // no row: their series are rebuilt without the old rows).
+        const days = [old.from, old.to, staged.periodStart, staged.periodEnd].filter((d): d is string => !!d).sort()
+        const costRows =
+          days.length === 0
+            ? 0
+            : await deps.costs.mergeStaged(trx, stagingKey, { tenantId, from: days[0]!, to: days.at(-1)! })
+        if (staged.rows > 0)
           await deps.costs.recordCoverage(trx, {
             tenantId,
             source: FOCUS_SOURCE,
@@ -236,7 +241,6 @@ export function createFocusImporter(deps: {
             settledThrough: importSettledThrough(staged.periodEnd),
             at: now,
           })
-        }
         await deps.costs.clearStaged(runId, trx)
         const imported: BillingPeriodImport[] = periods.map((p) => ({
           billingPeriod: p.billingPeriod,
@@ -312,12 +316,6 @@ export async function sourceOfPath(path: string): Promise<SourceFile> {
  */
 export function importSettledThrough(newest: string): string {
   return addDays(newest, -1)
-}
-
-/** The first and last day of a billing period (`YYYY-MM`). */
-function daysOfMonth(billingPeriod: string): { from: string; to: string } {
-  const [year, month] = billingPeriod.split('-').map(Number) as [number, number]
-  return { from: `${billingPeriod}-01`, to: toDay(new Date(Date.UTC(year, month, 0))) }
 }
 
 /** Period and total of the cost rows staged so far, and each billing period's rows and days. */
