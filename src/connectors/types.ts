@@ -41,14 +41,19 @@ export interface ResourceGroupItem {
 }
 
 export interface ResourceItem {
-  /** Full ARM id, e.g. `/subscriptions/{id}/resourceGroups/{rg}/providers/Microsoft.Compute/virtualMachines/{name}`. */
+  /**
+   * Full ARM id, e.g. `/subscriptions/{id}/resourceGroups/{rg}/providers/Microsoft.Compute/virtualMachines/{name}`,
+   * or another cloud's own id (an ARN, a Google Cloud resource name).
+   */
   armId: string
   name: string
   /** e.g. `microsoft.compute/virtualmachines` (compared case-insensitively). */
   resourceType: string
   location: string | null
+  /** The subscription, or the AWS account or Google Cloud project. */
   subscriptionId: string
-  resourceGroupName: string
+  /** Null for a cloud without resource groups (AWS, Google Cloud). */
+  resourceGroupName: string | null
   tags: Record<string, string>
   sku: string | null
   /** Provisioning or power state where the type has one (e.g. `VM running`, `VM deallocated`, `Unattached`). */

@@ -128,7 +128,7 @@ for (const dialect of testDialects()) {
         trigger: { type: 'AnomalyRaised' },
       })
       await createRule('Outage group', {
-        scope: { tenancyIds: [tenant.id], resourceGroup: outageResource!.resourceGroupName.toUpperCase() },
+        scope: { tenancyIds: [tenant.id], resourceGroup: outageResource!.resourceGroupName!.toUpperCase() },
         trigger: { type: 'AnomalyRaised' },
       })
       await createRule('Service', {
@@ -268,7 +268,7 @@ for (const dialect of testDialects()) {
       expect(group.length).toBeGreaterThan(0)
       for (const e of group) {
         const lead = anomalies.find((a) => a.id === e.data.anomalyId)!
-        expect(lead.scope.resourceGroupName?.toLowerCase()).toBe(outageResource!.resourceGroupName.toLowerCase())
+        expect(lead.scope.resourceGroupName?.toLowerCase()).toBe(outageResource!.resourceGroupName!.toLowerCase())
       }
       for (const e of eventsOf('Service')) {
         const lead = anomalies.find((a) => a.id === e.data.anomalyId)!

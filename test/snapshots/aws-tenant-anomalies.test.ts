@@ -94,12 +94,17 @@ for (const dialect of testDialects()) {
       const onSpike = items.filter((a) => a.dateRaised === spikeDay)
       expect(onSpike.length, JSON.stringify(items)).toBeGreaterThan(0)
       expect(items.every((a) => a.tenancyId === tenant.id)).toBe(true)
-      // The instance itself, in its account (an AWS resource has no resource group), and the account above it.
-      const instance = spikeResource.split('/').pop()!
+      // The instance itself, in its account (an AWS resource has no resource group) and in the inventory, and the
+      // account above it.
+      const resources = (
+        await t.request('GET', `${API}/tenants/${tenant.id}/resources?pageSize=100`, org.ownerKey)
+      ).json().items as { id: string; armId: string; name: string }[]
+      const instance = resources.find((r) => r.armId === spikeResource)!
+      expect(instance, JSON.stringify(resources)).toBeDefined()
       expect(
-        onSpike.find((a) => a.scope.kind === 'Resource' && a.description.includes(instance)),
+        onSpike.find((a) => a.scope.kind === 'Resource' && a.description.includes(instance.name)),
         JSON.stringify(onSpike),
-      ).toMatchObject({ scope: { subscriptionId: account, resourceGroupName: null } })
+      ).toMatchObject({ scope: { subscriptionId: account, resourceGroupName: null, resourceId: instance.id } })
       expect(onSpike.find((a) => a.scope.kind === 'Subscription')).toMatchObject({ scope: { subscriptionId: account } })
       // Nothing else moved: the other days' noise raises nothing.
       expect(

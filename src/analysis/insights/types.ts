@@ -11,7 +11,8 @@ export interface ResourceFacts {
   tags: Record<string, string>
   properties: Record<string, unknown>
   subscriptionId: string
-  resourceGroupName: string
+  /** Null for a cloud without resource groups (AWS, Google Cloud). */
+  resourceGroupName: string | null
   /** Usage cost of each of the last days (up to 30), oldest first; a day without cost is 0. */
   dailyCosts: number[]
   /** The weekday (0 Sunday .. 6 Saturday) of `dailyCosts[0]`. */

@@ -2419,11 +2419,13 @@ export interface components {
                 lastCostDate: string;
             };
             /** Format: uuid */
-            resourceGroupId: string;
-            resourceGroupName: string;
+            resourceGroupId: string | null;
+            /** @description Extension (a departure: the specification makes it a string): null for a resource of a cloud without resource groups (AWS, Google Cloud), whose `armId` is its own id (an ARN, a Google resource name). */
+            resourceGroupName: string | null;
             resourceType: string;
             sku: string | null;
             state: string | null;
+            /** @description The subscription, or for a FOCUS tenant of another cloud the AWS account or Google Cloud project. */
             subscriptionId: string;
             /** @description Tags as the provider reports them. */
             tags: {

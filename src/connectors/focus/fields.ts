@@ -170,7 +170,9 @@ export function armTypeOfArmId(armId: string): string | null {
 /** The last segment of a resource id (its name in ARM ids and most ARNs). */
 export function lastSegmentOf(id: string): string {
   const trimmed = id.replace(/\/+$/, '')
-  return trimmed.slice(trimmed.lastIndexOf('/') + 1)
+  // An ARN's resource is `type/id`, `type:id` or the id alone (`arn:aws:s3:::bucket`).
+  const end = trimmed.startsWith('arn:') && !trimmed.includes('/') ? trimmed.lastIndexOf(':') : trimmed.lastIndexOf('/')
+  return trimmed.slice(end + 1)
 }
 
 export type Tags = Record<string, string>

@@ -35,6 +35,13 @@ import type {
 } from './types.js'
 import { type FocusVersion, focusVersionOf } from './versions.js'
 
+/** A ResourceId as read, its cost key (an ARM id lower-cased, another cloud's id as written) and inventory key. */
+interface ResourceKeys {
+  id: string
+  key: string
+  inventoryKey: string
+}
+
 /**
  * Reads FOCUS 1.0 to 1.2 cost exports (CSV, plain or gzip) as AWS, Azure, Google Cloud and the FinOps Foundation write
  * them, and sums them while streaming, a chunk at a time. Held alone, memory grows with the distinct (resource,
@@ -116,15 +123,17 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     if (warningCount++ < maxIssues) warnings.push(issue)
   }
 
-  // ResourceIds seen, each with its key (lower-cased when an ARM id): one look-up per row instead of a regular
-  // expression and a lower-cased copy. Keys are own copies, so nothing kept points into a chunk of the file.
-  const resourceKeys = new Map<string, { id: string; key: string; arm: boolean }>()
-  function resourceKeyOf(resourceId: string): { id: string; key: string; arm: boolean } {
+  // ResourceIds seen, each with its key (lower-cased when an ARM id) and its inventory key (lower-cased, as the
+  // inventory and the stored costs compare every id): one look-up per row instead of a regular expression and a
+  // lower-cased copy. Keys are own copies, so nothing kept points into a chunk of the file.
+  const resourceKeys = new Map<string, ResourceKeys>()
+  function resourceKeyOf(resourceId: string): ResourceKeys {
     let known = resourceKeys.get(resourceId)
     if (known === undefined) {
       const arm = isArmId(resourceId)
       const id = ownCopy(resourceId)
-      known = { id, key: ownCopy(arm ? resourceId.toLowerCase() : resourceId), arm }
+      const lower = ownCopy(resourceId.toLowerCase())
+      known = { id, key: arm ? lower : id, inventoryKey: lower }
       if (resourceKeys.size >= MEMO_RESOURCES_MAX) resourceKeys.clear()
       resourceKeys.set(id, known)
     }
@@ -215,7 +224,9 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     const resource = row.resourceId === null ? null : resourceKeyOf(row.resourceId)
     const resourceKey = resource === null ? '' : resource.key
     addCost(row, subscriptionId, resource, resourceKey, group)
-    if (row.resourceId && group && resource?.arm) addResource(row, row.resourceId, resourceKey, group)
+    // A resource of Azure has its group; another cloud's (an ARN, a Google resource name) has none, and its account
+    // or project as its subscription.
+    if (resource !== null) addResource(row, resource, subscriptionId, group)
   }
 
   function addCost(
@@ -308,8 +319,18 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     return key
   }
 
-  function addResource(row: FocusRow, armId: string, key: string, group: ResourceGroupItem) {
-    mergeResource(key, group, armId, row.resourceName, row.resourceType ?? '', row.location, row.tags ?? {}, row.ms)
+  function addResource(row: FocusRow, resource: ResourceKeys, subscriptionId: string, group: ResourceGroupItem | null) {
+    mergeResource(
+      resource.inventoryKey,
+      group?.subscriptionId ?? subscriptionId,
+      group?.name ?? null,
+      resource.id,
+      row.resourceName,
+      row.resourceType ?? '',
+      row.location,
+      row.tags ?? {},
+      row.ms,
+    )
   }
 
   /**
@@ -318,7 +339,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
    */
   function mergeResource(
     key: string,
-    group: ResourceGroupItem,
+    subscriptionId: string,
+    groupName: string | null,
     armId: string,
     name: string | null,
     resourceType: string,
@@ -333,8 +355,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
         name: ownCopy(name ?? lastSegmentOf(armId)),
         resourceType: ownCopy(resourceType),
         location: location && ownCopy(location),
-        subscriptionId: group.subscriptionId,
-        resourceGroupName: group.name,
+        subscriptionId,
+        resourceGroupName: groupName,
         tags,
         sku: null,
         state: null,
@@ -603,9 +625,20 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     }
     for (const g of file.resourceGroups) findGroup(g.subscriptionId, g.name)
     for (const r of file.resources) {
-      const group = findGroup(r.subscriptionId, r.resourceGroupName)
+      const group = r.resourceGroupName === null ? null : findGroup(r.subscriptionId, r.resourceGroupName)
+      const subscriptionId = group?.subscriptionId ?? r.subscriptionId
       const key = r.armId.toLowerCase()
-      mergeResource(key, group, r.armId, r.name, r.resourceType, r.location, r.tags, r.tagsAt)
+      mergeResource(
+        key,
+        subscriptionId,
+        group?.name ?? null,
+        r.armId,
+        r.name,
+        r.resourceType,
+        r.location,
+        r.tags,
+        r.tagsAt,
+      )
     }
     // A currency other than the first is reported where it was first seen, among the file's errors by line, as
     // reading the rows here would have.

@@ -66,7 +66,7 @@ export function recordOf(row: InsightRow): InsightRecord {
     resourceId: row.resourceId,
     resourceName: row.resourceName,
     subscriptionId: row.subscriptionId,
-    resourceGroupName: row.resourceGroupName,
+    resourceGroupName: row.resourceGroupName || null,
     category: row.category as InsightRecord['category'],
     severity: row.severity as InsightRecord['severity'],
     title: row.title,
@@ -162,7 +162,8 @@ export function createInsightStore(
             ...findingFields(finding),
             resourceName: resource.name,
             subscriptionId: resource.subscriptionId,
-            resourceGroupName: resource.resourceGroupName,
+            // The column is not null: a resource without a group (AWS, Google Cloud) stores '', read back as null.
+            resourceGroupName: resource.resourceGroupName ?? '',
             currency: resource.currency,
           }
           if (!row) {

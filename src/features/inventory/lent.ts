@@ -144,7 +144,8 @@ export async function resourceFactsBetween(
     facts.set(r.armIdLower, {
       name: r.name,
       resourceType: r.resourceType,
-      resourceGroupName: r.resourceGroupName,
+      // A report's cell: empty for a resource of a cloud without resource groups (AWS, Google Cloud).
+      resourceGroupName: r.resourceGroupName ?? '',
       tags: JSON.parse(r.tags) as Record<string, string>,
     })
   return facts

@@ -43,9 +43,17 @@ export const ResourceRecord = Type.Object(
     name: Type.String(),
     resourceType: Type.String(),
     location: Nullable(Type.String()),
-    subscriptionId: Type.String(),
-    resourceGroupName: Type.String(),
-    resourceGroupId: Uuid,
+    subscriptionId: Type.String({
+      description: 'The subscription, or for a FOCUS tenant of another cloud the AWS account or Google Cloud project.',
+    }),
+    resourceGroupName: Nullable(
+      Type.String({
+        description:
+          'Extension (a departure: the specification makes it a string): null for a resource of a cloud without ' +
+          'resource groups (AWS, Google Cloud), whose `armId` is its own id (an ARN, a Google resource name).',
+      }),
+    ),
+    resourceGroupId: Nullable(Uuid),
     tags: Tags,
     sku: Nullable(Type.String()),
     state: Nullable(Type.String()),

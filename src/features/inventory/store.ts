@@ -530,7 +530,7 @@ export async function syncInventory(
   for (const g of inventory.resourceGroups) await upsertGroup(g)
   // A resource may name a group the inventory did not list (permissions, timing): record the group too.
   for (const r of inventory.resources) {
-    if (!groupIds.has(groupKey(r.subscriptionId, r.resourceGroupName))) {
+    if (r.resourceGroupName !== null && !groupIds.has(groupKey(r.subscriptionId, r.resourceGroupName))) {
       await upsertGroup({ subscriptionId: r.subscriptionId, name: r.resourceGroupName, location: r.location, tags: {} })
     }
   }
@@ -543,13 +543,14 @@ export async function syncInventory(
   for (let i = 0; i < inventory.resources.length; i += SYNC_BATCH) {
     const values = inventory.resources.slice(i, i + SYNC_BATCH).map((r) => {
       const armIdLower = r.armId.toLowerCase()
-      const group = groupIds.get(groupKey(r.subscriptionId, r.resourceGroupName))!
+      // A resource of a cloud without resource groups (AWS, Google Cloud) has none.
+      const group = r.resourceGroupName === null ? null : groupIds.get(groupKey(r.subscriptionId, r.resourceGroupName))!
       return {
         id: existingResources.get(armIdLower) ?? ids.uuid(),
         tenantId,
         subscriptionId: r.subscriptionId.toLowerCase(),
-        resourceGroupId: group.id,
-        resourceGroupName: group.name,
+        resourceGroupId: group?.id ?? null,
+        resourceGroupName: group?.name ?? null,
         armId: r.armId,
         armIdLower,
         name: r.name,

@@ -162,9 +162,11 @@ export interface ResourceGroupsTable {
 export interface ResourcesTable {
   id: string
   tenantId: string
+  /** The subscription, or the AWS account or Google Cloud project. */
   subscriptionId: string
-  resourceGroupId: string
-  resourceGroupName: string
+  /** Null for a cloud without resource groups (AWS, Google Cloud). */
+  resourceGroupId: string | null
+  resourceGroupName: string | null
   armId: string
   armIdLower: string
   name: string

@@ -26,6 +26,7 @@ import * as markerPredictions from './0032_marker_predictions.js'
 import * as budgets from './0033_budgets.js'
 import * as tagSeriesByScope from './0034_tag_series_by_scope.js'
 import * as costSources from './0035_cost_sources.js'
+import * as resourcesWithoutGroups from './0036_resources_without_groups.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0033_budgets': budgets,
   '0034_tag_series_by_scope': tagSeriesByScope,
   '0035_cost_sources': costSources,
+  '0036_resources_without_groups': resourcesWithoutGroups,
 }

@@ -46,7 +46,7 @@ async function scopeName(tenantId: string, scope: ChartScope): Promise<ScopeName
       )
       return {
         name: resource.name,
-        detail: `${readableResourceType(resource.resourceType)} in ${resource.resourceGroupName}`,
+        detail: `${readableResourceType(resource.resourceType)} in ${resource.resourceGroupName ?? resource.subscriptionId}`,
         ...(resource.removal ? { note: removalText(resource.removal) } : {}),
       }
     }

@@ -222,7 +222,8 @@ export function ResourceTable(props: { tenantId: string; items: Resource[]; tagH
               </span>
             </th>
             <td>
-              {resource.resourceGroupName}
+              {/* Another cloud's resource (AWS, Google Cloud) has no group: its account or project instead. */}
+              {resource.resourceGroupName ?? `${resource.subscriptionId} (no group)`}
               <span class="muted">{resource.location ?? 'no location'}</span>
             </td>
             <td>
