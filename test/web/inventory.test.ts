@@ -1,9 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX } from '../../src/app.js'
 import type { OrgContext } from '../support/app.js'
 import { noHorizontalScroll, useBrowserApp } from '../support/browser.js'
 import { plantedEstate, writeFocusFiles } from '../support/focus-estate.js'
+import { sampleExport, writeSampleExport } from '../support/focus-providers.js'
 
 /**
  * The Inventory tab and the charts of single resources in a real browser against the real app (SQLite: the API
@@ -267,5 +270,37 @@ describe('inventory page', () => {
       .getByText(/Removed: last cost on 2026-02-14/)
       .waitFor()
     await page.screenshot({ path: '/work/shots/inventory-removed-chart-1280.png' })
+  })
+  it("lists an AWS account's resources in their account, without a group, and opens one's chart", async () => {
+    // The tests before may leave what their browser logged.
+    const problemsBefore = problems.length
+    const created = await t.request('POST', `${API_PREFIX}/tenants`, org.ownerKey, {
+      name: 'AWS estate',
+      costSource: 'FocusUpload',
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const tenant = created.json() as { id: string }
+    const firstDay = new Date(Date.now() - 35 * 86_400_000).toISOString().slice(0, 10)
+    const sample = sampleExport('aws-1.2', { seed: 11, days: 30, resources: 4, firstDay })
+    const file = writeSampleExport(sample, join(mkdtempSync(join(tmpdir(), 'costwatch-aws-')), 'aws.csv'), 'csv')
+    await t.services.importFocus(tenant.id, [file])
+    const instance = sample.rows.find((r) => r.ResourceId?.includes(':instance/'))!
+
+    const page = await browser.newPage()
+    await page.goto(`${base}/`)
+    const signInField = page.getByLabel('E-mail address')
+    await signInField.or(page.getByRole('heading', { name: 'Overview', level: 1 })).waitFor()
+    if (await signInField.isVisible()) await browser.signInAsOwner(page, org)
+    await page.goto(`${base}/tenants/${tenant.id}/inventory?view=resources`)
+    const resources = page.getByRole('region', { name: 'Resources' })
+    await page.getByText('4 resources', { exact: true }).waitFor()
+    // Its account stands where an Azure resource's group does.
+    const row = resources.getByRole('row', { name: new RegExp(`^${instance.ResourceName} `) })
+    await row.getByText(`${instance.SubAccountId} (no group)`).waitFor()
+    await page.screenshot({ path: '/work/shots/inventory-aws-1280.png', fullPage: true })
+    await row.getByRole('link', { name: instance.ResourceName!, exact: true }).click()
+    await page.getByRole('heading', { name: `Resource ${instance.ResourceName}` }).waitFor()
+    await page.getByText(`in ${instance.SubAccountId}`, { exact: false }).first().waitFor()
+    expect(problems.slice(problemsBefore)).toEqual([])
   })
 })
