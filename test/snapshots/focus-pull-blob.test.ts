@@ -160,6 +160,22 @@ for (const dialect of testDialects()) {
       expect(await storedByDay(tenant.id)).toEqual({})
     })
 
+    it('reads a location stored before service principals as signed in with its SAS, and pulls with it', async () => {
+      await exportRun('run-1', '2025-10-18T02:00:00Z', [SMALL])
+      const org = await t.given.organisation()
+      const tenant = await connect(org, sas('rl'))
+      const legacy = JSON.stringify({ type: 'AzureBlob', prefix: root, containerUrl })
+      await t.db.kysely.updateTable('tenants').set({ locationJson: legacy }).where('id', '=', tenant.id).execute()
+      const read = (await t.request('GET', `${API}/tenants/${tenant.id}`, org.ownerKey)).json()
+      expect(read.location).toEqual({ type: 'AzureBlob', prefix: root, containerUrl, auth: 'Sas', hasSecret: true })
+      // The export's newest run of the month (the first test's restatement, when it ran before) is read with the SAS.
+      expect(await snapshot(org, tenant.id)).toMatchObject({
+        status: 'Succeeded',
+        periods: [{ billingPeriod: '2025-10' }],
+      })
+      expect(Object.keys(await storedByDay(tenant.id)).length).toBeGreaterThan(0)
+    })
+
     it('refuses an AzureBlob location field by field', async () => {
       const org = await t.given.organisation()
       const res = await t.request('POST', `${API}/tenants`, org.ownerKey, {

@@ -182,8 +182,8 @@ const withoutShown = (error: unknown) => {
 
 /**
  * Connects a tenant (owners only): its name and where its costs come from, the Azure connector with its credential,
- * FOCUS files uploaded to it, or a FOCUS export in S3, Blob Storage (a SAS or a service principal) or BigQuery. The server's 400 answers are shown beside their fields,
- * and nothing typed is lost.
+ * FOCUS files uploaded to it, or a FOCUS export in S3, Blob Storage (with a SAS or a service principal) or BigQuery.
+ * The server's 400 answers are shown beside their fields, and nothing typed is lost.
  */
 export function ConnectTenantForm(props: { onCancel(): void; onConnected(tenant: Tenant): void }) {
   const [draft, setDraft] = useState<Draft>(EMPTY)
