@@ -8,7 +8,7 @@ import type { Db } from './platform/db/index.js'
 import { processRegistry } from './platform/http/metrics.js'
 import type { RunKind, Worker } from './platform/runs/worker.js'
 import { createServices, type Services } from './services.js'
-import { createCollectionWorker, observeRuns } from './worker.js'
+import { createCollectionWorker, observeRuns, type PullOptions } from './worker.js'
 
 export interface RuntimeDeps {
   db: Db
@@ -34,6 +34,8 @@ export interface Runtime {
     workerId?: string
     /** Run kinds served beside the snapshot runs. */
     moreKinds?: RunKind[]
+    /** For tests: how pulls reach a fake Entra and an emulator serving TLS with certificates of their own. */
+    pullOptions?: PullOptions
     log?(level: 'info' | 'warn' | 'error', message: string, err?: unknown): void
   }): Worker
 }

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os'
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import { type Config, ConfigError, httpBase } from './config.js'
+import type { Fetch } from './connectors/azure/http.js'
 import { createAzureConnector } from './connectors/azure/index.js'
 import { createSimulatedConnector } from './connectors/simulated/index.js'
 import type { Connector } from './connectors/types.js'
@@ -20,6 +21,11 @@ import { createWorker, type RunKind } from './platform/runs/worker.js'
 import type { Services } from './services.js'
 
 const SCHEDULE_EVERY_MS = 60_000
+
+export interface PullOptions {
+  azureFetch?: Fetch
+  tlsCa?: string
+}
 
 export function defaultConnectors(config: Config): Record<string, Connector> {
   return {
@@ -77,6 +83,8 @@ export function createCollectionWorker(deps: {
   ids: Ids
   connectors?: Record<string, Connector>
   moreKinds?: RunKind[]
+  /** For tests: the fetch of a Blob location's token requests, and the certificates its storage's TLS is checked against. */
+  pullOptions?: PullOptions
   workerId?: string
   log?(level: 'info' | 'warn' | 'error', message: string, err?: unknown): void
 }) {
@@ -99,6 +107,8 @@ export function createCollectionWorker(deps: {
         hostCredentials: services.hostCredentials,
         outboundAllow: config.outboundAllow,
         bigQueryEndpoint: config.bigQueryEndpoint,
+        azure: { authorityHost: config.azureAuthorityHost, fetch: deps.pullOptions?.azureFetch },
+        tlsCa: deps.pullOptions?.tlsCa,
       }),
       clock,
       ids: deps.ids,

@@ -6,7 +6,6 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { type Config, loadConfig } from '../../src/config.js'
-import type { Connector } from '../../src/connectors/types.js'
 import type { TenancyGrant } from '../../src/features/apikeys/schemas.js'
 import type { Feature } from '../../src/features/feature.js'
 import type { CreateTenancyRequest, TenantRecord } from '../../src/features/tenants/schemas.js'
@@ -14,8 +13,8 @@ import { useHashParamsForTests } from '../../src/platform/auth/password.js'
 import type { Principal } from '../../src/platform/auth/principal.js'
 import { fixedClock } from '../../src/platform/clock.js'
 import { type Db, type DialectName, migrateToLatest, openDatabase } from '../../src/platform/db/index.js'
-import type { RunKind, Worker } from '../../src/platform/runs/worker.js'
-import { createRuntime } from '../../src/runtime.js'
+import type { Worker } from '../../src/platform/runs/worker.js'
+import { createRuntime, type Runtime } from '../../src/runtime.js'
 import type { Services } from '../../src/services.js'
 
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64')
@@ -109,7 +108,7 @@ export interface TestApp {
     headers?: Record<string, string>,
   ): Promise<LightMyRequestResponse>
   /** A worker of this app's services and clock; call `runOnce()` to claim and do one run. */
-  worker(options?: { connectors?: Record<string, Connector>; workerId?: string; moreKinds?: RunKind[] }): Worker
+  worker(options?: Parameters<Runtime['worker']>[0]): Worker
   given: {
     organisation(name?: string): Promise<OrgContext>
     tenant(org: OrgContext, input?: Partial<CreateTenancyRequest>): Promise<TenantRecord>

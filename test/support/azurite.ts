@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -28,10 +28,24 @@ async function accepting(port: number): Promise<boolean> {
   })
 }
 
-/** Azurite's Blob service on a free port of 127.0.0.1, its data in a temporary folder; `stop` removes both. */
-export async function startAzurite(): Promise<{ blobUrl: string; stop(): Promise<void> }> {
+/**
+ * Azurite's Blob service on a free port of 127.0.0.1, its data in a temporary folder; `stop` removes both. With
+ * `tls` it serves https with that key and certificate and takes OAuth bearer tokens too (`--oauth basic`: their
+ * issuer, audience and lifetime are checked, not their signature), which it refuses over http.
+ */
+export async function startAzurite(
+  options: { tls?: { key: string; certificate: string } } = {},
+): Promise<{ blobUrl: string; stop(): Promise<void> }> {
   const folder = mkdtempSync(join(tmpdir(), 'costwatch-azurite-'))
   const port = await freePort()
+  const tlsArgs: string[] = []
+  if (options.tls) {
+    const tlsFolder = join(folder, 'tls')
+    mkdirSync(tlsFolder)
+    writeFileSync(join(tlsFolder, 'key.pem'), options.tls.key)
+    writeFileSync(join(tlsFolder, 'cert.pem'), options.tls.certificate)
+    tlsArgs.push('--oauth', 'basic', '--cert', join(tlsFolder, 'cert.pem'), '--key', join(tlsFolder, 'key.pem'))
+  }
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -45,6 +59,7 @@ export async function startAzurite(): Promise<{ blobUrl: string; stop(): Promise
       '--silent',
       '--skipApiVersionCheck',
       '--disableProductStyleUrl',
+      ...tlsArgs,
     ],
     { stdio: 'ignore' },
   )
@@ -54,7 +69,7 @@ export async function startAzurite(): Promise<{ blobUrl: string; stop(): Promise
     await new Promise((r) => setTimeout(r, 100))
   }
   return {
-    blobUrl: `http://127.0.0.1:${port}/${AZURITE_ACCOUNT}`,
+    blobUrl: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/${AZURITE_ACCOUNT}`,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r))

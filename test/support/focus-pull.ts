@@ -48,14 +48,19 @@ export async function storedCostByDay(t: TestApp, tenantId: string): Promise<Rec
 
 /**
  * A snapshot through the API, worker turns until it has run (another tenant's scheduled run may be claimed first),
- * and the run as the API then shows it.
+ * and the run as the API then shows it; `workerOptions` are the worker's (see TestApp.worker).
  */
-export async function snapshotNow(t: TestApp, org: OrgContext, tenantId: string) {
+export async function snapshotNow(
+  t: TestApp,
+  org: OrgContext,
+  tenantId: string,
+  workerOptions?: Parameters<TestApp['worker']>[0],
+) {
   const queued = await t.request('POST', `${API}/tenants/${tenantId}/snapshots`, org.ownerKey)
   expect(queued.statusCode, queued.body).toBe(202)
   const read = async () => (await t.request('GET', queued.headers.location as string, org.ownerKey)).json()
   let run = await read()
-  while (run.status === 'Queued' && (await t.worker().runOnce())) run = await read()
+  while (run.status === 'Queued' && (await t.worker(workerOptions).runOnce())) run = await read()
   return run
 }
 

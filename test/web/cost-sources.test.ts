@@ -203,7 +203,7 @@ describe('web interface: cost sources', () => {
     await form.getByLabel('Stored in').selectOption('AzureBlob')
     await form.getByLabel('Container URL').fill('https://contosobilling.blob.core.windows.net/exports')
     await form.getByLabel('Prefix').fill('costs/focus-cost')
-    await form.getByLabel('SAS token').fill('sv=2024-08-04&sp=rl&sig=never-shown-again')
+    await form.getByRole('textbox', { name: 'SAS token' }).fill('sv=2024-08-04&sp=rl&sig=never-shown-again')
     await form.getByRole('button', { name: 'Connect the tenant' }).click()
     await page.getByRole('heading', { name: 'Azure billing', level: 1 }).waitFor()
     await page.getByText('Costs from: FOCUS export in Azure Blob Storage').waitFor()
@@ -247,6 +247,68 @@ describe('web interface: cost sources', () => {
       },
     })
     expect(problems).toEqual([])
+  })
+
+  it('connects a Blob Storage export signed in with a service principal, sending its fields and not the SAS', async () => {
+    const secret = 'sp-client-secret-never-shown'
+    await page.goto(`${base}/tenants`)
+    await page.getByRole('button', { name: 'Connect a tenant' }).click()
+    const form = page.getByRole('form', { name: 'Connect a tenant' })
+    await form.getByLabel('Name').fill('Azure billing SP')
+    await form.getByRole('radio', { name: /FOCUS export in S3/ }).check()
+    await form.getByLabel('Stored in').selectOption('AzureBlob')
+    expect(await form.getByRole('radio', { name: 'SAS token' }).isChecked()).toBe(true)
+    await form.getByLabel('Container URL').fill('https://contosobilling.blob.core.windows.net/exports')
+    await form.getByLabel('Prefix').fill('costs/focus-cost')
+    await form.getByRole('textbox', { name: 'SAS token' }).fill('sv=2024-08-04&sp=rl&sig=typed-then-left')
+    await form.getByRole('radio', { name: 'Service principal' }).check()
+    expect(await form.getByRole('textbox', { name: 'SAS token' }).count()).toBe(0)
+    await form.getByLabel('Directory (tenant) id').fill('contoso-web.onmicrosoft.com')
+    await form.getByLabel('Client id').fill('not-a-guid')
+    await form.getByLabel('Client secret').fill(secret)
+    await form.getByRole('button', { name: 'Connect the tenant' }).click()
+
+    // The server's message is beside the client id; nothing typed is lost.
+    const clientId = form.getByLabel('Client id')
+    await form.getByText(/^The client id must be a GUID/).waitFor()
+    expect(await clientId.getAttribute('aria-invalid')).toBe('true')
+    expect(await clientId.getAttribute('aria-describedby')).toContain('connect-location-clientId-error')
+    expect(await form.getByLabel('Client secret').inputValue()).toBe(secret)
+    await page.screenshot({ path: `${SHOTS}/cost-sources-blob-service-principal.png`, fullPage: true })
+
+    await clientId.fill('22222222-3333-4444-8555-666666666666')
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname.endsWith('/tenants'))
+    await form.getByRole('button', { name: 'Connect the tenant' }).click()
+    expect((await sent).postDataJSON()).toEqual({
+      name: 'Azure billing SP',
+      costSource: 'FocusExport',
+      location: {
+        type: 'AzureBlob',
+        containerUrl: 'https://contosobilling.blob.core.windows.net/exports',
+        prefix: 'costs/focus-cost',
+        tenantId: 'contoso-web.onmicrosoft.com',
+        clientId: '22222222-3333-4444-8555-666666666666',
+        clientSecret: secret,
+      },
+    })
+    await page.getByRole('heading', { name: 'Azure billing SP', level: 1 }).waitFor()
+    await page.getByText('Costs from: FOCUS export in Azure Blob Storage').waitFor()
+    expect(await page.locator('body').innerText()).not.toContain(secret)
+    expect(problems.splice(0)).toEqual([
+      'Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ])
+
+    const listed = await t.request('GET', `${API_PREFIX}/tenants?pageSize=50`, org.ownerKey)
+    expect(listed.body).not.toContain(secret)
+    expect((listed.json().items as TenantRecord[]).find((x) => x.name === 'Azure billing SP')?.location).toEqual({
+      type: 'AzureBlob',
+      containerUrl: 'https://contosobilling.blob.core.windows.net/exports',
+      prefix: 'costs/focus-cost',
+      auth: 'ServicePrincipal',
+      tenantId: 'contoso-web.onmicrosoft.com',
+      clientId: '22222222-3333-4444-8555-666666666666',
+      hasSecret: true,
+    })
   })
 
   it('is readable on a phone', async () => {

@@ -1896,6 +1896,10 @@ export interface components {
                 accessKeyId?: string | null;
                 /** @description S3: the bucket. */
                 bucket?: string | null;
+                /** @description AzureBlob, signing in with a service principal: the app's client id, a GUID. */
+                clientId?: string | null;
+                /** @description AzureBlob, signing in with a service principal: a client secret of the app, which needs Storage Blob Data Reader on the container; sealed at rest, never returned. */
+                clientSecret?: string | null;
                 /** @description AzureBlob: `https://<account>.blob.core.windows.net/<container>`. */
                 containerUrl?: string | null;
                 /** @description BigQuery: the dataset of the billing export. */
@@ -1908,7 +1912,7 @@ export interface components {
                 projectId?: string | null;
                 /** @description S3: e.g. `eu-west-1`. */
                 region?: string | null;
-                /** @description AzureBlob: a SAS with read and list on the container (without its `?`); sealed at rest, never returned. */
+                /** @description AzureBlob: a SAS with read and list on the container (without its `?`); sealed at rest, never returned. Or sign in with a service principal instead: tenantId, clientId and clientSecret. */
                 sasToken?: string | null;
                 /** @description S3: sealed at rest; never returned, logged or exported. */
                 secretAccessKey?: string | null;
@@ -1916,6 +1920,8 @@ export interface components {
                 serviceAccountKey?: string | null;
                 /** @description BigQuery: the FOCUS export table, `gcp_billing_export_focus_<BILLING_ACCOUNT_ID>`. */
                 table?: string | null;
+                /** @description AzureBlob, signing in with a service principal: the directory (tenant) id of the app, a GUID or a domain name such as contoso.onmicrosoft.com. */
+                tenantId?: string | null;
                 /** @enum {string} */
                 type: "S3" | "AzureBlob" | "BigQuery";
             };
@@ -2834,18 +2840,27 @@ export interface components {
             /** @description Where a FocusExport tenant's files are pulled from. An addition to the contract. */
             location: {
                 accessKeyId?: string | null;
+                /**
+                 * @description AzureBlob: how the pull signs in: with the SAS, or with the service principal (tenantId, clientId).
+                 * @enum {string}
+                 */
+                auth?: "Sas" | "ServicePrincipal";
                 bucket?: string;
                 /** @description BigQuery: the service account's e-mail (no secret). */
                 clientEmail?: string;
+                /** @description AzureBlob, ServicePrincipal: the app's client id (no secret). */
+                clientId?: string;
                 containerUrl?: string;
                 dataset?: string;
                 endpoint?: string | null;
-                /** @description Whether a secret (access key, SAS) is stored. It is never returned. */
+                /** @description Whether a secret (access key, SAS, client secret) is stored. It is never returned. */
                 hasSecret: boolean;
                 prefix: string;
                 projectId?: string;
                 region?: string;
                 table?: string;
+                /** @description AzureBlob, ServicePrincipal: the app's directory id. */
+                tenantId?: string;
                 /** @enum {string} */
                 type: "S3" | "AzureBlob" | "BigQuery";
             } | null;

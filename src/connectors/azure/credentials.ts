@@ -48,6 +48,42 @@ export function createTokenSources(settings: CredentialSettings) {
   }
 }
 
+/**
+ * A service principal's client-secret credential for a reader besides the connector (a Blob Storage export, whose
+ * SDK asks it for tokens of its own scope): the connector's credential, on the same authority host and fetch, its
+ * failures told as the connector tells them (tokenError), never with the secret.
+ */
+export function servicePrincipalCredential(
+  principal: { tenantId: string; clientId: string; clientSecret: string },
+  settings: Pick<CredentialSettings, 'authorityHost' | 'fetch'>,
+): TokenCredential {
+  const conn: TenantConnection = {
+    tenantId: '',
+    cloudTenantId: principal.tenantId,
+    credentialType: 'ServicePrincipalSecret',
+    clientId: principal.clientId,
+    clientSecret: principal.clientSecret,
+    certificateThumbprint: null,
+  }
+  let credential: Promise<TokenCredential> | null = null
+  return {
+    async getToken(scopes, options) {
+      try {
+        credential ??= credentialFor(conn, {
+          ...settings,
+          scope: '',
+          certificateDir: null,
+          managedIdentityMaxRetries: undefined,
+        })
+        return await (await credential).getToken(scopes, options)
+      } catch (err) {
+        if (err instanceof ConnectorError || options?.abortSignal?.aborted) throw err
+        throw tokenError(conn, err, settings.authorityHost)
+      }
+    },
+  }
+}
+
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /**

@@ -1,4 +1,6 @@
+import type { TokenCredential } from '@azure/identity'
 import type { ContainerClient } from '@azure/storage-blob'
+import { ConnectorError } from '../types.js'
 import { type ExportFile, type ExportLocation, ExportLocationError, type ExportPeriod } from './types.js'
 
 export interface AzureBlobExportSettings {
@@ -6,8 +8,14 @@ export interface AzureBlobExportSettings {
   containerUrl: string
   /** The export's folder in the container (its root folder path and name), without slashes at either end. */
   prefix: string
-  /** A SAS granting read and list on the container, without its leading `?`. */
-  sasToken: string
+  /**
+   * How the pull signs in: a SAS granting read and list on the container (without its leading `?`), or a service
+   * principal's credential (tokens for `https://storage.azure.com/.default`), which needs Storage Blob Data Reader
+   * on the container; `clientId` names it in errors.
+   */
+  signIn: { sasToken: string } | { credential: TokenCredential; clientId: string }
+  /** The certificates the storage's TLS is checked against instead of the system's (a test's emulator). */
+  tlsCa?: string
   /** Refuses, before any request, a container whose host resolves where outbound requests may not go. */
   checkHost(url: string): Promise<void>
 }
@@ -30,10 +38,23 @@ export function azureBlobExportLocation(settings: AzureBlobExportSettings): Expo
   async function open(): Promise<ContainerClient> {
     await settings.checkHost(settings.containerUrl)
     const { ContainerClient } = await import('@azure/storage-blob')
-    return new ContainerClient(`${settings.containerUrl}?${settings.sasToken}`, undefined, {
-      retryOptions: { maxTries: 2 },
-    })
+    // `tlsOptions` is the core pipeline's own option, which the storage client passes on but does not declare.
+    const options = { retryOptions: { maxTries: 2 }, ...(settings.tlsCa ? { tlsOptions: { ca: settings.tlsCa } } : {}) }
+    const { signIn } = settings
+    return 'sasToken' in signIn
+      ? new ContainerClient(`${settings.containerUrl}?${signIn.sasToken}`, undefined, options)
+      : new ContainerClient(settings.containerUrl, signIn.credential, options)
   }
+  const refused = (status: number, code: string | undefined) => {
+    const reason = code ?? (status === 401 ? 'AuthenticationFailed' : 'AuthorizationFailure')
+    if ('sasToken' in settings.signIn) return `The storage refused the SAS (${reason}).`
+    const who = `the service principal ${settings.signIn.clientId}`
+    // A token it does not take (another directory, audience or cloud), or one it takes without the role.
+    return status === 401 || /^(AuthenticationFailed|InvalidAuthenticationInfo)$/.test(reason)
+      ? `The storage refused the token of ${who} (${reason}).`
+      : `The storage refused ${who} (${reason}): it needs the role Storage Blob Data Reader on the container.`
+  }
+  const call = <T>(send: () => Promise<T>) => callStorage(send, refused)
   const container = () => {
     ready ??= open()
     return ready
@@ -97,17 +118,21 @@ export function azureBlobExportLocation(settings: AzureBlobExportSettings): Expo
   }
 }
 
-/** The storage's answers in words of the run's error: never the SAS. */
-async function call<T>(send: () => Promise<T>): Promise<T> {
+/**
+ * The storage's answers in words of the run's error: never the SAS. A failed sign-in (the service principal's
+ * token) leaves as its credential tells it.
+ */
+async function callStorage<T>(
+  send: () => Promise<T>,
+  refused: (status: number, code: string | undefined) => string,
+): Promise<T> {
   try {
     return await send()
   } catch (err) {
+    if (err instanceof ConnectorError) throw err
     const e = err as { statusCode?: number; code?: string; name?: string }
-    if (e.statusCode === 403)
-      throw new ExportLocationError(
-        'location_denied',
-        `The storage refused the SAS (${e.code ?? 'AuthorizationFailure'}).`,
-      )
+    if (e.statusCode === 401 || e.statusCode === 403)
+      throw new ExportLocationError('location_denied', refused(e.statusCode, e.code))
     if (e.statusCode === 404)
       throw new ExportLocationError('location_invalid', `The container does not exist (${e.code ?? 'NotFound'}).`)
     if (e.statusCode === undefined)

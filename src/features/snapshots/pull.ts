@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
+import { servicePrincipalCredential } from '../../connectors/azure/credentials.js'
+import type { Fetch } from '../../connectors/azure/http.js'
 import { azureBlobExportLocation } from '../../connectors/exports/azure-blob.js'
 import { type BigQueryExportSettings, bigQueryExportLocation } from '../../connectors/exports/bigquery.js'
 import { s3ExportLocation } from '../../connectors/exports/s3.js'
@@ -32,7 +34,15 @@ export interface PullContext {
 /** A FocusExport tenant's stored location (tenants.location_json). */
 type StoredLocation =
   | { type: 'S3'; bucket: string; prefix: string; region: string; endpoint: string | null }
-  | { type: 'AzureBlob'; containerUrl: string; prefix: string }
+  | {
+      type: 'AzureBlob'
+      containerUrl: string
+      prefix: string
+      /** Absent: stored before service principals, a SAS. */
+      auth?: 'Sas' | 'ServicePrincipal'
+      tenantId?: string
+      clientId?: string
+    }
   | { type: 'BigQuery'; projectId: string; dataset: string; table: string }
 
 /**
@@ -50,16 +60,25 @@ export function createExportPuller(deps: {
   outboundAllow: string[]
   /** BigQuery's REST address (config.bigQueryEndpoint): Google's, or an emulator's. */
   bigQueryEndpoint: string
+  /**
+   * How a Blob location's service principal signs in, as the Azure connector does: Entra's address
+   * (config.azureAuthorityHost) and the fetch of the token requests (the global one unless given).
+   */
+  azure: { authorityHost: string; fetch?: Fetch }
+  /** The certificates a store's TLS is checked against instead of the system's (a test's emulator). */
+  tlsCa?: string
 }) {
   const agents = guardedAgents(deps.outboundAllow)
   const allow = parseAllowList(deps.outboundAllow)
+  const azureAuthorityHost = deps.azure.authorityHost.replace(/\/+$/, '')
+  const azureFetch: Fetch = deps.azure.fetch ?? ((url, init) => globalThis.fetch(url, init))
 
   async function locationOf(tenant: TenantRow): Promise<ExportLocation> {
     if (!tenant.locationJson) throw new ConnectorError('location_missing', 'The tenant has no location to pull from.')
     const stored = JSON.parse(tenant.locationJson) as StoredLocation
-    const address = stored.type === 'S3' ? stored.endpoint : stored.type === 'AzureBlob' ? stored.containerUrl : null
-    if (address) {
-      const judged = judgeForm(address, allow)
+    // A container's address is judged, form and host, by checkHost before the first request.
+    if (stored.type === 'S3' && stored.endpoint) {
+      const judged = judgeForm(stored.endpoint, allow)
       if ('refusal' in judged) throw new ConnectorError('location_refused', `${judged.refusal}.`)
     }
     let secret: Record<string, string> | null = null
@@ -83,7 +102,21 @@ export function createExportPuller(deps: {
       return azureBlobExportLocation({
         containerUrl: stored.containerUrl,
         prefix: stored.prefix,
-        sasToken: secret?.sasToken ?? '',
+        signIn:
+          stored.auth === 'ServicePrincipal'
+            ? {
+                credential: servicePrincipalCredential(
+                  {
+                    tenantId: stored.tenantId ?? '',
+                    clientId: stored.clientId ?? '',
+                    clientSecret: secret?.clientSecret ?? '',
+                  },
+                  { authorityHost: azureAuthorityHost, fetch: azureFetch },
+                ),
+                clientId: stored.clientId ?? '',
+              }
+            : { sasToken: secret?.sasToken ?? '' },
+        tlsCa: deps.tlsCa,
         checkHost: async (url) => {
           try {
             await checkOutboundHost(url, deps.outboundAllow)

@@ -16,6 +16,9 @@ export const Providers = ['AWS', 'Azure', 'GoogleCloud', 'Other'] as const
  * Management exports) or a BigQuery table (Google Cloud's FOCUS export).
  */
 export const LocationTypes = ['S3', 'AzureBlob', 'BigQuery'] as const
+/** How a pull signs in to Blob Storage: a SAS, or an Entra service principal with a client secret. */
+export const BlobSignIns = ['Sas', 'ServicePrincipal'] as const
+export type BlobSignIn = (typeof BlobSignIns)[number]
 const optionalText = (maxLength: number, description?: string) =>
   Type.Optional(Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) })))
 
@@ -48,7 +51,16 @@ export const LocationRequest = Type.Object(
     containerUrl: optionalText(500, 'AzureBlob: `https://<account>.blob.core.windows.net/<container>`.'),
     sasToken: optionalText(
       2000,
-      'AzureBlob: a SAS with read and list on the container (without its `?`); sealed at rest, never returned.',
+      'AzureBlob: a SAS with read and list on the container (without its `?`); sealed at rest, never returned. Or sign in with a service principal instead: tenantId, clientId and clientSecret.',
+    ),
+    tenantId: optionalText(
+      253,
+      'AzureBlob, signing in with a service principal: the directory (tenant) id of the app, a GUID or a domain name such as contoso.onmicrosoft.com.',
+    ),
+    clientId: optionalText(100, "AzureBlob, signing in with a service principal: the app's client id, a GUID."),
+    clientSecret: optionalText(
+      1024,
+      'AzureBlob, signing in with a service principal: a client secret of the app, which needs Storage Blob Data Reader on the container; sealed at rest, never returned.',
     ),
     projectId: optionalText(30, 'BigQuery: the project holding the dataset (and running the queries).'),
     dataset: optionalText(1024, 'BigQuery: the dataset of the billing export.'),
@@ -72,11 +84,23 @@ export const LocationRecord = Type.Object(
     endpoint: Type.Optional(Nullable(Type.String())),
     accessKeyId: Type.Optional(Nullable(Type.String())),
     containerUrl: Type.Optional(Type.String()),
+    auth: Type.Optional(
+      StringEnum(BlobSignIns, {
+        description:
+          'AzureBlob: how the pull signs in: with the SAS, or with the service principal (tenantId, clientId).',
+      }),
+    ),
+    tenantId: Type.Optional(Type.String({ description: "AzureBlob, ServicePrincipal: the app's directory id." })),
+    clientId: Type.Optional(
+      Type.String({ description: "AzureBlob, ServicePrincipal: the app's client id (no secret)." }),
+    ),
     projectId: Type.Optional(Type.String()),
     dataset: Type.Optional(Type.String()),
     table: Type.Optional(Type.String()),
     clientEmail: Type.Optional(Type.String({ description: "BigQuery: the service account's e-mail (no secret)." })),
-    hasSecret: Type.Boolean({ description: 'Whether a secret (access key, SAS) is stored. It is never returned.' }),
+    hasSecret: Type.Boolean({
+      description: 'Whether a secret (access key, SAS, client secret) is stored. It is never returned.',
+    }),
   },
   { description: "Where a FocusExport tenant's files are pulled from. An addition to the contract." },
 )

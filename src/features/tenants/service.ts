@@ -47,6 +47,7 @@ interface CheckedLocation {
   secret:
     | { accessKeyId: string; secretAccessKey: string }
     | { sasToken: string }
+    | { clientSecret: string }
     | { serviceAccountKey: Record<string, unknown> }
     | null
 }
@@ -54,7 +55,8 @@ interface CheckedLocation {
 /** The fields each location type takes; any other given is refused by name. */
 const LOCATION_FIELDS = {
   S3: ['prefix', 'bucket', 'region', 'accessKeyId', 'secretAccessKey', 'endpoint'],
-  AzureBlob: ['prefix', 'containerUrl', 'sasToken'],
+  // A SAS, or a service principal: its directory, its client id and a client secret.
+  AzureBlob: ['prefix', 'containerUrl', 'sasToken', 'tenantId', 'clientId', 'clientSecret'],
   BigQuery: ['projectId', 'dataset', 'table', 'serviceAccountKey'],
 } as const
 const ALL_LOCATION_FIELDS = [...new Set(Object.values(LOCATION_FIELDS).flat())]
@@ -127,10 +129,41 @@ function locationOf(
     if (containerUrl === '') errors['location.containerUrl'] = ['is required for AzureBlob']
     else address('containerUrl', containerUrl, 'container')
     const sasToken = input.sasToken?.trim().replace(/^\?/, '') ?? ''
-    if (sasToken === '') errors['location.sasToken'] = ['is required for AzureBlob']
+    const principal = {
+      tenantId: input.tenantId?.trim() ?? '',
+      clientId: input.clientId?.trim().toLowerCase() ?? '',
+      clientSecret: input.clientSecret ?? '',
+    }
+    const principalFields = (['tenantId', 'clientId', 'clientSecret'] as const).filter((f) => principal[f] !== '')
+    if (sasToken !== '' && principalFields.length > 0) {
+      errors['location.sasToken'] = [
+        `is not used with a service principal (${principalFields.join(', ')} given): sign in with one of them`,
+      ]
+    } else if (principalFields.length > 0) {
+      for (const field of ['tenantId', 'clientId', 'clientSecret'] as const)
+        if (principal[field] === '')
+          errors[`location.${field}`] = ['is required with a service principal (tenantId, clientId and clientSecret)']
+      const tenantId = principal.tenantId === '' ? '' : normaliseCloudTenantId(principal.tenantId)
+      if (tenantId === null)
+        errors['location.tenantId'] = ['must be a GUID or a domain name such as contoso.onmicrosoft.com']
+      if (principal.clientId !== '' && !GUID.test(principal.clientId)) errors['location.clientId'] = ['must be a GUID']
+      if (Object.keys(errors).length > before || !tenantId) return null
+      return {
+        shown: {
+          type: 'AzureBlob',
+          prefix,
+          containerUrl,
+          auth: 'ServicePrincipal',
+          tenantId,
+          clientId: principal.clientId,
+        },
+        secret: { clientSecret: principal.clientSecret },
+      }
+    } else if (sasToken === '')
+      errors['location.sasToken'] = ['is required for AzureBlob, or tenantId, clientId and clientSecret']
     else if (!/(^|&)sig=/.test(sasToken)) errors['location.sasToken'] = ['must be a SAS token (it holds sig=…)']
     if (Object.keys(errors).length > before) return null
-    return { shown: { type: 'AzureBlob', prefix, containerUrl }, secret: { sasToken } }
+    return { shown: { type: 'AzureBlob', prefix, containerUrl, auth: 'Sas' }, secret: { sasToken } }
   }
   const bucket = input.bucket?.trim() ?? ''
   if (!S3_BUCKET.test(bucket) || bucket.includes('..'))

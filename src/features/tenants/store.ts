@@ -88,13 +88,15 @@ function toRecord(row: RecordRow): TenantRecord {
     costs: { currency: 'USD', monthToDate: 0, previousMonth: 0, last30Days: 0 },
     costSource,
     provider: azure ? 'Azure' : (row.provider as TenantRecord['provider']),
-    location: row.locationJson
-      ? {
-          ...(JSON.parse(row.locationJson) as Omit<LocationRecord, 'hasSecret'>),
-          hasSecret: Boolean(row.hasLocationSecret),
-        }
-      : null,
+    location: row.locationJson ? locationRecordOf(row.locationJson, Boolean(row.hasLocationSecret)) : null,
   }
+}
+
+/** A stored location as the record shows it; a Blob location stored before service principals signed in with its SAS. */
+function locationRecordOf(json: string, hasSecret: boolean): LocationRecord {
+  const stored = JSON.parse(json) as Omit<LocationRecord, 'hasSecret'>
+  if (stored.type === 'AzureBlob' && stored.auth === undefined) return { ...stored, auth: 'Sas', hasSecret }
+  return { ...stored, hasSecret }
 }
 
 /**

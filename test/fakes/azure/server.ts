@@ -70,7 +70,13 @@ export interface IssuedToken {
   tid?: string
   /** For certificate grants: the JWT header the assertion carried. */
   assertionHeader?: Json
+  /** The token's `aud`: ARM's (the fake's origin) unless asked for Storage's scope. */
+  audience?: string
 }
+
+/** Blob Storage's scope, and the audience of its tokens, as Entra issues them. */
+export const STORAGE_SCOPE = 'https://storage.azure.com/.default'
+const STORAGE_AUDIENCE = 'https://storage.azure.com'
 
 export interface FakeAzure {
   url: string
@@ -192,7 +198,8 @@ export async function startFakeAzure(options: FakeAzureOptions): Promise<FakeAzu
     if (form.grant_type !== 'client_credentials') {
       return answer(400, entraError('unsupported_grant_type', 70003, 'The app requested an unsupported grant type.'))
     }
-    if (form.scope !== `${origin}/.default`) {
+    const audience = form.scope === STORAGE_SCOPE ? { audience: STORAGE_AUDIENCE } : {}
+    if (form.scope !== `${origin}/.default` && form.scope !== STORAGE_SCOPE) {
       return answer(
         400,
         entraError(
@@ -224,7 +231,7 @@ export async function startFakeAzure(options: FakeAzureOptions): Promise<FakeAzu
           ),
         )
       }
-      return answer(200, issue({ grant: 'client_secret', clientId: app.clientId }))
+      return answer(200, issue({ grant: 'client_secret', clientId: app.clientId, ...audience }))
     }
     if (
       form.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' ||
@@ -241,7 +248,10 @@ export async function startFakeAzure(options: FakeAzureOptions): Promise<FakeAzu
     }
     const checked = checkAssertion(form.client_assertion, app, `${origin}${url.pathname}`)
     if ('error' in checked) return answer(401, entraError('invalid_client', checked.code, checked.error))
-    answer(200, issue({ grant: 'client_assertion', clientId: app.clientId, assertionHeader: checked.header }))
+    answer(
+      200,
+      issue({ grant: 'client_assertion', clientId: app.clientId, assertionHeader: checked.header, ...audience }),
+    )
   }
 
   /** A certificate assertion is a JWT signed with the app's certificate key, naming that certificate by thumbprint. */
@@ -325,8 +335,19 @@ export async function startFakeAzure(options: FakeAzureOptions): Promise<FakeAzu
     issued.push(what)
     const tid = what.tid ?? options.tenantId
     const part = (o: Json) => Buffer.from(JSON.stringify(o)).toString('base64url')
-    const exp = Math.floor(Date.now() / 1000) + 3600
-    const accessToken = `${part({ typ: 'JWT', alg: 'RS256' })}.${part({ aud: origin, tid, appid: what.clientId, exp })}.${randomBytes(24).toString('base64url')}`
+    const now = Math.floor(Date.now() / 1000)
+    const exp = now + 3600
+    // Entra's v1 access token claims: Azurite checks iss, aud, iat, nbf and exp (not the signature).
+    const claims = {
+      aud: what.audience ?? origin,
+      iss: `https://sts.windows.net/${tid}/`,
+      iat: now - 60,
+      nbf: now - 60,
+      exp,
+      tid,
+      appid: what.clientId,
+    }
+    const accessToken = `${part({ typ: 'JWT', alg: 'RS256' })}.${part(claims)}.${randomBytes(24).toString('base64url')}`
     tokens.set(accessToken, { expiresAt: exp * 1000, tid })
     return { ...TOKEN_EXAMPLE.responses['200'], expires_in: 3599, ext_expires_in: 3599, access_token: accessToken }
   }

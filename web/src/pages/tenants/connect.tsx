@@ -31,7 +31,12 @@ interface Draft {
   endpoint: string
   locationType: LocationType
   containerUrl: string
+  /** How a Blob Storage pull signs in: a SAS, or a service principal of its own (not the connector's). */
+  blobSignIn: BlobSignIn
   sasToken: string
+  blobTenantId: string
+  blobClientId: string
+  blobClientSecret: string
   projectId: string
   dataset: string
   table: string
@@ -54,7 +59,11 @@ const EMPTY: Draft = {
   endpoint: '',
   locationType: 'S3',
   containerUrl: '',
+  blobSignIn: 'Sas',
   sasToken: '',
+  blobTenantId: '',
+  blobClientId: '',
+  blobClientSecret: '',
   projectId: '',
   dataset: '',
   table: '',
@@ -75,6 +84,16 @@ const SOURCE_CHOICES: Record<CostSource, { label: string; hint: string }> = {
     hint: 'Costwatch pulls an AWS, Azure or Google Cloud FOCUS export every day, and when you ask.',
   },
 }
+
+type BlobSignIn = 'Sas' | 'ServicePrincipal'
+const BLOB_SIGN_INS: { value: BlobSignIn; label: string; hint: string }[] = [
+  { value: 'Sas', label: 'SAS token', hint: 'A shared access signature with read and list on the container.' },
+  {
+    value: 'ServicePrincipal',
+    label: 'Service principal',
+    hint: 'An Entra app with a client secret, given Storage Blob Data Reader on the container.',
+  },
+]
 
 const CREDENTIAL_LABEL: Record<CredentialType, string> = {
   ServicePrincipalSecret: 'Service principal with a client secret',
@@ -106,7 +125,13 @@ function inputOf(d: Draft): CreateTenantInput {
         type: 'AzureBlob',
         containerUrl: d.containerUrl.trim(),
         prefix: d.prefix.trim(),
-        sasToken: d.sasToken.trim() === '' ? null : d.sasToken.trim(),
+        ...(d.blobSignIn === 'ServicePrincipal'
+          ? {
+              tenantId: optional(d.blobTenantId),
+              clientId: optional(d.blobClientId),
+              clientSecret: d.blobClientSecret === '' ? null : d.blobClientSecret,
+            }
+          : { sasToken: optional(d.sasToken) }),
       },
     }
   if (d.costSource === 'FocusExport')
@@ -157,8 +182,8 @@ const withoutShown = (error: unknown) => {
 
 /**
  * Connects a tenant (owners only): its name and where its costs come from, the Azure connector with its credential,
- * FOCUS files uploaded to it, or an AWS FOCUS export in S3. The server's 400 answers are shown beside their fields,
- * and nothing typed is lost.
+ * FOCUS files uploaded to it, or a FOCUS export in S3, Blob Storage (with a SAS or a service principal) or BigQuery.
+ * The server's 400 answers are shown beside their fields, and nothing typed is lost.
  */
 export function ConnectTenantForm(props: { onCancel(): void; onConnected(tenant: Tenant): void }) {
   const [draft, setDraft] = useState<Draft>(EMPTY)
@@ -353,11 +378,47 @@ export function ConnectTenantForm(props: { onCancel(): void; onConnected(tenant:
                 placeholder: 'e.g. costs/focus-cost',
                 hint: 'The export’s root folder and name, under which each run writes <YYYYMMDD-YYYYMMDD>/<run id>/ with a manifest.json.',
               })}
-              {text('sasToken', 'location.sasToken', 'SAS token', {
-                type: 'password',
-                hint: 'With read and list on the container. Sealed at rest; never shown again.',
-                words: 'The SAS token',
-              })}
+              <fieldset class="field" aria-describedby={`${p}-blob-sign-in-hint`}>
+                <legend>Sign in with</legend>
+                {BLOB_SIGN_INS.map((choice) => (
+                  <label key={choice.value} class="choice">
+                    <input
+                      type="radio"
+                      name={`${p}-blob-sign-in`}
+                      value={choice.value}
+                      checked={draft.blobSignIn === choice.value}
+                      onChange={() => set('blobSignIn', choice.value)}
+                    />
+                    {choice.label}
+                  </label>
+                ))}
+                <p id={`${p}-blob-sign-in-hint`} class="hint">
+                  {BLOB_SIGN_INS.find((choice) => choice.value === draft.blobSignIn)?.hint}
+                </p>
+              </fieldset>
+              {draft.blobSignIn === 'Sas' ? (
+                text('sasToken', 'location.sasToken', 'SAS token', {
+                  type: 'password',
+                  hint: 'With read and list on the container. Sealed at rest; never shown again.',
+                  words: 'The SAS token',
+                })
+              ) : (
+                <>
+                  {text('blobTenantId', 'location.tenantId', 'Directory (tenant) id', {
+                    hint: 'The app’s directory: a GUID, or a verified domain such as contoso.onmicrosoft.com.',
+                    words: 'The directory id',
+                  })}
+                  {text('blobClientId', 'location.clientId', 'Client id', {
+                    hint: 'The application (client) id, a GUID.',
+                    words: 'The client id',
+                  })}
+                  {text('blobClientSecret', 'location.clientSecret', 'Client secret', {
+                    type: 'password',
+                    hint: 'Sealed at rest; never shown again.',
+                    words: 'The client secret',
+                  })}
+                </>
+              )}
             </div>
           ) : (
             <div class="form-grid">
