@@ -269,21 +269,37 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
           ) g cross join ${keys} k on k.id = g.key_id`.execute(trx)
       },
       async appendRunningCosts(trx, continued) {
-        const base = continued
-          ? sql` + coalesce((select b.running_cost from resource_running_costs b
+        // Each resource's last running total before the days, looked up once per resource into a table of its
+        // own: looked up per resource day (beside each sum), it was 1.3 s of every 200,000 rows pulled.
+        const bases = sql.id(`${stage.keysTable}_bases`)
+        if (continued) {
+          await sql`drop table if exists ${bases}`.execute(trx)
+          await sql`create temp table ${bases} (running_rank integer primary key, base double precision not null)`.execute(
+            trx,
+          )
+          await sql`
+            insert into ${bases} (running_rank, base)
+            select k.running_rank, coalesce((select b.running_cost from resource_running_costs b
               where b.resource_id = k.resource_id and b.currency = k.currency and b.date < ${range.from}
-              order by b.date desc limit 1), 0)`
-          : sql``
+              order by b.date desc limit 1), 0)
+            from ${keys} k
+            where k.id in (select min(id) from ${keys} where tenant_id = ${range.tenantId} group by running_rank)`.execute(
+            trx,
+          )
+        }
         await sql`
           insert into resource_running_costs (resource_id, currency, date, running_cost, cost)
-          select k.resource_id, k.currency, g.date, g.running${base}, g.cost
+          select k.resource_id, k.currency, g.date, g.running${continued ? sql` + b.base` : sql``}, g.cost
           from (
             select r.running_rank, s.date, min(s.key_id) as key_id, sum(s.cost) as cost,
               sum(sum(s.cost)) over (partition by r.running_rank order by s.date) as running
             from ${rows} s join ${keys} r on r.id = s.key_id
             where ${ofRange}
             group by r.running_rank, s.date
-          ) g cross join ${keys} k on k.id = g.key_id`.execute(trx)
+          ) g cross join ${keys} k on k.id = g.key_id${
+            continued ? sql` join ${bases} b on b.running_rank = g.running_rank` : sql``
+          }`.execute(trx)
+        if (continued) await sql`drop table ${bases}`.execute(trx)
       },
     }
   }
