@@ -102,6 +102,23 @@ for (const dialect of testDialects()) {
         expect(points.length).toBe(40)
         for (const point of points) expect(point.cost, point.date).toBeCloseTo(byDay[point.date] ?? 0, 2)
         expect(points.reduce((sum, p) => sum + p.cost, 0)).toBeGreaterThan(0)
+
+        // Their tags split the tenant's chart (and so budgets by tag) as an Azure tenant's do.
+        const byEnv = new Map<string, number>()
+        for (const row of sample.rows) {
+          const env = row.Tags ? (JSON.parse(row.Tags) as Record<string, string>).env : undefined
+          const label = env ?? '(no env tag)'
+          byEnv.set(label, (byEnv.get(label) ?? 0) + Number(row.EffectiveCost))
+        }
+        const byTag = await t.request(
+          'GET',
+          `${API}/tenants/${tenant.id}/costs/daily?from=2025-09-10&to=2025-10-19&groupBy=tag:env`,
+          org.ownerKey,
+        )
+        expect(byTag.statusCode, byTag.body).toBe(200)
+        const values = byTag.json().groups as { label: string; cost: number }[]
+        expect(values.map((g) => g.label).sort()).toEqual([...byEnv.keys()].sort())
+        for (const g of values) expect(g.cost, g.label).toBeCloseTo(byEnv.get(g.label)!, 1)
       })
     }
   })
