@@ -31,6 +31,16 @@ describe('inventory page', () => {
   let tenantId: string
   let tagged: ResourceRow
   let untagged: ResourceRow
+  /** A tenant's resource list in a new page: the browser keeps the session of a test before, else it signs in. */
+  const resourcesPage = async (id: string) => {
+    const page = await browser.newPage()
+    await page.goto(`${base}/`)
+    const signInField = page.getByLabel('E-mail address')
+    await signInField.or(page.getByRole('heading', { name: 'Overview', level: 1 })).waitFor()
+    if (await signInField.isVisible()) await browser.signInAsOwner(page, org)
+    await page.goto(`${base}/tenants/${id}/inventory?view=resources`)
+    return page
+  }
   const workloadOf = (r: ResourceRow) => Object.entries(r.tags).find(([key]) => key.toLowerCase() === 'workload')?.[1]
 
   beforeAll(async () => {
@@ -250,13 +260,7 @@ describe('inventory page', () => {
     // collection of the simulated estate would cover later days and outdate the import).
     await t.services.importFocus(tenant.id, files)
 
-    const page = await browser.newPage()
-    // The browser keeps the session of the test before, when it ran; else this one signs in.
-    await page.goto(`${base}/`)
-    const signInField = page.getByLabel('E-mail address')
-    await signInField.or(page.getByRole('heading', { name: 'Overview', level: 1 })).waitFor()
-    if (await signInField.isVisible()) await browser.signInAsOwner(page, org)
-    await page.goto(`${base}/tenants/${tenant.id}/inventory?view=resources`)
+    const page = await resourcesPage(tenant.id)
     const row = page.getByRole('row', { name: /vm-web-2/ })
     await row
       .getByText('Removed: last cost on 2026-02-14 (the cost imports bill it no more).', { exact: false })
@@ -286,12 +290,7 @@ describe('inventory page', () => {
     await t.services.importFocus(tenant.id, [file])
     const instance = sample.rows.find((r) => r.ResourceId?.includes(':instance/'))!
 
-    const page = await browser.newPage()
-    await page.goto(`${base}/`)
-    const signInField = page.getByLabel('E-mail address')
-    await signInField.or(page.getByRole('heading', { name: 'Overview', level: 1 })).waitFor()
-    if (await signInField.isVisible()) await browser.signInAsOwner(page, org)
-    await page.goto(`${base}/tenants/${tenant.id}/inventory?view=resources`)
+    const page = await resourcesPage(tenant.id)
     const resources = page.getByRole('region', { name: 'Resources' })
     await page.getByText('4 resources', { exact: true }).waitFor()
     // Its account stands where an Azure resource's group does.
