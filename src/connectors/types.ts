@@ -55,6 +55,11 @@ export interface ResourceItem {
   /** Null for a cloud without resource groups (AWS, Google Cloud). */
   resourceGroupName: string | null
   tags: Record<string, string>
+  /**
+   * The start (an instant) of the charge period of the FOCUS row the tags were read from: an import of an older
+   * period does not replace newer tags. Absent when a collection read them (they are current).
+   */
+  tagsSeenAt?: string
   sku: string | null
   /** Provisioning or power state where the type has one (e.g. `VM running`, `VM deallocated`, `Unattached`). */
   state: string | null

@@ -302,6 +302,8 @@ describe('FOCUS import of the small Azure fixture', async () => {
       subscriptionId: SUB_A,
       resourceGroupName: 'web-prod',
       tags: { env: 'prod', team: 'platform', owner: 'ana' },
+      // The charge period of the row the tags came from (the latest).
+      tagsSeenAt: expect.stringMatching(/^2025-10-\d\dT00:00:00\.000Z$/),
       sku: null,
       state: null,
       properties: {},

@@ -121,5 +121,43 @@ for (const dialect of testDialects()) {
         for (const g of values) expect(g.cost, g.label).toBeCloseTo(byEnv.get(g.label)!, 1)
       })
     }
+    it('keeps the newer tags when an older billing period is imported alone', async () => {
+      const sample = sampleExport('aws-1.2', { seed: 9, days: 40, resources: 3, firstDay: '2025-09-10' })
+      const period = (row: (typeof sample.rows)[number]) => row.BillingPeriodStart!.slice(0, 7)
+      const ofPeriod = (month: string, tags: string | null) => ({
+        ...sample,
+        rows: sample.rows
+          .filter((row) => period(row) === month)
+          .map((row) => (row.ResourceId && tags ? { ...row, Tags: tags } : row)),
+      })
+      const org = await t.given.organisation()
+      const tenant = (
+        await t.request('POST', `${API}/tenants`, org.ownerKey, { name: 'AWS', costSource: 'FocusUpload' })
+      ).json()
+      const tagsOf = async () =>
+        (
+          (await t.request('GET', `${API}/tenants/${tenant.id}/resources?pageSize=100`, org.ownerKey)).json()
+            .items as Resource[]
+        ).map((r) => r.tags)
+      const september = exportCsv(ofPeriod('2025-09', '{"env":"legacy"}'))
+      const october = exportCsv(ofPeriod('2025-10', '{"env":"prod"}'))
+      expect((await uploadAndWait(t, org, tenant.id, september, 'september.csv')).status).toBe('Succeeded')
+      expect(await tagsOf()).toEqual([{ env: 'legacy' }, { env: 'legacy' }, { env: 'legacy' }])
+      expect((await uploadAndWait(t, org, tenant.id, october, 'october.csv')).status).toBe('Succeeded')
+      expect(await tagsOf()).toEqual([{ env: 'prod' }, { env: 'prod' }, { env: 'prod' }])
+      // September restated alone: its rows are older than October's, so the resources keep October's tags, and a
+      // chart by tag groups every day by them.
+      const restated = exportCsv(ofPeriod('2025-09', '{"env":"restated"}'))
+      expect((await uploadAndWait(t, org, tenant.id, restated, 'september-restated.csv')).status).toBe('Succeeded')
+      expect(await tagsOf()).toEqual([{ env: 'prod' }, { env: 'prod' }, { env: 'prod' }])
+      const byTag = (
+        await t.request(
+          'GET',
+          `${API}/tenants/${tenant.id}/costs/daily?from=2025-09-10&to=2025-10-19&groupBy=tag:env`,
+          org.ownerKey,
+        )
+      ).json().groups as { label: string }[]
+      expect(byTag.map((g) => g.label).sort()).toEqual(['(no env tag)', 'prod'])
+    })
   })
 }

@@ -13,7 +13,7 @@ for (const dialect of testDialects()) {
   describe(`${dialect}: migration 0036 (resources without groups)`, () => {
     const empty = useEmptyDatabase(dialect)
 
-    it('keeps every resource, its indexes and uniqueness, and takes one without a group', async () => {
+    it('keeps every resource, its indexes and uniqueness, takes one without a group, and adds tags_at', async () => {
       const migrator = new Migrator({ db: empty.db.kysely, provider: { getMigrations: async () => migrations } })
       expect((await migrator.migrateTo('0035_cost_sources')).error).toBeUndefined()
       const k = empty.db.kysely
@@ -45,6 +45,7 @@ for (const dialect of testDialects()) {
           resourceType: 'microsoft.compute/virtualmachines',
           location: 'westeurope',
           tags: '{"env":"prod"}',
+          tagsAt: null,
           sku: 'D2s',
           state: 'running',
           properties: '{"a":1}',

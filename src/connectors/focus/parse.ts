@@ -572,7 +572,10 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       costs: toDailyCostRows(takeCosts()),
       subscriptions: [...subscriptions.values()],
       resourceGroups: [...groups.values()],
-      resources: [...resources.values()].map(({ tagsAt: _, ...resource }) => resource),
+      resources: [...resources.values()].map(({ tagsAt, ...resource }) => ({
+        ...resource,
+        tagsSeenAt: new Date(tagsAt).toISOString(),
+      })),
       errors,
       errorCount,
       warnings,

@@ -540,6 +540,7 @@ export async function syncInventory(
       (r) => [r.armIdLower, r.id],
     ),
   )
+  const newerTags = sql`excluded.tags_at is null or resources.tags_at is null or excluded.tags_at >= resources.tags_at`
   for (let i = 0; i < inventory.resources.length; i += SYNC_BATCH) {
     const values = inventory.resources.slice(i, i + SYNC_BATCH).map((r) => {
       const armIdLower = r.armId.toLowerCase()
@@ -557,6 +558,7 @@ export async function syncInventory(
         resourceType: r.resourceType,
         location: r.location,
         tags: JSON.stringify(r.tags),
+        tagsAt: r.tagsSeenAt ?? null,
         sku: r.sku,
         state: r.state,
         properties: JSON.stringify(r.properties),
@@ -576,7 +578,13 @@ export async function syncInventory(
           name: eb.ref('excluded.name'),
           resourceType: eb.ref('excluded.resourceType'),
           location: eb.ref('excluded.location'),
-          tags: eb.ref('excluded.tags'),
+          // Tags read from an older charge period than those kept (an old billing period imported alone) stay.
+          ...(options.partial
+            ? {
+                tags: sql<string>`case when ${newerTags} then excluded.tags else resources.tags end`,
+                tagsAt: sql<string | null>`case when ${newerTags} then excluded.tags_at else resources.tags_at end`,
+              }
+            : { tags: eb.ref('excluded.tags'), tagsAt: eb.ref('excluded.tagsAt') }),
           ...(options.partial
             ? {}
             : {

@@ -173,6 +173,8 @@ export interface ResourcesTable {
   resourceType: string
   location: string | null
   tags: Generated<string>
+  /** The start of the charge period whose FOCUS row the tags came from; null when a collection read them. */
+  tagsAt: string | null
   sku: string | null
   state: string | null
   properties: Generated<string>

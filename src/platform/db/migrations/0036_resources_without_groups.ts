@@ -6,6 +6,9 @@ import { type Kysely, SqliteAdapter, sql } from 'kysely'
  * `resource_group_id` and `resource_group_name` are null. A group made up per account or region would mislead,
  * and filters by group would find it.
  *
+ * `tags_at`: the charge period start of the FOCUS row a resource's tags were read from, so that an import of an
+ * older billing period alone (a restatement) does not replace newer tags; null for tags a collection read (current).
+ *
  * PostgreSQL drops the two NOT NULL constraints; SQLite cannot, so the table is built again with its rows and
  * indexes (nothing references it).
  */
@@ -14,6 +17,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
     await sql`alter table resources alter column resource_group_id drop not null`.execute(db)
     await sql`alter table resources alter column resource_group_name drop not null`.execute(db)
+    await sql`alter table resources add column tags_at text`.execute(db)
     return
   }
   await db.schema
@@ -29,6 +33,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('resource_type', 'text', (c) => c.notNull())
     .addColumn('location', 'text')
     .addColumn('tags', 'text', (c) => c.notNull().defaultTo('{}'))
+    .addColumn('tags_at', 'text')
     .addColumn('sku', 'text')
     .addColumn('state', 'text')
     .addColumn('properties', 'text', (c) => c.notNull().defaultTo('{}'))
