@@ -205,6 +205,7 @@ async function seed(database: BenchDatabase, tenants: number): Promise<Seeded> {
       const d = Math.floor(n / tenants)
       return {
         resourceId: ids.get(resourceKey(i))!,
+        month: addDays(first, d).slice(0, 7),
         date: addDays(first, d),
         meterId: 'm',
         subscriptionId: `sub-${i}`,

@@ -56,6 +56,7 @@ export const analysisBenchmark: Benchmark = {
           const spike = (r * 7 + d) % 97 === 0 ? 4 : 1
           return {
             resourceId: ids.get(resourceKey(r))!,
+            month: addDays(first, d).slice(0, 7),
             date: addDays(first, d),
             meterId: 'm',
             subscriptionId: sub,

@@ -88,7 +88,7 @@ for (const dialect of testDialects()) {
       ).rows
       const vmId = (await sql<{ id: number }>`select id from cost_resources`.execute(k)).rows[0]!.id
 
-      expect((await migrator.migrateToLatest()).error).toBeUndefined()
+      expect((await migrator.migrateTo('0023_daily_costs_by_resource')).error).toBeUndefined()
       const after = await sql`select c.tenant_id, c.resource_key, d.date, d.meter_id, d.charge_category,
           d.charge_class, d.cost
         from daily_costs d join cost_resources c on c.id = d.resource_id

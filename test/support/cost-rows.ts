@@ -26,7 +26,7 @@ export function costRow(
 }
 
 /** A row of daily_costs written past the cost store, naming its resource by tenant and key. */
-export type StoredCostRow = Omit<Insertable<Database['dailyCosts']>, 'resourceId'> & {
+export type StoredCostRow = Omit<Insertable<Database['dailyCosts']>, 'resourceId' | 'month'> & {
   tenantId: string
   /** The lower-cased ARM id, '' for charges of a subscription itself. */
   resourceKey: string
@@ -59,6 +59,7 @@ export async function insertCostRows(db: Kysely<Database>, rows: readonly Stored
       .values(
         part.map(({ tenantId, resourceKey, ...row }) => ({
           ...row,
+          month: row.date.slice(0, 7),
           resourceId: ids.get(`${tenantId} ${resourceKey}`)!,
         })),
       )

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '../../platform/db/index.js'
+import { costRowDays } from './read/rows.js'
 
 /** A file a billing period's version came from: its name and its ETag or content hash. */
 export interface SourceFile {
@@ -68,9 +69,7 @@ export async function replaceBillingPeriods(
       replaced.add(period.billingPeriod)
       await sql`delete from daily_costs
         where resource_id in (select id from cost_resources where tenant_id = ${tenantId})
-          and date >= ${old.coveredFrom} and date <= ${old.coveredTo} and billing_period = ${period.billingPeriod}`.execute(
-        trx,
-      )
+          and ${costRowDays(old.coveredFrom, old.coveredTo)} and billing_period = ${period.billingPeriod}`.execute(trx)
       if (from === null || old.coveredFrom < from) from = old.coveredFrom
       if (to === null || old.coveredTo > to) to = old.coveredTo
     }

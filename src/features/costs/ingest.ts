@@ -105,7 +105,8 @@ export function createCostIngest(
       const rows = await upsertDailyCosts(
         trx,
         sql`
-          select c.id, s.date, s.meter_id, s.charge_category, s.charge_class, max(s.subscription_id),
+          select substr(s.date, 1, 7), c.id, s.date, s.meter_id, s.charge_category, s.charge_class,
+            max(s.subscription_id),
             max(s.resource_group_key), max(s.meter_name), max(s.service_name), sum(s.cost), max(s.currency),
             max(s.billing_period)
           from cost_staging s join cost_resources c on c.tenant_id = s.tenant_id and c.resource_key = s.resource_key

@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, SqliteAdapter, sql } from 'kysely'
 import { chunk } from '../../platform/chunk.js'
 import type { Database } from '../../platform/db/index.js'
 import { keyOfResource } from './keys.js'
+import { costRowDays } from './read/rows.js'
 import type { FreshSeries } from './staging.js'
 
 /**
@@ -36,8 +37,9 @@ export async function rebuildSeries(
   )
   if (fresh) await fresh.resourceSeries(trx)
   else {
-    // The tenant's cost rows of those days: one range of daily_costs' key (resource, date) per resource of the
-    // tenant, each numbered in cost_resources (a merge numbers its resources before it writes their rows).
+    // The tenant's cost rows of those days: one range of daily_costs' key (month, resource, date) per month and
+    // resource of the tenant, each numbered in cost_resources (a merge numbers its resources before it writes
+    // their rows).
     await sql`
       insert into resource_cost_series (tenant_id, date, resource_id, service_name, charge_category, currency,
         subscription_id, resource_group_key, cost)
@@ -45,7 +47,7 @@ export async function rebuildSeries(
         max(resource_group_key), sum(cost)
       from daily_costs
       where resource_id in (select id from cost_resources where tenant_id = ${tenantId})
-        and date >= ${from} and date <= ${to}
+        and ${costRowDays(from, to)}
       group by date, resource_id, service_name, charge_category, currency`.execute(trx)
   }
   await sql`

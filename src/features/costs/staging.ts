@@ -5,16 +5,17 @@ import type { Database } from '../../platform/db/index.js'
 import { ownCopy } from '../../platform/text.js'
 
 /**
- * Writes `rows` (a SELECT of daily_costs' columns in its order, one row per key) into daily_costs, each replacing
- * what was stored for its key; returns how many rows were written. What every merge of staged rows ends with;
- * each row's resource is numbered in cost_resources before.
+ * Writes `rows` (a SELECT of daily_costs' columns in its order, one row per key, `month` first: the date's
+ * `YYYY-MM`) into daily_costs, each replacing what was stored for its key; returns how many rows were written.
+ * What every merge of staged rows ends with; each row's resource is numbered in cost_resources before. Rows in
+ * the key's order (month, resource, date) go in as appends to each month's part of it.
  */
 export async function upsertDailyCosts(trx: Kysely<Database>, rows: RawBuilder<unknown>): Promise<number> {
   const result = await sql`
-    insert into daily_costs (resource_id, date, meter_id, charge_category, charge_class, subscription_id,
+    insert into daily_costs (month, resource_id, date, meter_id, charge_category, charge_class, subscription_id,
       resource_group_key, meter_name, service_name, cost, currency, billing_period)
     ${rows}
-    on conflict (resource_id, date, meter_id, charge_category, charge_class) do update set
+    on conflict (month, resource_id, date, meter_id, charge_category, charge_class) do update set
       subscription_id = excluded.subscription_id, resource_group_key = excluded.resource_group_key,
       meter_name = excluded.meter_name, service_name = excluded.service_name,
       cost = excluded.cost, currency = excluded.currency, billing_period = excluded.billing_period`.execute(trx)
@@ -463,29 +464,29 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
           from ${keys}
         ) ranked
         where ${keys}.id = ranked.id`.execute(trx)
-      // The grouped rows come out in daily_costs' key order (resource, date, then meter within a few rows), so
-      // they go in as appends to its primary key; `cross join` keeps them the outer loop. When some cost key
+      // The grouped rows come out in daily_costs' key order (month, resource, date, then meter within a few rows),
+      // so they go in as appends to each month's part of its key; `cross join` keeps them the outer loop. When some cost key
       // came with two descriptions, its rows are grouped by the cost key and day with the greater of each value,
       // as the text columns sorted in full (slower: only such runs pay for it). `where true` tells SQLite's parser
       // that ON CONFLICT is the upsert, not a join's ON.
       const sumPerCostKey = stage.describedTwice || (stage.inTwoPeriods && periodsMeet(stage))
       const grouped = sumPerCostKey
         ? sql`
-            select k.resource_id, s.date, k.meter_id, k.charge_category, k.charge_class,
+            select substr(s.date, 1, 7), k.resource_id, s.date, k.meter_id, k.charge_category, k.charge_class,
               max(k.subscription_id) as subscription_id, max(k.resource_group_key) as resource_group_key,
               max(k.meter_name) as meter_name, max(k.service_name) as service_name, sum(s.cost) as cost,
               max(k.currency) as currency, max(k.billing_period) as billing_period
             from ${sql.id(stage.table)} s join ${keys} k on k.id = s.key_id
             where true
-            group by k.resource_id, s.date, k.meter_id, k.charge_category, k.charge_class`
+            group by substr(s.date, 1, 7), k.resource_id, s.date, k.meter_id, k.charge_category, k.charge_class`
         : sql`
-            select k.resource_id, g.date, k.meter_id, k.charge_category, k.charge_class,
+            select g.month, k.resource_id, g.date, k.meter_id, k.charge_category, k.charge_class,
               k.subscription_id, k.resource_group_key, k.meter_name, k.service_name, g.cost, k.currency,
               k.billing_period
             from (
-              select s.key_id, s.date, sum(s.cost) as cost
+              select substr(s.date, 1, 7) as month, s.key_id, s.date, sum(s.cost) as cost
               from ${sql.id(stage.table)} s join ${keys} r on r.id = s.key_id
-              group by r.resource_id, s.date, s.key_id
+              group by substr(s.date, 1, 7), r.resource_id, s.date, s.key_id
             ) g cross join ${keys} k on k.id = g.key_id
             where true`
       const rows = await upsertDailyCosts(trx, grouped)

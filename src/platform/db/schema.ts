@@ -256,6 +256,8 @@ export interface SnapshotRunsTable extends RunColumns {
 
 /** Cost rows of a day, keyed (resource_id, date, meter_id, charge_category, charge_class). */
 export interface DailyCostsTable {
+  /** `YYYY-MM`, the month of `date`: the head of the key, so a month's rows are written together. */
+  month: string
   /** cost_resources.id: the resource (and so the tenant) the row is of. */
   resourceId: number
   date: string
@@ -274,7 +276,7 @@ export interface DailyCostsTable {
   billingPeriod: Generated<string>
 }
 
-export interface CostStagingTable extends Omit<DailyCostsTable, 'resourceId'> {
+export interface CostStagingTable extends Omit<DailyCostsTable, 'resourceId' | 'month'> {
   runId: string
   tenantId: string
   resourceKey: string

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../platform/db/index.js'
+import { costRowDays } from './rows.js'
 
 /** What one resource cost over a period, per service and currency (a report's raw material). */
 export interface ResourceServiceCost {
@@ -21,7 +22,8 @@ const REPORT_BATCH_ROWS = 2_000
 /**
  * A tenant's costs over [from, to] per resource, service and currency, in batches in the order of resource keys,
  * every charge summed. Each batch is a range of resource keys: its upper bound is the key found `batchRows` cost
- * rows further along (cost_resources' key, then each resource's range of daily_costs' key), so every query is an
+ * rows of those days further along (cost_resources' key, then each resource's range of daily_costs' key in each
+ * month of the days), so every query is an
  * index range scan on both dialects, a resource is never split between batches, and neither the result nor a
  * driver cursor is held open.
  * Only batches with rows are yielded.
@@ -40,6 +42,7 @@ export async function* resourceCostBatches(
         .selectFrom('costResources as c')
         .innerJoin('dailyCosts as d', 'd.resourceId', 'c.id')
         .where('c.tenantId', '=', tenantId)
+        .where(costRowDays(from, to, 'd'))
         .$if(after !== null, (qb) => qb.where('c.resourceKey', '>', after!))
     const bound: { resourceKey: string } | undefined = await costRows()
       .select('c.resourceKey')
@@ -58,8 +61,6 @@ export async function* resourceCostBatches(
         eb.fn.sum<number>('d.cost').as('cost'),
       ])
       .$if(upTo !== null, (qb) => qb.where('c.resourceKey', '<=', upTo!))
-      .where('d.date', '>=', from)
-      .where('d.date', '<=', to)
       .groupBy(['c.resourceKey', 'd.serviceName', 'd.currency'])
       .orderBy('c.resourceKey')
       .orderBy('d.serviceName')

@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { Database } from '../../../platform/db/index.js'
 import { keyOfResource } from '../keys.js'
-import { COST_ROWS_WITH_KEYS } from './rows.js'
+import { COST_ROWS_WITH_KEYS, costRowDays } from './rows.js'
 import { runningTotalsOfSummary } from './totals.js'
 import type { SeriesLevel } from './usage.js'
 
@@ -156,7 +156,7 @@ export function createSeriesQueries(
               ? sql`c.resource_key = ${filter.resourceKey}`
               : sql`1 = 1`
       // One resource: its own rows (COST_ROWS_WITH_KEYS), a seek on cost_resources' key (tenant, resource) and a
-      // range of daily_costs' (resource, date); the resource series are keyed by date first, for the tenant-wide
+      // range of daily_costs' (month, resource, date) per month; the resource series are keyed by date first, for the tenant-wide
       // charts. Both name a resource by its number, whose key is in cost_resources (`c`).
       const ofResource = filter.kind === 'resource'
       if (grouping !== null && typeof grouping === 'object') {
@@ -167,7 +167,7 @@ export function createSeriesQueries(
           select date, coalesce(t.tag_value, '') as key, currency, sum(cost) as cost
           from ${rows} left join ${taggedResources(tenantId, grouping.tagKey)} t on t.resource_key = c.resource_key
           where ${ofResource ? sql`c.tenant_id` : sql`s.tenant_id`} = ${tenantId}
-            and date >= ${from} and date <= ${to} and ${narrowed}${ofCharges}
+            and ${ofResource ? costRowDays(from, to) : between(from, to)} and ${narrowed}${ofCharges}
           group by date, coalesce(t.tag_value, ''), currency`)
       }
       if (ofResource) {
@@ -179,7 +179,8 @@ export function createSeriesQueries(
               : grouping === 'resource'
                 ? sql<string>`resource_key`
                 : null
-        return sums(COST_ROWS_WITH_KEYS, key, sql`${tenantRange} and ${narrowed}`)
+        const rowsOfRange = sql`tenant_id = ${tenantId} and ${costRowDays(from, to)}${ofCharges}`
+        return sums(COST_ROWS_WITH_KEYS, key, sql`${rowsOfRange} and ${narrowed}`)
       }
       if (grouping === 'resource') {
         // Summed by the resources' numbers, then named by their keys.

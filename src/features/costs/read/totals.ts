@@ -3,7 +3,7 @@ import type { Database } from '../../../platform/db/index.js'
 import { roundMoney } from '../../../platform/money.js'
 import { addDays, monthStart, previousMonthStart } from '../../../platform/time.js'
 import { currencyOfLatest, DEFAULT_CURRENCY } from './currency.js'
-import { COST_ROWS_WITH_KEYS } from './rows.js'
+import { COST_ROWS_WITH_KEYS, costRowDays } from './rows.js'
 
 export interface CostTotals {
   currency: string
@@ -41,6 +41,8 @@ export function createTotalsReads(
     keys: string[],
     today: string,
     tenantOf: (key: string) => string,
+    /** The table's rows of days [from, to]. */
+    days: (from: string, to: string) => RawBuilder<unknown> = (from, to) => sql`date >= ${from} and date <= ${to}`,
   ) {
     const totals = new Map<string, CostTotals>()
     if (keys.length === 0) return totals
@@ -61,7 +63,7 @@ export function createTotalsReads(
         ${sumBetween(w.previousMonthStart, w.previousMonthEnd)} as "previousMonth",
         ${sumBetween(w.last30Start, w.today)} as "last30Days"
       from ${table}
-      where ${where} and ${key} in (${sql.join(keys)}) and date >= ${from} and date <= ${w.today}
+      where ${where} and ${key} in (${sql.join(keys)}) and ${days(from, w.today)}
       group by ${key}, currency`.execute(db)
     const byKey = new Map<string, typeof rows>()
     for (const r of rows) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r])
@@ -97,11 +99,24 @@ export function createTotalsReads(
      * and groups, from each resource's own cost rows.
      */
     totalsBy: (tenantId: string, by: 'subscription' | 'resourceGroup' | 'resource', keys: string[], today: string) => {
-      const [table, key, where] =
-        by === 'resource'
-          ? [COST_ROWS_WITH_KEYS, sql<string>`resource_key`, sql`tenant_id = ${tenantId}`]
-          : [sql`cost_series`, sql<string>`scope_key`, sql`tenant_id = ${tenantId} and level = ${by}`]
-      return summarise(table, key, where, keys, today, () => tenantId)
+      if (by === 'resource')
+        return summarise(
+          COST_ROWS_WITH_KEYS,
+          sql<string>`resource_key`,
+          sql`tenant_id = ${tenantId}`,
+          keys,
+          today,
+          () => tenantId,
+          (from, to) => costRowDays(from, to),
+        )
+      return summarise(
+        sql`cost_series`,
+        sql<string>`scope_key`,
+        sql`tenant_id = ${tenantId} and level = ${by}`,
+        keys,
+        today,
+        () => tenantId,
+      )
     },
   }
 }

@@ -3,7 +3,7 @@ import { chunk } from '../../../platform/chunk.js'
 import type { Database } from '../../../platform/db/index.js'
 import { addDays, dayCount, dayDiff } from '../../../platform/time.js'
 import { keyOfResource } from '../keys.js'
-import { COST_ROWS_WITH_KEYS } from './rows.js'
+import { COST_ROWS_WITH_KEYS, costRowDays } from './rows.js'
 
 /** One scope's daily usage cost: see usageSeries. */
 export interface UsageSeries {
@@ -150,11 +150,11 @@ export function createUsageReads(
       for (const keys of chunks) {
         const [table, ofScope] =
           keys === null
-            ? [sql`cost_series`, sql`level = 'tenant'`]
-            : [COST_ROWS_WITH_KEYS, sql`resource_key in (${sql.join(keys)})`]
+            ? [sql`cost_series`, sql`level = 'tenant' and date >= ${from} and date <= ${to}`]
+            : [COST_ROWS_WITH_KEYS, sql`resource_key in (${sql.join(keys)}) and ${costRowDays(from, to)}`]
         const { rows } = await sql<{ cost: number | null }>`
           select sum(cost) as cost from ${table} where ${ofScope} and tenant_id = ${tenantId}
-            and currency = ${currency} and date >= ${from} and date <= ${to}`.execute(db)
+            and currency = ${currency}`.execute(db)
         cost += Number(rows[0]?.cost ?? 0)
       }
       return { currency, cost }

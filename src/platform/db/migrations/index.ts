@@ -27,6 +27,7 @@ import * as budgets from './0033_budgets.js'
 import * as tagSeriesByScope from './0034_tag_series_by_scope.js'
 import * as costSources from './0035_cost_sources.js'
 import * as resourcesWithoutGroups from './0036_resources_without_groups.js'
+import * as dailyCostsByMonth from './0037_daily_costs_by_month.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0034_tag_series_by_scope': tagSeriesByScope,
   '0035_cost_sources': costSources,
   '0036_resources_without_groups': resourcesWithoutGroups,
+  '0037_daily_costs_by_month': dailyCostsByMonth,
 }
