@@ -159,14 +159,24 @@ async function seed(database: BenchDatabase): Promise<{ tenantId: string; ms: nu
         const r = i % RESOURCES
         const cost = 1 + Math.floor(random() * 100)
         running[r]! += cost
+        const date = addDays(today, Math.floor(i / RESOURCES) - COST_DAYS + 1)
         return {
+          month: date.slice(0, 7),
           resourceId: resourceIds[r]!,
           currency: 'USD',
-          date: addDays(today, Math.floor(i / RESOURCES) - COST_DAYS + 1),
+          date,
           runningCost: running[r]!,
           cost,
         }
       })
+      // Each month's last running total per resource, as a merge writes them beside the running totals.
+      await sql`
+        insert into resource_month_ends (resource_id, currency, month, date, running_cost)
+        select r.resource_id, r.currency, r.month, r.date, r.running_cost from resource_running_costs r
+        join (select resource_id, currency, month, max(date) as date from resource_running_costs
+          group by resource_id, currency, month) last
+        on last.resource_id = r.resource_id and last.currency = r.currency and last.month = r.month
+          and last.date = r.date`.execute(trx)
       // And each resource's summary row, as a merge writes it beside its running totals.
       await insertInBatches(trx, 'resourceCostTotals', RESOURCES, (r) => ({
         tenantId,

@@ -208,11 +208,20 @@ for (const dialect of testDialects()) {
       ).rows
         .map((r) => JSON.stringify({ ...r, runningCost: Math.round(Number(r.runningCost) * 1e6) / 1e6 }))
         .sort()
+      const monthEnds = (
+        await sql<Record<string, unknown>>`
+          select c.resource_key as resource, e.currency, e.month, e.date, e.running_cost
+          from resource_month_ends e join cost_resources c on c.id = e.resource_id
+          where c.tenant_id = ${tenantId}`.execute(t.db.kysely)
+      ).rows
+        .map((r) => JSON.stringify({ ...r, runningCost: Math.round(Number(r.runningCost) * 1e6) / 1e6 }))
+        .sort()
       return {
         resources: await read('resource_cost_series', 'cost', true),
         groups: await read('group_cost_series', 'cost'),
         levels: await read('cost_series', 'cost'),
         running,
+        monthEnds,
         totals: await read('resource_cost_totals', 'runningCost', true),
       }
     }
@@ -282,6 +291,75 @@ for (const dialect of testDialects()) {
         .transaction()
         .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, first[0]!, later.at(-1)!))
       expect(merged).toEqual(await seriesOf(tenant.id))
+    })
+
+    it('finds a resource’s running total in an earlier month when the months between have none (month ends)', async () => {
+      const store = t.services.costIngest
+      const tenant = await t.given.tenant(org)
+      const disk = { resourceArmId: DISK, serviceName: 'Storage', meterId: 'meter-disk' }
+      // Three months merged one after the other, as a pull's periods are: the VM has no cost in December, and none
+      // in January before the 20th, so its running totals go on from November's last.
+      const steps = [
+        [row({ date: '2025-11-10', cost: 1 }), row({ date: '2025-11-11', cost: 2 })],
+        [row({ ...disk, date: '2025-12-05', cost: 4 })],
+        [row({ date: '2026-01-20', cost: 8 }), row({ ...disk, date: '2026-01-21', cost: 16 })],
+      ]
+      for (const [n, rows] of steps.entries()) {
+        await store.stage(`months-${n}:1`, tenant.id, rows)
+        const days = rows.map((r) => r.date).sort()
+        await t.db.kysely.transaction().execute(async (trx) => {
+          await store.mergeStaged(trx, `months-${n}:1`, { tenantId: tenant.id, from: days[0]!, to: days.at(-1)! })
+          await store.clearStaged(`months-${n}`, trx)
+        })
+      }
+      const merged = await seriesOf(tenant.id)
+      const runningOf = (resource: string) =>
+        merged.running
+          .map((r) => JSON.parse(r))
+          .filter((r) => r.resource === resource.toLowerCase())
+          .map((r) => [r.date, r.runningCost])
+          .sort()
+      expect(runningOf(VM)).toEqual([
+        ['2025-11-10', 1],
+        ['2025-11-11', 3],
+        ['2026-01-20', 11],
+      ])
+      expect(runningOf(DISK)).toEqual([
+        ['2025-12-05', 4],
+        ['2026-01-21', 20],
+      ])
+      expect(merged.monthEnds.map((r) => JSON.parse(r)).map((r) => [r.month, r.date, r.runningCost])).toEqual(
+        expect.arrayContaining([
+          ['2025-11', '2025-11-11', 3],
+          ['2025-12', '2025-12-05', 4],
+          ['2026-01', '2026-01-20', 11],
+          ['2026-01', '2026-01-21', 20],
+        ]),
+      )
+      // A chart by resource ranks by running totals: each range's cost per resource, through the API.
+      const byResource = async (from: string, to: string) => {
+        const response = await t.request(
+          'GET',
+          `/api/public/v1/tenants/${tenant.id}/costs/daily?groupBy=resource&from=${from}&to=${to}`,
+          org.ownerKey,
+        )
+        expect(response.statusCode).toBe(200)
+        const groups: { key: string; cost: number }[] = response.json().groups
+        return Object.fromEntries(groups.map((g) => [g.key.toLowerCase(), g.cost]))
+      }
+      expect(await byResource('2025-12-01', '2026-01-31')).toEqual({ [VM.toLowerCase()]: 8, [DISK.toLowerCase()]: 20 })
+      expect(await byResource('2025-12-01', '2025-12-31')).toEqual({ [DISK.toLowerCase()]: 4 })
+      expect(await byResource('2025-11-11', '2026-01-20')).toEqual({ [VM.toLowerCase()]: 10, [DISK.toLowerCase()]: 4 })
+      // Every day summed again from daily_costs, as a restatement's rebuild does: the same running totals,
+      // month ends and summaries.
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, '2025-12-01', '2026-01-31'))
+      expect(await seriesOf(tenant.id)).toEqual(merged)
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, '2025-11-01', '2026-01-31'))
+      expect(await seriesOf(tenant.id)).toEqual(merged)
     })
 
     it('merges a cost key of two billing periods on days of their own, and sums them on a day they share', async () => {

@@ -39,6 +39,7 @@ const OWNERS: Record<string, string[]> = {
   groupCostSeries: ['features/costs/'],
   costSeries: ['features/costs/'],
   resourceRunningCosts: ['features/costs/'],
+  resourceMonthEnds: ['features/costs/'],
   resourceCostTotals: ['features/costs/'],
   tagCostSeries: ['features/costs/'],
   tagValueSeries: ['features/costs/'],

@@ -2,7 +2,8 @@ import { type Kysely, type RawBuilder, SqliteAdapter, sql } from 'kysely'
 import { chunk } from '../../platform/chunk.js'
 import type { Database } from '../../platform/db/index.js'
 import { keyOfResource } from './keys.js'
-import { costRowDays } from './read/rows.js'
+import { costRowDays, monthsBetween } from './read/rows.js'
+import { runningTotalOnOrBefore } from './read/running.js'
 import type { FreshSeries } from './staging.js'
 
 /**
@@ -235,14 +236,31 @@ async function insertRows(trx: Kysely<Database>, table: RawBuilder<unknown>, row
  * Rewrites the running totals of every resource with cost on or after `from` (a changed day shifts every later
  * running total, so they are rewritten up to the last day, not just to the run's end): each starts again from its
  * last running total before `from`, then adds its days from the resource series. Each row keeps its day's cost
- * too (every category), what a chart by resource draws for its largest resources. Then the summary row of each
- * of those resources (see resource_cost_totals).
+ * too (every category), what a chart by resource draws for its largest resources. Then the month ends of those
+ * resources (see resource_month_ends) in the months rewritten, and their summary rows (see resource_cost_totals).
  */
 async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from: string, fresh?: FreshSeries) {
   let touched = sql`select distinct resource_id, currency from resource_cost_series
     where tenant_id = ${tenantId} and date >= ${from}`
   // A tenant has running totals when it has their summaries (both are written for the same resources).
   const any = await sql`select 1 from resource_cost_totals where tenant_id = ${tenantId} limit 1`.execute(trx)
+  // The months from `from`'s to the tenant's last day's: those whose running totals are rewritten.
+  const last = await sql<{ last: string | null }>`select max(date) as last from cost_series
+    where tenant_id = ${tenantId} and level = 'tenant'`.execute(trx)
+  const lastDay = last.rows[0]?.last ?? null
+  const months =
+    lastDay === null || lastDay < from
+      ? []
+      : (monthsBetween(from, lastDay) ??
+        // Centuries of days: the months that hold running totals.
+        (
+          await sql<{ month: string }>`select distinct month from resource_running_costs
+            where month >= ${from.slice(0, 7)} order by month`.execute(trx)
+        ).rows.map((r) => r.month))
+  const ofMonths = (alias: string) =>
+    months.length
+      ? sql`${sql.ref(`${alias}.month`)} in (${sql.join(months)})`
+      : sql`${sql.ref(`${alias}.month`)} >= ${from.slice(0, 7)}`
   // Fresh days after every day the tenant has (a pull's next billing period, a daily collection's new days):
   // no later running total changes, and each resource's goes on from its last one before them.
   const appended =
@@ -254,33 +272,31 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
       ).rows.length === 0)
   if (fresh && appended) {
     await fresh.appendRunningCosts(trx, any.rows.length > 0)
-    if (any.rows.length > 0)
-      await sql`
-        delete from resource_cost_totals
-        where tenant_id = ${tenantId} and (resource_id, currency) in (${fresh.stagedResources})`.execute(trx)
-    // The summaries below then need no pass over the resource series to find their resources (20,000 x 400
-    // days: 12.6 s of the merge).
+    // The summaries and month ends below then need no pass over the resource series to find their resources
+    // (20,000 x 400 days: 12.6 s of the merge).
     touched = fresh.stagedResources
   } else if (any.rows.length === 0) {
     // A tenant's first costs: nothing to delete and no total before `from`, so one window sum over the grouped
     // days, which come out of the GROUP BY in the window's order (no second sort, no union of bases): 1.8 s of CPU
     // instead of 2.8 s for 400,000 resource days.
     await sql`
-      insert into resource_running_costs (resource_id, currency, date, running_cost, cost)
-      select resource_id, currency, date,
+      insert into resource_running_costs (month, resource_id, currency, date, running_cost, cost)
+      select substr(date, 1, 7), resource_id, currency, date,
         sum(sum(cost)) over (partition by resource_id, currency order by date), sum(cost)
       from resource_cost_series where tenant_id = ${tenantId} and date >= ${from}
       group by resource_id, currency, date`.execute(trx)
   } else {
     await sql`
       delete from resource_running_costs
-      where (resource_id, currency) in (${touched}) and date >= ${from}`.execute(trx)
+      where ${ofMonths('resource_running_costs')} and (resource_id, currency) in (${touched}) and date >= ${from}`.execute(
+      trx,
+    )
     // Each touched resource's running total before `from` goes in as a row dated '' (sorting before every day), so
     // one window sum over its partition adds it to the days that follow; a join of the bases to the days made
     // SQLite rescan the bases for every day row.
     await sql`
-      insert into resource_running_costs (resource_id, currency, date, running_cost, cost)
-      select resource_id, currency, date, running, cost from (
+      insert into resource_running_costs (month, resource_id, currency, date, running_cost, cost)
+      select substr(date, 1, 7), resource_id, currency, date, running, cost from (
         select resource_id, currency, date, cost,
           sum(cost) over (partition by resource_id, currency order by date) as running
         from (
@@ -288,31 +304,56 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
           where tenant_id = ${tenantId} and date >= ${from}
           group by resource_id, currency, date
           union all
-          select k.resource_id, k.currency, '' as date, coalesce((
-            select r.running_cost from resource_running_costs r
-            where r.resource_id = k.resource_id and r.currency = k.currency and r.date < ${from}
-            order by r.date desc limit 1
-          ), 0) as cost
+          select k.resource_id, k.currency, '' as date,
+            coalesce(${runningTotalOnOrBefore(sql`k.resource_id`, sql`k.currency`, from, false)}, 0) as cost
           from (${touched}) k
         ) days
       ) running_days
       where date <> ''`.execute(trx)
+  }
+  if (any.rows.length > 0)
     await sql`
       delete from resource_cost_totals
       where tenant_id = ${tenantId} and (resource_id, currency) in (${touched})`.execute(trx)
+  await sql`
+    delete from resource_month_ends
+    where (resource_id, currency) in (${touched}) and month >= ${from.slice(0, 7)}`.execute(trx)
+  // Each month's last running total, two seeks per resource and month.
+  if (months.length) {
+    const monthList = sql.join(
+      months.map((m) => sql`(cast(${m} as text))`),
+      sql`, `,
+    )
+    const sameResource = sql`r.resource_id = x.resource_id and r.currency = x.currency and r.month = x.month`
+    await sql`
+      insert into resource_month_ends (resource_id, currency, month, date, running_cost)
+      select x.resource_id, x.currency, x.month, x.date,
+        (select r.running_cost from resource_running_costs r where ${sameResource} and r.date = x.date)
+      from (
+        select k.resource_id, k.currency, m.column1 as month, (
+          select max(r.date) from resource_running_costs r
+          where r.month = m.column1 and r.resource_id = k.resource_id and r.currency = k.currency
+        ) as date
+        from (${touched}) k cross join (values ${monthList}) m
+      ) x
+      where x.date is not null`.execute(trx)
   }
-  // Three seeks per resource on the running totals' key, not a read of all its days.
-  const sameResource = (alias: string) =>
-    sql`r.resource_id = ${sql.raw(alias)}.resource_id and r.currency = ${sql.raw(alias)}.currency`
+  // Each resource's first and last day and its last running total, from its month ends: a few seeks per resource.
+  const ofResource = (alias: string) =>
+    sql`e.resource_id = ${sql.ref(`${alias}.resource_id`)} and e.currency = ${sql.ref(`${alias}.currency`)}`
   await sql`
     insert into resource_cost_totals (tenant_id, currency, resource_key, resource_id, first_date, last_date,
       running_cost)
-    select ${tenantId}, k.currency, ${keyOfResource('k')}, k.resource_id, k.first_date, k.last_date, (
-      select r.running_cost from resource_running_costs r where ${sameResource('k')} and r.date = k.last_date
-    ) from (
+    select ${tenantId}, k.currency, ${keyOfResource('k')}, k.resource_id, (
+      select min(r.date) from resource_running_costs r
+      where r.month = k.first_month and r.resource_id = k.resource_id and r.currency = k.currency
+    ), k.last_date, k.running_cost
+    from (
       select t.resource_id, t.currency,
-        (select min(r.date) from resource_running_costs r where ${sameResource('t')}) as first_date,
-        (select max(r.date) from resource_running_costs r where ${sameResource('t')}) as last_date
+        (select min(e.month) from resource_month_ends e where ${ofResource('t')}) as first_month,
+        (select e.date from resource_month_ends e where ${ofResource('t')} order by e.month desc limit 1) as last_date,
+        (select e.running_cost from resource_month_ends e where ${ofResource('t')} order by e.month desc limit 1)
+          as running_cost
       from (${touched}) t
     ) k`.execute(trx)
 }

@@ -3,6 +3,7 @@ import type { CostRowKey, DailyCostRow, KeyedCostRows } from '../../connectors/t
 import { chunk } from '../../platform/chunk.js'
 import type { Database } from '../../platform/db/index.js'
 import { ownCopy } from '../../platform/text.js'
+import { runningTotalOnOrBefore } from './read/running.js'
 
 /**
  * Writes `rows` (a SELECT of daily_costs' columns in its order, one row per key, `month` first: the date's
@@ -280,17 +281,17 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
           )
           await sql`
             insert into ${bases} (running_rank, base)
-            select k.running_rank, coalesce((select b.running_cost from resource_running_costs b
-              where b.resource_id = k.resource_id and b.currency = k.currency and b.date < ${range.from}
-              order by b.date desc limit 1), 0)
+            select k.running_rank,
+              coalesce(${runningTotalOnOrBefore(sql`k.resource_id`, sql`k.currency`, range.from, false)}, 0)
             from ${keys} k
             where k.id in (select min(id) from ${keys} where tenant_id = ${range.tenantId} group by running_rank)`.execute(
             trx,
           )
         }
         await sql`
-          insert into resource_running_costs (resource_id, currency, date, running_cost, cost)
-          select k.resource_id, k.currency, g.date, g.running${continued ? sql` + b.base` : sql``}, g.cost
+          insert into resource_running_costs (month, resource_id, currency, date, running_cost, cost)
+          select substr(g.date, 1, 7), k.resource_id, k.currency, g.date,
+            g.running${continued ? sql` + b.base` : sql``}, g.cost
           from (
             select r.running_rank, s.date, min(s.key_id) as key_id, sum(s.cost) as cost,
               sum(sum(s.cost)) over (partition by r.running_rank order by s.date) as running

@@ -28,6 +28,7 @@ export interface Database {
   groupCostSeries: GroupCostSeriesTable
   costSeries: CostSeriesTable
   resourceRunningCosts: ResourceRunningCostsTable
+  resourceMonthEnds: ResourceMonthEndsTable
   resourceCostTotals: ResourceCostTotalsTable
   resourceTags: ResourceTagsTable
   tagCostSeries: TagCostSeriesTable
@@ -358,6 +359,8 @@ export interface CostSeriesTable {
 
 /** A resource's cost (every category) in one currency up to and including `date`, on each day it has cost. */
 export interface ResourceRunningCostsTable {
+  /** `YYYY-MM`, the month of `date`: the head of the key, so a month's running totals are written together. */
+  month: string
   /** cost_resources.id (one tenant's) */
   resourceId: number
   currency: string
@@ -365,6 +368,18 @@ export interface ResourceRunningCostsTable {
   runningCost: number
   /** The cost of that day alone. */
   cost: number
+}
+
+/**
+ * Per resource, currency and month with running totals, the month's last day with one and that running total: where
+ * a running total on or before a day is found when the day's month has none before it (see runningTotalOnOrBefore).
+ */
+export interface ResourceMonthEndsTable {
+  resourceId: number
+  currency: string
+  month: string
+  date: string
+  runningCost: number
 }
 
 /**

@@ -33,9 +33,9 @@ export function monthsBetween(from: string, to: string): string[] | null {
 }
 
 /**
- * The cost rows (daily_costs, or its alias `table`) of the days [from, to]: their months listed, since daily_costs'
- * key is (month, resource, date, ...), so that each resource's rows of a month are one range of it (a range of
- * months alone would read every resource's rows of those months).
+ * The rows of the days [from, to] of daily_costs or resource_running_costs (or of `table`, an alias of either):
+ * their months listed, since both are keyed by (month, resource, ...), so that each resource's rows of a month are
+ * one range of the key (a range of months alone would read every resource's rows of those months).
  */
 export function costRowDays(from: string, to: string, table?: string): RawBuilder<boolean> {
   const column = (name: string) => sql.ref(table ? `${table}.${name}` : name)

@@ -233,14 +233,14 @@ export function createSeriesQueries(
         .map((r) => ({ key: r.key, cost: Number(r.upTo) - Number(r.before ?? 0) }))
     },
 
-    /** The daily cost of a few resources in `currency`: one range of the running totals' key per resource. */
+    /** The daily cost of a few resources in `currency`: one range of the running totals' key per resource and month. */
     async resourceDaily(tenantId: string, keys: string[], currency: string, from: string, to: string) {
       if (keys.length === 0) return []
       return seriesRows(sql<SeriesRow>`
         select r.date, c.resource_key as key, r.currency, r.cost
         from cost_resources c join resource_running_costs r on r.resource_id = c.id
         where c.tenant_id = ${tenantId} and c.resource_key in (${sql.join(keys)}) and r.currency = ${currency}
-          and r.date >= ${from} and r.date <= ${to}`)
+          and ${costRowDays(from, to, 'r')}`)
     },
 
     /**

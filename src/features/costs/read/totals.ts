@@ -4,6 +4,7 @@ import { roundMoney } from '../../../platform/money.js'
 import { addDays, monthStart, previousMonthStart } from '../../../platform/time.js'
 import { currencyOfLatest, DEFAULT_CURRENCY } from './currency.js'
 import { COST_ROWS_WITH_KEYS, costRowDays } from './rows.js'
+import { runningTotalOnOrBefore } from './running.js'
 
 export interface CostTotals {
   currency: string
@@ -124,23 +125,20 @@ export function createTotalsReads(
 /**
  * SQL over a resource_cost_totals row aliased `t` (a resource's first and last day with cost in a currency, and its
  * running total on the last), for a range [from, to]: its running total at the range's end (`upTo`: the summary's
- * own unless the resource has cost after `to`, else one seek of its running totals; null when it had none by then)
+ * own unless the resource has cost after `to`, else a seek or two of its running totals; null when it had none by then)
  * and that total's day (`lastDate`), and its running total before the range (`before`: 0 when its cost began within
  * the range, else one seek; null when it had none before). The range's cost is `upTo - before`, never a read of
  * the resource's days.
  */
 export function runningTotalsOfSummary(from: string, to: string) {
-  const running = <T>(bound: RawBuilder<unknown>, column: RawBuilder<T>) => sql<T | null>`(
-    select ${column} from resource_running_costs r
-    where r.resource_id = t.resource_id and r.currency = t.currency and ${bound}
-    order by r.date desc limit 1)`
+  const [resource, currency] = [sql`t.resource_id`, sql`t.currency`]
   return {
     upTo: sql<number | null>`case when t.last_date <= ${to} then t.running_cost
-      else ${running(sql`r.date <= ${to}`, sql<number>`r.running_cost`)} end`,
+      else ${runningTotalOnOrBefore(resource, currency, to, true)} end`,
     lastDate: sql<string | null>`case when t.last_date <= ${to} then t.last_date
-      else ${running(sql`r.date <= ${to}`, sql<string>`r.date`)} end`,
+      else ${runningTotalOnOrBefore(resource, currency, to, true, 'date')} end`,
     before: sql<number | null>`case when t.first_date >= ${from} then 0
-      else ${running(sql`r.date < ${from}`, sql<number>`r.running_cost`)} end`,
+      else ${runningTotalOnOrBefore(resource, currency, from, false)} end`,
   }
 }
 

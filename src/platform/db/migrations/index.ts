@@ -28,6 +28,7 @@ import * as tagSeriesByScope from './0034_tag_series_by_scope.js'
 import * as costSources from './0035_cost_sources.js'
 import * as resourcesWithoutGroups from './0036_resources_without_groups.js'
 import * as dailyCostsByMonth from './0037_daily_costs_by_month.js'
+import * as runningCostsByMonth from './0038_running_costs_by_month.js'
 
 /** Every migration in order; names sort in the order they apply. Each one runs on SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0035_cost_sources': costSources,
   '0036_resources_without_groups': resourcesWithoutGroups,
   '0037_daily_costs_by_month': dailyCostsByMonth,
+  '0038_running_costs_by_month': runningCostsByMonth,
 }
