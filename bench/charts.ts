@@ -84,9 +84,9 @@ async function seed(database: BenchDatabase): Promise<{ apiKey: string; tenantId
     raw.pragma('journal_mode = WAL')
     raw.pragma('synchronous = NORMAL')
     const insert = raw.prepare(`
-      insert into daily_costs (resource_id, date, meter_id, charge_category, charge_class, subscription_id,
+      insert into daily_costs (month, resource_id, date, meter_id, charge_category, charge_class, subscription_id,
         resource_group_key, meter_name, service_name, cost, currency)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     const numberResource = raw.prepare('insert into cost_resources (tenant_id, resource_key) values (?, ?)')
     const resourceIds = new Map<string, number>()
     const resourceIdOf = (key: string) => {
@@ -102,6 +102,7 @@ async function seed(database: BenchDatabase): Promise<{ apiKey: string; tenantId
     for await (const batch of connector.dailyCosts(conn, { from: FIRST_DAY, to: LAST_DAY }, { clock: systemClock })) {
       for (const r of batch) {
         insert.run(
+          r.date.slice(0, 7),
           resourceIdOf(resourceKeyOf(r.resourceArmId)),
           r.date,
           r.meterId,

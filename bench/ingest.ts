@@ -341,8 +341,9 @@ async function rawIngest(database: BenchDatabase, data: GeneratedRows, table: Ra
         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         on conflict (tenant_id, resource_key, date, meter_id, charge_category, charge_class) do update set ${update}`)
     } else {
-      upsert = raw.prepare(`insert into daily_costs (resource_id, ${columns}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        on conflict (resource_id, date, meter_id, charge_category, charge_class) do update set ${update}`)
+      upsert = raw.prepare(`insert into daily_costs (month, resource_id, ${columns})
+        values (substr(?2, 1, 7), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+        on conflict (month, resource_id, date, meter_id, charge_category, charge_class) do update set ${update}`)
       const numberResource = raw.prepare('insert into cost_resources (tenant_id, resource_key) values (?, ?)')
       for (const key of [...new Set(data.templates.map((t) => resourceKeyOf(t.resourceArmId)))].sort())
         resourceIds.set(key, Number(numberResource.run(tenantId, key).lastInsertRowid))

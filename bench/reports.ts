@@ -73,8 +73,8 @@ export function seed(file: string, tenantId: string, rows: number): void {
     )
     const numberResource = sqlite.prepare('insert into cost_resources (tenant_id, resource_key) values (?, ?)')
     const cost = sqlite.prepare(
-      `insert into daily_costs (resource_id, date, meter_id, subscription_id, resource_group_key, meter_name, service_name, cost, currency)
-       values (?, '2026-03-01', 'm', 'sub-bench', ?, null, 'Virtual Machines', ?, 'USD')`,
+      `insert into daily_costs (month, resource_id, date, meter_id, subscription_id, resource_group_key, meter_name, service_name, cost, currency)
+       values ('2026-03', ?, '2026-03-01', 'm', 'sub-bench', ?, null, 'Virtual Machines', ?, 'USD')`,
     )
     for (let i = 0; i < rows; i++) {
       const g = i % 100

@@ -276,6 +276,7 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
     // (20,000 x 400 days: 12.6 s of the merge).
     touched = fresh.stagedResources
   } else if (any.rows.length === 0) {
+    touched = await readOnce(trx, touched)
     // A tenant's first costs: nothing to delete and no total before `from`, so one window sum over the grouped
     // days, which come out of the GROUP BY in the window's order (no second sort, no union of bases): 1.8 s of CPU
     // instead of 2.8 s for 400,000 resource days.
@@ -286,6 +287,7 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
       from resource_cost_series where tenant_id = ${tenantId} and date >= ${from}
       group by resource_id, currency, date`.execute(trx)
   } else {
+    touched = await readOnce(trx, touched)
     await sql`
       delete from resource_running_costs
       where ${ofMonths('resource_running_costs')} and (resource_id, currency) in (${touched}) and date >= ${from}`.execute(
@@ -309,7 +311,8 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
           from (${touched}) k
         ) days
       ) running_days
-      where date <> ''`.execute(trx)
+      where date <> ''
+      order by 1, 2, 3, 4`.execute(trx)
   }
   if (any.rows.length > 0)
     await sql`
@@ -356,4 +359,22 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
           as running_cost
       from (${touched}) t
     ) k`.execute(trx)
+  await sql`drop table if exists ${TOUCHED}`.execute(trx)
+}
+
+/** The resources (and currencies) whose running totals a rebuild rewrites, for the rebuild's statements. */
+const TOUCHED = sql.table('temp_touched_resources')
+
+/**
+ * `touched` (a SELECT of resource_id, currency) read once into TOUCHED, and a SELECT of that table: the statements
+ * of a rebuild each read the touched resources, each a distinct of the resource series of every day from `from`
+ * on (0.3-2 s a time for a restated period).
+ */
+async function readOnce(trx: Kysely<Database>, touched: RawBuilder<unknown>): Promise<RawBuilder<unknown>> {
+  await sql`drop table if exists ${TOUCHED}`.execute(trx)
+  const id = trx.getExecutor().adapter instanceof SqliteAdapter ? sql`integer` : sql`bigint`
+  await sql`create temp table ${TOUCHED} (resource_id ${id} not null, currency text not null,
+    primary key (resource_id, currency))`.execute(trx)
+  await sql`insert into ${TOUCHED} (resource_id, currency) ${touched}`.execute(trx)
+  return sql`select resource_id, currency from ${TOUCHED}`
 }
