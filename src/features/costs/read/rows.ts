@@ -4,9 +4,20 @@ import { type RawBuilder, sql } from 'kysely'
  * daily_costs beside each row's tenant_id and resource_key (the lower-cased ARM id, '' for charges of a
  * subscription itself) from cost_resources (`c`), which numbers the rows' resources: one tenant's rows of some
  * resources, by key, are a seek of cost_resources' key and, per resource, a range of daily_costs' key in each
- * month of their days (see costRowDays).
+ * month of their days (see costRowDays). `+c.id` keeps cost_resources the outer loop: with a dozen months listed,
+ * SQLite's planner would otherwise read every row of those months and look each resource up (see seekedBy).
  */
-export const COST_ROWS_WITH_KEYS = sql`daily_costs join cost_resources c on c.id = daily_costs.resource_id`
+export const COST_ROWS_WITH_KEYS = sql`daily_costs join cost_resources c on daily_costs.resource_id = ${seekedBy('c.id')}`
+
+/**
+ * `+column`, for the outer side of a join to daily_costs or resource_running_costs (`r.resource_id = +c.id`): the
+ * unary plus makes the outer table's number unusable as its own index, so SQLite seeks the month-keyed table per
+ * resource and month instead of reading whole months and looking each resource up (a chart by resource over 400
+ * days of 20,000 resources: 4.8 s instead of about 0.1 s). The same value, and no change, on PostgreSQL.
+ */
+export function seekedBy(column: string): RawBuilder<number> {
+  return sql<number>`+${sql.ref(column)}`
+}
 
 /** The most months costRowDays lists; a longer span is compared as a range of months (read whole). */
 const LISTED_MONTHS = 240

@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { Database } from '../../../platform/db/index.js'
 import { keyOfResource } from '../keys.js'
-import { COST_ROWS_WITH_KEYS, costRowDays } from './rows.js'
+import { COST_ROWS_WITH_KEYS, costRowDays, seekedBy } from './rows.js'
 import { runningTotalsOfSummary } from './totals.js'
 import type { SeriesLevel } from './usage.js'
 
@@ -238,7 +238,7 @@ export function createSeriesQueries(
       if (keys.length === 0) return []
       return seriesRows(sql<SeriesRow>`
         select r.date, c.resource_key as key, r.currency, r.cost
-        from cost_resources c join resource_running_costs r on r.resource_id = c.id
+        from cost_resources c join resource_running_costs r on r.resource_id = ${seekedBy('c.id')}
         where c.tenant_id = ${tenantId} and c.resource_key in (${sql.join(keys)}) and r.currency = ${currency}
           and ${costRowDays(from, to, 'r')}`)
     },

@@ -3,7 +3,7 @@ import { chunk } from '../../../platform/chunk.js'
 import type { Database } from '../../../platform/db/index.js'
 import { addDays, dayCount, dayDiff } from '../../../platform/time.js'
 import { keyOfResource } from '../keys.js'
-import { COST_ROWS_WITH_KEYS, costRowDays } from './rows.js'
+import { COST_ROWS_WITH_KEYS, costRowDays, seekedBy } from './rows.js'
 
 /** One scope's daily usage cost: see usageSeries. */
 export interface UsageSeries {
@@ -186,7 +186,7 @@ export function createUsageReads(
       const rows = await db
         .selectFrom('resourceCostTotals as t')
         .innerJoin('resourceRunningCosts as r', (join) =>
-          join.onRef('r.resourceId', '=', 't.resourceId').onRef('r.currency', '=', 't.currency'),
+          join.on('r.resourceId', '=', seekedBy('t.resourceId')).onRef('r.currency', '=', 't.currency'),
         )
         .select((eb) => ['t.resourceKey', 'r.date', eb.fn.sum<number>('r.cost').as('cost')])
         .where('t.tenantId', '=', tenantId)
