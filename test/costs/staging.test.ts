@@ -200,22 +200,18 @@ for (const dialect of testDialects()) {
         ).rows
           .map(({ resourceId: _id, ...r }) => JSON.stringify({ ...r, [cost]: Math.round(Number(r[cost]) * 1e6) / 1e6 }))
           .sort()
-      const running = (
-        await sql<Record<string, unknown>>`
-          select c.resource_key as resource, r.currency, r.date, r.running_cost, r.cost
-          from resource_running_costs r join cost_resources c on c.id = r.resource_id
-          where c.tenant_id = ${tenantId}`.execute(t.db.kysely)
-      ).rows
-        .map((r) => JSON.stringify({ ...r, runningCost: Math.round(Number(r.runningCost) * 1e6) / 1e6 }))
-        .sort()
-      const monthEnds = (
-        await sql<Record<string, unknown>>`
-          select c.resource_key as resource, e.currency, e.month, e.date, e.running_cost
-          from resource_month_ends e join cost_resources c on c.id = e.resource_id
-          where c.tenant_id = ${tenantId}`.execute(t.db.kysely)
-      ).rows
-        .map((r) => JSON.stringify({ ...r, runningCost: Math.round(Number(r.runningCost) * 1e6) / 1e6 }))
-        .sort()
+      // Running totals and month ends name no tenant: theirs are those of its resources.
+      const ofResources = async (table: string, columns: string) =>
+        (
+          await sql<Record<string, unknown>>`
+            select c.resource_key as resource, ${sql.raw(columns)}
+            from ${sql.table(table)} x join cost_resources c on c.id = x.resource_id
+            where c.tenant_id = ${tenantId}`.execute(t.db.kysely)
+        ).rows
+          .map((r) => JSON.stringify({ ...r, runningCost: Math.round(Number(r.runningCost) * 1e6) / 1e6 }))
+          .sort()
+      const running = await ofResources('resource_running_costs', 'x.currency, x.date, x.running_cost, x.cost')
+      const monthEnds = await ofResources('resource_month_ends', 'x.currency, x.month, x.date, x.running_cost')
       return {
         resources: await read('resource_cost_series', 'cost', true),
         groups: await read('group_cost_series', 'cost'),
