@@ -210,7 +210,7 @@ async function withTagSets(
     }
     sets.push([resourceId, set])
   }
-  const id = trx.getExecutor().adapter instanceof SqliteAdapter ? sql`integer` : sql`bigint`
+  const id = idType(trx)
   const setsTable = sql.table('temp_tag_sets')
   const tagsTable = sql.table('temp_tag_set_tags')
   await sql`drop table if exists ${setsTable}`.execute(trx)
@@ -372,9 +372,13 @@ const TOUCHED = sql.table('temp_touched_resources')
  */
 async function readOnce(trx: Kysely<Database>, touched: RawBuilder<unknown>): Promise<RawBuilder<unknown>> {
   await sql`drop table if exists ${TOUCHED}`.execute(trx)
-  const id = trx.getExecutor().adapter instanceof SqliteAdapter ? sql`integer` : sql`bigint`
-  await sql`create temp table ${TOUCHED} (resource_id ${id} not null, currency text not null,
+  await sql`create temp table ${TOUCHED} (resource_id ${idType(trx)} not null, currency text not null,
     primary key (resource_id, currency))`.execute(trx)
   await sql`insert into ${TOUCHED} (resource_id, currency) ${touched}`.execute(trx)
   return sql`select resource_id, currency from ${TOUCHED}`
+}
+
+/** The column type of a resource's number (cost_resources.id) in a TEMP table of the dialect. */
+function idType(trx: Kysely<Database>): RawBuilder<unknown> {
+  return trx.getExecutor().adapter instanceof SqliteAdapter ? sql`integer` : sql`bigint`
 }

@@ -11,8 +11,9 @@ import { type Kysely, SqliteAdapter, sql } from 'kysely'
  * 86 s of inserts and 74 s of commits by resource, 26 s and 12 s by month. A month's rows now fill pages of
  * their own, in the order they are written.
  *
- * Readers name the months of their days (`month in (...)`, see costs/read/months.ts), so each resource's rows of
- * a month are still one range of the key: a window of a few months is a few seeks per resource instead of one.
+ * Readers name the months of their days (`month in (...)`, see costRowDays in features/costs/read/rows.ts), so
+ * each resource's rows of a month are still one range of the key: a window of a few months is a few seeks per
+ * resource instead of one.
  * SQLite cannot change a table's key in place: it is rebuilt, its rows copied in the new key's order; so is
  * PostgreSQL's.
  */
