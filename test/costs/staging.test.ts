@@ -358,6 +358,75 @@ for (const dialect of testDialects()) {
       expect(await seriesOf(tenant.id)).toEqual(merged)
     })
 
+    it('deletes the running totals a restatement leaves without cost, past the tenant’s new last day too', async () => {
+      const store = t.services.costIngest
+      const tenant = await t.given.tenant(org)
+      const disk = { resourceArmId: DISK, serviceName: 'Storage', meterId: 'meter-disk' }
+      const periods: Record<string, DailyCostRow[]> = {
+        '2026-01': [row({ date: '2026-01-10', cost: 1 }), row({ date: '2026-01-11', cost: 2 })],
+        '2026-02': [row({ date: '2026-02-03', cost: 4 }), row({ ...disk, date: '2026-02-14', cost: 8 })],
+        '2026-03': [row({ date: '2026-03-05', cost: 16 }), row({ ...disk, date: '2026-03-27', cost: 32 })],
+      }
+      /** Imports one version of a billing period, replacing the one stored, as a pull or an upload does. */
+      const importPeriod = async (billingPeriod: string, rows: DailyCostRow[], n: number) => {
+        const key = `restated-${n}`
+        await store.stage(
+          `${key}:1`,
+          tenant.id,
+          rows.map((r) => ({ ...r, billingPeriod })),
+        )
+        const days = rows.map((r) => r.date).sort()
+        await t.db.kysely.transaction().execute(async (trx) => {
+          const old = await store.replaceBillingPeriods(trx, tenant.id, [
+            { billingPeriod, from: days[0]!, to: days.at(-1)!, files: [], rows: rows.length, runId: key, at: '' },
+          ])
+          const all = [old.from, old.to, ...days].filter((d): d is string => !!d).sort()
+          await store.mergeStaged(trx, `${key}:1`, { tenantId: tenant.id, from: all[0]!, to: all.at(-1)! })
+          await store.clearStaged(key, trx)
+        })
+      }
+      for (const [n, [period, rows]] of Object.entries(periods).entries()) await importPeriod(period, rows, n)
+      const runningOf = async (resource: string) =>
+        (await seriesOf(tenant.id)).running
+          .map((r) => JSON.parse(r))
+          .filter((r) => r.resource === resource.toLowerCase())
+          .map((r) => [r.date, r.runningCost])
+          .sort()
+      expect(await runningOf(DISK)).toEqual([
+        ['2026-02-14', 8],
+        ['2026-03-27', 40],
+      ])
+      // March restated without the disk: the tenant's last day goes from the 27th back to the 5th.
+      await importPeriod('2026-03', [row({ date: '2026-03-05', cost: 16 })], 3)
+      expect(await runningOf(DISK)).toEqual([['2026-02-14', 8]])
+      // February restated without the disk: it has no cost left at all.
+      await importPeriod('2026-02', [row({ date: '2026-02-03', cost: 4 })], 4)
+      const restated = await seriesOf(tenant.id)
+      expect(await runningOf(DISK)).toEqual([])
+      expect(restated.monthEnds.map((r) => JSON.parse(r)).map((r) => [r.resource, r.month, r.runningCost])).toEqual([
+        [VM.toLowerCase(), '2026-01', 3],
+        [VM.toLowerCase(), '2026-02', 7],
+        [VM.toLowerCase(), '2026-03', 23],
+      ])
+      expect(restated.totals.map((r) => JSON.parse(r)).map((r) => [r.resource, r.lastDate, r.runningCost])).toEqual([
+        [VM.toLowerCase(), '2026-03-05', 23],
+      ])
+      const chart = await t.request(
+        'GET',
+        `/api/public/v1/tenants/${tenant.id}/costs/daily?groupBy=resource&from=2026-02-01&to=2026-03-31`,
+        org.ownerKey,
+      )
+      expect(chart.statusCode).toBe(200)
+      expect(chart.json().groups.map((g: { key: string; cost: number }) => [g.key.toLowerCase(), g.cost])).toEqual([
+        [VM.toLowerCase(), 20],
+      ])
+      // Every day summed again from daily_costs gives the same.
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, '2026-01-01', '2026-03-31'))
+      expect(await seriesOf(tenant.id)).toEqual(restated)
+    })
+
     it('merges a cost key of two billing periods on days of their own, and sums them on a day they share', async () => {
       const store = t.services.costIngest
       for (const shared of [false, true]) {

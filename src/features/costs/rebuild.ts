@@ -233,9 +233,9 @@ async function insertRows(trx: Kysely<Database>, table: RawBuilder<unknown>, row
 }
 
 /**
- * Rewrites the running totals of every resource with cost on or after `from` (a changed day shifts every later
- * running total, so they are rewritten up to the last day, not just to the run's end): each starts again from its
- * last running total before `from`, then adds its days from the resource series. Each row keeps its day's cost
+ * Rewrites the running totals of every resource with cost, or running totals, on or after `from` (a changed day
+ * shifts every later running total, so they are rewritten up to the last day, not just to the run's end): each
+ * starts again from its last running total before `from`, then adds its days from the resource series. Each row keeps its day's cost
  * too (every category), what a chart by resource draws for its largest resources. Then the month ends of those
  * resources (see resource_month_ends) in the months rewritten, and their summary rows (see resource_cost_totals).
  */
@@ -244,23 +244,6 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
     where tenant_id = ${tenantId} and date >= ${from}`
   // A tenant has running totals when it has their summaries (both are written for the same resources).
   const any = await sql`select 1 from resource_cost_totals where tenant_id = ${tenantId} limit 1`.execute(trx)
-  // The months from `from`'s to the tenant's last day's: those whose running totals are rewritten.
-  const last = await sql<{ last: string | null }>`select max(date) as last from cost_series
-    where tenant_id = ${tenantId} and level = 'tenant'`.execute(trx)
-  const lastDay = last.rows[0]?.last ?? null
-  const months =
-    lastDay === null || lastDay < from
-      ? []
-      : (monthsBetween(from, lastDay) ??
-        // Centuries of days: the months that hold running totals.
-        (
-          await sql<{ month: string }>`select distinct month from resource_running_costs
-            where month >= ${from.slice(0, 7)} order by month`.execute(trx)
-        ).rows.map((r) => r.month))
-  const ofMonths = (alias: string) =>
-    months.length
-      ? sql`${sql.ref(`${alias}.month`)} in (${sql.join(months)})`
-      : sql`${sql.ref(`${alias}.month`)} >= ${from.slice(0, 7)}`
   // Fresh days after every day the tenant has (a pull's next billing period, a daily collection's new days):
   // no later running total changes, and each resource's goes on from its last one before them.
   const appended =
@@ -287,7 +270,20 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
       from resource_cost_series where tenant_id = ${tenantId} and date >= ${from}
       group by resource_id, currency, date`.execute(trx)
   } else {
-    touched = await readOnce(trx, touched)
+    // With the resources whose running totals from `from` on the rebuild must delete, having no cost left there
+    // (a restatement without them): those with a month end on or after `from`.
+    touched = await readOnce(
+      trx,
+      sql`${touched} union
+        select e.resource_id, e.currency from resource_month_ends e
+        where e.resource_id in (select id from cost_resources where tenant_id = ${tenantId})
+          and e.month >= ${from.slice(0, 7)} and e.date >= ${from}`,
+    )
+    const months = await monthsRewritten(trx, tenantId, from, touched)
+    const ofMonths = (alias: string) =>
+      months.length
+        ? sql`${sql.ref(`${alias}.month`)} in (${sql.join(months)})`
+        : sql`${sql.ref(`${alias}.month`)} >= ${from.slice(0, 7)}`
     await sql`
       delete from resource_running_costs
       where ${ofMonths('resource_running_costs')} and (resource_id, currency) in (${touched}) and date >= ${from}`.execute(
@@ -322,6 +318,7 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
     delete from resource_month_ends
     where (resource_id, currency) in (${touched}) and month >= ${from.slice(0, 7)}`.execute(trx)
   // Each month's last running total, two seeks per resource and month.
+  const months = await monthsRewritten(trx, tenantId, from)
   if (months.length) {
     const monthList = sql.join(
       months.map((m) => sql`(cast(${m} as text))`),
@@ -358,8 +355,39 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
         (select e.running_cost from resource_month_ends e where ${ofResource('t')} order by e.month desc limit 1)
           as running_cost
       from (${touched}) t
-    ) k`.execute(trx)
+    ) k
+    where k.last_date is not null`.execute(trx)
   await sql`drop table if exists ${TOUCHED}`.execute(trx)
+}
+
+/**
+ * The months whose running totals a rebuild from `from` rewrites: from `from`'s to that of the tenant's last day,
+ * or of the last running total of `touched` (its resources' before the rebuild, when it removed the tenant's
+ * last days). Null for centuries of days: then every month from `from`'s that holds running totals.
+ */
+async function monthsRewritten(
+  trx: Kysely<Database>,
+  tenantId: string,
+  from: string,
+  touched?: RawBuilder<unknown>,
+): Promise<string[]> {
+  const last = await sql<{ last: string | null }>`select max(date) as last from cost_series
+    where tenant_id = ${tenantId} and level = 'tenant'`.execute(trx)
+  let lastDay = last.rows[0]?.last ?? null
+  if (touched) {
+    const before = await sql<{ last: string | null }>`select max(e.date) as last from resource_month_ends e
+      where (e.resource_id, e.currency) in (${touched}) and e.month >= ${from.slice(0, 7)}`.execute(trx)
+    const stale = before.rows[0]?.last ?? null
+    if (stale !== null && (lastDay === null || stale > lastDay)) lastDay = stale
+  }
+  if (lastDay === null || lastDay < from) return []
+  return (
+    monthsBetween(from, lastDay) ??
+    (
+      await sql<{ month: string }>`select distinct month from resource_running_costs
+        where month >= ${from.slice(0, 7)} order by month`.execute(trx)
+    ).rows.map((r) => r.month)
+  )
 }
 
 /** The resources (and currencies) whose running totals a rebuild rewrites, for the rebuild's statements. */
