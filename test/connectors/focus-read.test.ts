@@ -116,6 +116,45 @@ describe('reading the files of an import side by side', () => {
     expect(counts).toEqual([...counts].sort((a, b) => a - b))
   })
 
+  it('reads ahead of `after` in one reader, handing nothing over before it settles, with the same result', async () => {
+    const serial = await parseFocusFiles(files)
+    let open = () => {}
+    const costs: DailyCostRow[] = []
+    let progressCalls = 0
+    const reading = readFocusFiles(files, {
+      batchRows: 3,
+      progressRows: 1000,
+      after: new Promise<void>((resolve) => (open = resolve)),
+      onCosts: async (batch) => {
+        costs.push(...toDailyCostRows(batch))
+      },
+      onProgress: () => {
+        progressCalls++
+      },
+    })
+    // Time enough for the reader to read every file (a few thousand rows).
+    await new Promise((resume) => setTimeout(resume, 500))
+    expect([costs.length, progressCalls]).toEqual([0, 0])
+    open()
+    const result = await reading
+    expect(withoutCosts(result)).toEqual(withoutCosts(serial))
+    expectSameCosts(costs, serial.costs)
+  })
+
+  it('stops with the error of `after` when it rejects, storing nothing', async () => {
+    let stored = 0
+    const reading = readFocusFiles(files, {
+      batchRows: 3,
+      progressRows: 1000,
+      after: new Promise((_, reject) => setTimeout(() => reject(new Error('the last step failed')), 50)),
+      onCosts: async () => {
+        stored++
+      },
+    })
+    await expect(reading).rejects.toThrow('the last step failed')
+    expect(stored).toBe(0)
+  })
+
   it('fails with the error of whoever stores the rows, and stops reading', async () => {
     let calls = 0
     const failing = readFocusFiles(files, {

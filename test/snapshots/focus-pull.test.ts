@@ -199,6 +199,45 @@ for (const dialect of testDialects()) {
       expect(await storedByDay(tenant.id)).toEqual(costByDay(august, september, october))
     })
 
+    it('stops the next billing periods, read while a bad one was checked, with the bad one’s error', async () => {
+      const root = `${exportRoot}-first-bad`
+      const [header, ...lines] = inMonth('2025-08').trimEnd().split('\n')
+      const half = Math.ceil(lines.length / 2)
+      // August in two files, the second ending with a row that is not a FOCUS row; September and October, a file
+      // each, are the next step, whose files are read while August's are checked and merged.
+      await publish(
+        '2025-08',
+        'exec-1',
+        [
+          `${header}\n${lines.slice(0, half).join('\n')}\n`,
+          `${header}\n${lines.slice(half).join('\n')}\nnot,a,cost,row\n`,
+        ],
+        root,
+      )
+      await publish('2025-09', 'exec-1', [inMonth('2025-09')], root)
+      await publish('2025-10', 'exec-1', [SMALL], root)
+      const org = await t.given.organisation()
+      const created = await t.request('POST', `${API}/tenants`, org.ownerKey, {
+        name: 'AWS with a bad first month',
+        costSource: 'FocusExport',
+        location: {
+          type: 'S3',
+          bucket: 'billing',
+          prefix: root,
+          region: 'eu-west-1',
+          accessKeyId: 'S3RVER',
+          secretAccessKey: 'S3RVER',
+          endpoint,
+        },
+      })
+      const tenant = created.json()
+      const stopped = await snapshot(org, tenant.id)
+      expect(stopped).toMatchObject({ status: 'Failed', error: { code: 'import_rejected' } })
+      expect(stopped.error.message).toMatch(/^Billing period 2025-08 was not imported\. 1 row could not be read/)
+      expect(await storedByDay(tenant.id)).toEqual({})
+      expect(await t.db.kysely.selectFrom('costStaging').select('runId').execute()).toEqual([])
+    })
+
     it('fails a pull clearly when the bucket refuses the key, keeping what was there', async () => {
       await publish('2025-10', 'exec-1', [SMALL])
       const org = await t.given.organisation()

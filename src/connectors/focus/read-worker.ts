@@ -15,6 +15,7 @@ if (!port) throw new Error('read-worker runs as a worker thread of readFocusFile
 const settings = workerData as ReaderSettings
 
 let unstored = 0
+let reading = Promise.resolve()
 let stored: (() => void) | null = null
 
 port.on('message', (message: ToReader) => {
@@ -23,12 +24,15 @@ port.on('message', (message: ToReader) => {
     stored?.()
     return
   }
-  read(message.file, message.index).catch((err: unknown) => {
-    // An error of the reader itself (the aggregator reports a file's own problems as issues).
-    setImmediate(() => {
-      throw err
+  // Files given ahead are read one after the other.
+  reading = reading
+    .then(() => read(message.file, message.index))
+    .catch((err: unknown) => {
+      // An error of the reader itself (the aggregator reports a file's own problems as issues).
+      setImmediate(() => {
+        throw err
+      })
     })
-  })
 })
 
 const writeBatch = createCostBatchWriter()

@@ -53,6 +53,13 @@ export interface FocusImportOptions {
   periodSources?: Map<string, SourceFile[]>
   /** Called every PROGRESS_ROWS rows and at the end of each file; the import waits for it. */
   onProgress?: (progress: FocusImportProgress) => Promise<void> | void
+  /**
+   * The import's files are read at once, but nothing is staged, reported or written before `after` settles (a
+   * pull's last step, committing); if it rejects, the import fails with its error.
+   */
+  after?: Promise<unknown>
+  /** Called once every file is read, before the import's transaction (a pull then starts reading its next files). */
+  onRead?: () => void
 }
 
 /** The run an import's work is recorded in: its own (begin), or a worker's pull (a FocusExport tenant's snapshot). */
@@ -179,6 +186,7 @@ export function createFocusImporter(deps: {
         batchRows: STAGE_BATCH_ROWS,
         progressRows: PROGRESS_ROWS,
         onCosts: stage,
+        after: options.after,
         onProgress: async (progress) => {
           if (!progress.fileRead && progress.rowsRead < nextProgressAt) return
           nextProgressAt = (Math.floor(progress.rowsRead / PROGRESS_ROWS) + 1) * PROGRESS_ROWS
@@ -186,6 +194,7 @@ export function createFocusImporter(deps: {
         },
       })
       const sources = await hashing
+      options.onRead?.()
       // Issues name the files as the run does (an upload's or a pull's temporary copy is no name to show).
       if (options.sources) {
         const names = new Map(files.map((path, i) => [path, sources[i]?.name ?? path]))

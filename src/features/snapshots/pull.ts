@@ -172,30 +172,50 @@ export function createExportPuller(deps: {
         throw err
       }
     }
-    // The next step's files are downloaded while this one is imported (a store far away takes as long to
-    // send a period as the import takes to read it): the disk holds two steps' files at most.
-    let next: ReturnType<typeof download> | null = null
+    // Steps overlap: once a step's files are read, the next step's are read while it merges and commits, their
+    // rows staged once it has committed (`after`), so every step's rows are still merged in a transaction of
+    // their own, in order. Downloads run DOWNLOADS_AHEAD steps ahead: a merge holds this thread (SQLite's calls
+    // are synchronous), so a download gets on only while rows are read and staged, and one started a single step
+    // ahead was not done when the readers wanted its files. A step's files are removed once read.
+    const downloads = new Map<number, ReturnType<typeof download>>()
+    const downloadAhead = (from: number) => {
+      for (let i = from; i <= from + DOWNLOADS_AHEAD && i < ordered.length; i++) {
+        if (downloads.has(i)) continue
+        const fetching = download(ordered[i]!, null)
+        fetching.catch(() => {}) // awaited in its turn, or cleaned up below
+        downloads.set(i, fetching)
+      }
+    }
+    /** The step being merged (or read), which the next one's staging waits for. */
+    let previous: Promise<void> | null = null
+    const underWay: Promise<void>[] = []
+    let position = 0
     try {
       for (const [n, step] of ordered.entries()) {
         const names = step.map((p) => p.billingPeriod)
-        const label = `billing period${names.length > 1 ? 's' : ''} ${names.join(' and ')} (${done + 1}${
-          names.length > 1 ? `-${done + names.length}` : ''
+        const label = `billing period${names.length > 1 ? 's' : ''} ${names.join(' and ')} (${position + 1}${
+          names.length > 1 ? `-${position + names.length}` : ''
         } of ${changed.length})`
-        const current = next ?? download(step, (message) => run.progress(`${label}: ${message}`))
-        next = null
+        position += names.length
+        const current = downloads.get(n) ?? download(step, (message) => run.progress(`${label}: ${message}`))
+        downloads.delete(n)
         const { folder, paths } = await current
-        try {
-          if (n + 1 < ordered.length) {
-            next = download(ordered[n + 1]!, null)
-            next.catch(() => {}) // awaited in its turn, or cleaned up below
-          }
-          const sourcesOf = (p: ExportPeriod) => p.files.map((f) => ({ name: f.key, version: f.version }))
-          await deps.importer.importInRun(
+        downloadAhead(n + 1)
+        const sourcesOf = (p: ExportPeriod) => p.files.map((f) => ({ name: f.key, version: f.version }))
+        let filesRead = () => {}
+        const read = new Promise<void>((resolve) => (filesRead = resolve))
+        const importing = deps.importer
+          .importInRun(
             tenant.id,
             paths,
             {
               sources: step.flatMap(sourcesOf),
               periodSources: new Map(step.map((p) => [p.billingPeriod, sourcesOf(p)])),
+              after: previous ?? undefined,
+              onRead: () => {
+                filesRead()
+                rm(folder, { recursive: true, force: true }).catch(() => {})
+              },
             },
             {
               runId: run.runId,
@@ -206,21 +226,31 @@ export function createExportPuller(deps: {
               fail: async () => {},
             },
           )
-          done += step.length
-        } catch (err) {
-          if (!(err instanceof FocusImportRejected || err instanceof ApiError)) throw err
-          const which =
-            names.length > 1 ? `Billing periods ${names.join(' and ')} were` : `Billing period ${names[0]} was`
-          const before = done === 0 ? '' : ` (the ${done} before ${names.length > 1 ? 'them' : 'it'} were)`
-          throw new ConnectorError('import_rejected', `${which} not imported${before}. ${failureOf(err).message}`)
-        } finally {
-          await rm(folder, { recursive: true, force: true })
-        }
+          .then(
+            () => {
+              done += step.length
+            },
+            (err: unknown) => {
+              if (!(err instanceof FocusImportRejected || err instanceof ApiError)) throw err
+              const which =
+                names.length > 1 ? `Billing periods ${names.join(' and ')} were` : `Billing period ${names[0]} was`
+              const before = done === 0 ? '' : ` (the ${done} before ${names.length > 1 ? 'them' : 'it'} were)`
+              throw new ConnectorError('import_rejected', `${which} not imported${before}. ${failureOf(err).message}`)
+            },
+          )
+          .finally(() => rm(folder, { recursive: true, force: true }))
+        previous = importing
+        underWay.push(importing)
+        // On to the next step once this one's files are read (or its import failed before that).
+        await Promise.race([read, importing])
       }
+      await previous
     } finally {
-      // A pull stopped half way: the next step's download is waited for, and its files removed.
-      if (next)
-        await next.then(
+      // A pull stopped half way: the steps under way are waited for, and the downloads ahead and their files
+      // removed.
+      await Promise.allSettled(underWay)
+      for (const fetching of downloads.values())
+        await fetching.then(
           (fetched) => rm(fetched.folder, { recursive: true, force: true }),
           () => {},
         )
@@ -229,6 +259,9 @@ export function createExportPuller(deps: {
   }
 }
 export type ExportPuller = ReturnType<typeof createExportPuller>
+
+/** Steps whose files a pull downloads while it reads and merges those before (the disk holds as many more). */
+const DOWNLOADS_AHEAD = 2
 
 /**
  * The periods in the steps a pull imports them in: one period each, but a period of one file goes with the next
