@@ -68,6 +68,21 @@ for (const dialect of testDialects()) {
     }
     const storedByDay = (tenantId: string) => storedCostByDay(t, tenantId)
     const snapshot = (org: OrgContext, tenantId: string) => snapshotNow(t, org, tenantId)
+    /** Creates a FocusExport tenant pulling the export under `prefix` from s3rver: the API's answer. */
+    const exportTenant = (org: OrgContext, name: string, prefix: string, bucket = 'billing') =>
+      t.request('POST', `${API}/tenants`, org.ownerKey, {
+        name,
+        costSource: 'FocusExport',
+        location: {
+          type: 'S3',
+          bucket,
+          prefix,
+          region: 'eu-west-1',
+          accessKeyId: 'S3RVER',
+          secretAccessKey: 'S3RVER',
+          endpoint,
+        },
+      })
 
     it('pulls the files the newest manifests name, skips unchanged periods, and replaces a restated one', async () => {
       const september = [inMonth('2025-09')]
@@ -76,19 +91,7 @@ for (const dialect of testDialects()) {
       await publish('2025-09', 'exec-1', september)
       await publish('2025-10', 'exec-1', [SMALL])
       const org = await t.given.organisation()
-      const created = await t.request('POST', `${API}/tenants`, org.ownerKey, {
-        name: 'AWS prod',
-        costSource: 'FocusExport',
-        location: {
-          type: 'S3',
-          bucket: 'billing',
-          prefix: exportRoot,
-          region: 'eu-west-1',
-          accessKeyId: 'S3RVER',
-          secretAccessKey: 'S3RVER',
-          endpoint,
-        },
-      })
+      const created = await exportTenant(org, 'AWS prod', exportRoot)
       expect(created.statusCode, created.body).toBe(201)
       const tenant = created.json()
 
@@ -160,19 +163,7 @@ for (const dialect of testDialects()) {
       await publish('2025-09', 'exec-1', [`${september}not,a,cost,row\n`], root)
       await publish('2025-10', 'exec-1', [october], root)
       const org = await t.given.organisation()
-      const created = await t.request('POST', `${API}/tenants`, org.ownerKey, {
-        name: 'AWS in steps',
-        costSource: 'FocusExport',
-        location: {
-          type: 'S3',
-          bucket: 'billing',
-          prefix: root,
-          region: 'eu-west-1',
-          accessKeyId: 'S3RVER',
-          secretAccessKey: 'S3RVER',
-          endpoint,
-        },
-      })
+      const created = await exportTenant(org, 'AWS in steps', root)
       const tenant = created.json()
 
       const stopped = await snapshot(org, tenant.id)
@@ -217,19 +208,7 @@ for (const dialect of testDialects()) {
       await publish('2025-09', 'exec-1', [inMonth('2025-09')], root)
       await publish('2025-10', 'exec-1', [SMALL], root)
       const org = await t.given.organisation()
-      const created = await t.request('POST', `${API}/tenants`, org.ownerKey, {
-        name: 'AWS with a bad first month',
-        costSource: 'FocusExport',
-        location: {
-          type: 'S3',
-          bucket: 'billing',
-          prefix: root,
-          region: 'eu-west-1',
-          accessKeyId: 'S3RVER',
-          secretAccessKey: 'S3RVER',
-          endpoint,
-        },
-      })
+      const created = await exportTenant(org, 'AWS with a bad first month', root)
       const tenant = created.json()
       const stopped = await snapshot(org, tenant.id)
       expect(stopped).toMatchObject({ status: 'Failed', error: { code: 'import_rejected' } })
@@ -241,19 +220,7 @@ for (const dialect of testDialects()) {
     it('fails a pull clearly when the bucket refuses the key, keeping what was there', async () => {
       await publish('2025-10', 'exec-1', [SMALL])
       const org = await t.given.organisation()
-      const created = await t.request('POST', `${API}/tenants`, org.ownerKey, {
-        name: 'AWS wrong key',
-        costSource: 'FocusExport',
-        location: {
-          type: 'S3',
-          bucket: 'no-such-bucket',
-          prefix: exportRoot,
-          region: 'eu-west-1',
-          accessKeyId: 'S3RVER',
-          secretAccessKey: 'S3RVER',
-          endpoint,
-        },
-      })
+      const created = await exportTenant(org, 'AWS wrong key', exportRoot, 'no-such-bucket')
       const run = await snapshot(org, created.json().id)
       expect(run.status).toBe('Failed')
       expect(run.error).toEqual({ code: 'location_invalid', message: 'The bucket does not exist.' })

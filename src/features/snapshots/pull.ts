@@ -179,7 +179,7 @@ export function createExportPuller(deps: {
     // ahead was not done when the readers wanted its files. A step's files are removed once read.
     const downloads = new Map<number, ReturnType<typeof download>>()
     const downloadAhead = (from: number) => {
-      for (let i = from; i <= from + DOWNLOADS_AHEAD && i < ordered.length; i++) {
+      for (let i = from; i < from + DOWNLOADS_AHEAD && i < ordered.length; i++) {
         if (downloads.has(i)) continue
         const fetching = download(ordered[i]!, null)
         fetching.catch(() => {}) // awaited in its turn, or cleaned up below
@@ -260,7 +260,10 @@ export function createExportPuller(deps: {
 }
 export type ExportPuller = ReturnType<typeof createExportPuller>
 
-/** Steps whose files a pull downloads while it reads and merges those before (the disk holds as many more). */
+/**
+ * Steps whose files a pull has downloaded, or is downloading, while it reads one: the disk holds the files of one
+ * more step than this at most (a step's are removed once read).
+ */
 const DOWNLOADS_AHEAD = 2
 
 /**
