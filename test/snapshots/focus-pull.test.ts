@@ -39,6 +39,12 @@ afterAll(async () => {
 /** The small export moved to another month: the same rows, dated in `month` (`YYYY-MM`). */
 const inMonth = (month: string) => SMALL.replaceAll('2025-10-', `${month}-`)
 const scaled = (csv: string, factor: number) => restatedCsv(csv, factor)
+/** A CSV export split in two files, each with the header, as AWS splits a period's export. */
+const inTwoFiles = (csv: string): [string, string] => {
+  const [header, ...lines] = csv.trimEnd().split('\n')
+  const half = Math.ceil(lines.length / 2)
+  return [`${header}\n${lines.slice(0, half).join('\n')}\n`, `${header}\n${lines.slice(half).join('\n')}\n`]
+}
 
 for (const dialect of testDialects()) {
   describe(`${dialect}: FOCUS exports pulled from S3`, () => {
@@ -112,9 +118,7 @@ for (const dialect of testDialects()) {
 
       // October restated into a new folder, in two files: October alone is replaced, never added to.
       const restated = scaled(SMALL, 3)
-      const [header, ...lines] = restated.trimEnd().split('\n')
-      const half = Math.ceil(lines.length / 2)
-      const parts = [lines.slice(0, half), lines.slice(half)].map((p) => `${header}\n${p.join('\n')}\n`)
+      const parts = inTwoFiles(restated)
       await publish('2025-10', 'exec-2', parts)
       const third = await snapshot(org, tenant.id)
       expect(third).toMatchObject({
@@ -125,12 +129,12 @@ for (const dialect of testDialects()) {
       expect(await storedByDay(tenant.id)).toEqual(costByDay(...september, restated))
 
       // A manifest naming fewer files: what the dropped file held goes with it.
-      await publish('2025-10', 'exec-3', [parts[0]!])
+      await publish('2025-10', 'exec-3', [parts[0]])
       expect((await snapshot(org, tenant.id)).periods).toMatchObject([{ billingPeriod: '2025-10', replaced: true }])
-      expect(await storedByDay(tenant.id)).toEqual(costByDay(...september, parts[0]!))
+      expect(await storedByDay(tenant.id)).toEqual(costByDay(...september, parts[0]))
 
       // A version of the month with no rows yet (its header alone): the month holds nothing, September stays.
-      await publish('2025-10', 'exec-4', [`${header}\n`])
+      await publish('2025-10', 'exec-4', [`${restated.split('\n')[0]}\n`])
       const emptied = await snapshot(org, tenant.id)
       expect(emptied).toMatchObject({
         status: 'Succeeded',
@@ -155,10 +159,7 @@ for (const dialect of testDialects()) {
       const root = `${exportRoot}-steps`
       const [august, september, october] = [inMonth('2025-08'), inMonth('2025-09'), SMALL]
       // August in two files, a step of its own; September and October, a file each, go together.
-      const [header, ...lines] = august.trimEnd().split('\n')
-      const half = Math.ceil(lines.length / 2)
-      const augustParts = [lines.slice(0, half), lines.slice(half)].map((p) => `${header}\n${p.join('\n')}\n`)
-      await publish('2025-08', 'exec-1', augustParts, root)
+      await publish('2025-08', 'exec-1', inTwoFiles(august), root)
       // September's file ends with a row that is not a FOCUS row: its import is refused.
       await publish('2025-09', 'exec-1', [`${september}not,a,cost,row\n`], root)
       await publish('2025-10', 'exec-1', [october], root)
@@ -192,19 +193,10 @@ for (const dialect of testDialects()) {
 
     it('stops the next billing periods, read while a bad one was checked, with the bad one’s error', async () => {
       const root = `${exportRoot}-first-bad`
-      const [header, ...lines] = inMonth('2025-08').trimEnd().split('\n')
-      const half = Math.ceil(lines.length / 2)
       // August in two files, the second ending with a row that is not a FOCUS row; September and October, a file
       // each, are the next step, whose files are read while August's are checked and merged.
-      await publish(
-        '2025-08',
-        'exec-1',
-        [
-          `${header}\n${lines.slice(0, half).join('\n')}\n`,
-          `${header}\n${lines.slice(half).join('\n')}\nnot,a,cost,row\n`,
-        ],
-        root,
-      )
+      const [first, second] = inTwoFiles(inMonth('2025-08'))
+      await publish('2025-08', 'exec-1', [first, `${second}not,a,cost,row\n`], root)
       await publish('2025-09', 'exec-1', [inMonth('2025-09')], root)
       await publish('2025-10', 'exec-1', [SMALL], root)
       const org = await t.given.organisation()

@@ -235,15 +235,18 @@ async function insertRows(trx: Kysely<Database>, table: RawBuilder<unknown>, row
 /**
  * Rewrites the running totals of every resource with cost, or running totals, on or after `from` (a changed day
  * shifts every later running total, so they are rewritten up to the last day, not just to the run's end): each
- * starts again from its last running total before `from`, then adds its days from the resource series. Each row keeps its day's cost
- * too (every category), what a chart by resource draws for its largest resources. Then the month ends of those
- * resources (see resource_month_ends) in the months rewritten, and their summary rows (see resource_cost_totals).
+ * starts again from its last running total before `from`, then adds its days from the resource series. Each row
+ * keeps its day's cost too (every category), what a chart by resource draws for its largest resources. Then the
+ * month ends of those resources (see resource_month_ends) in the months rewritten, and their summary rows (see
+ * resource_cost_totals).
  */
 async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from: string, fresh?: FreshSeries) {
   let touched = sql`select distinct resource_id, currency from resource_cost_series
     where tenant_id = ${tenantId} and date >= ${from}`
   // A tenant has running totals when it has their summaries (both are written for the same resources).
   const any = await sql`select 1 from resource_cost_totals where tenant_id = ${tenantId} limit 1`.execute(trx)
+  // The months rewritten; a restatement's are found with its touched resources (see monthsRewritten).
+  let months: string[] | null = null
   // Fresh days after every day the tenant has (a pull's next billing period, a daily collection's new days):
   // no later running total changes, and each resource's goes on from its last one before them.
   const appended =
@@ -279,10 +282,11 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
         where e.resource_id in (select id from cost_resources where tenant_id = ${tenantId})
           and e.month >= ${from.slice(0, 7)} and e.date >= ${from}`,
     )
-    const months = await monthsRewritten(trx, tenantId, from, touched)
+    months = await monthsRewritten(trx, tenantId, from, touched)
+    const inMonths = months
     const ofMonths = (alias: string) =>
-      months.length
-        ? sql`${sql.ref(`${alias}.month`)} in (${sql.join(months)})`
+      inMonths.length
+        ? sql`${sql.ref(`${alias}.month`)} in (${sql.join(inMonths)})`
         : sql`${sql.ref(`${alias}.month`)} >= ${from.slice(0, 7)}`
     await sql`
       delete from resource_running_costs
@@ -318,7 +322,7 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
     delete from resource_month_ends
     where (resource_id, currency) in (${touched}) and month >= ${from.slice(0, 7)}`.execute(trx)
   // Each month's last running total, two seeks per resource and month.
-  const months = await monthsRewritten(trx, tenantId, from)
+  months ??= await monthsRewritten(trx, tenantId, from)
   if (months.length) {
     const monthList = sql.join(
       months.map((m) => sql`(cast(${m} as text))`),
@@ -363,7 +367,7 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
 /**
  * The months whose running totals a rebuild from `from` rewrites: from `from`'s to that of the tenant's last day,
  * or of the last running total of `touched` (its resources' before the rebuild, when it removed the tenant's
- * last days). Null for centuries of days: then every month from `from`'s that holds running totals.
+ * last days). For centuries of days (see monthsBetween), every month from `from`'s that holds running totals.
  */
 async function monthsRewritten(
   trx: Kysely<Database>,

@@ -186,8 +186,7 @@ export function createExportPuller(deps: {
         downloads.set(i, fetching)
       }
     }
-    /** The step being merged (or read), which the next one's staging waits for. */
-    let previous: Promise<void> | null = null
+    /** Each step's import, in order: the last is the one the next step's staging waits for. */
     const underWay: Promise<void>[] = []
     let position = 0
     try {
@@ -211,7 +210,7 @@ export function createExportPuller(deps: {
             {
               sources: step.flatMap(sourcesOf),
               periodSources: new Map(step.map((p) => [p.billingPeriod, sourcesOf(p)])),
-              after: previous ?? undefined,
+              after: underWay.at(-1),
               onRead: () => {
                 filesRead()
                 rm(folder, { recursive: true, force: true }).catch(() => {})
@@ -239,12 +238,11 @@ export function createExportPuller(deps: {
             },
           )
           .finally(() => rm(folder, { recursive: true, force: true }))
-        previous = importing
         underWay.push(importing)
         // On to the next step once this one's files are read (or its import failed before that).
         await Promise.race([read, importing])
       }
-      await previous
+      await underWay.at(-1)
     } finally {
       // A pull stopped half way: the steps under way are waited for, and the downloads ahead and their files
       // removed.
