@@ -13,6 +13,7 @@ import { ConnectorError } from '../../connectors/types.js'
 import { SealedSecretError, type SecretBox } from '../../platform/crypto.js'
 import type { Database } from '../../platform/db/index.js'
 import { ApiError } from '../../platform/http/errors.js'
+import { collectGarbage } from '../../platform/memory.js'
 import { checkOutboundHost, guardedAgents } from '../../platform/outbound/agents.js'
 import { judgeForm, parseAllowList } from '../../platform/outbound/guard.js'
 import { OutboundRefusedError } from '../../platform/outbound/types.js'
@@ -228,6 +229,8 @@ export function createExportPuller(deps: {
           .then(
             () => {
               done += step.length
+              // The step's keys and inventory are garbage now; the next step's reading holds little yet.
+              collectGarbage()
             },
             (err: unknown) => {
               if (!(err instanceof FocusImportRejected || err instanceof ApiError)) throw err
