@@ -213,6 +213,8 @@ export function createExportPuller(deps: {
               periodSources: new Map(step.map((p) => [p.billingPeriod, sourcesOf(p)])),
               after: underWay.at(-1),
               onRead: () => {
+                // What staging left (its batches) is garbage before the merge, which collects nothing while it runs.
+                collectGarbage()
                 filesRead()
                 rm(folder, { recursive: true, force: true }).catch(() => {})
               },
