@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
 import type { CostRowKey, DailyCostRow, KeyedCostRows } from '../../connectors/types.js'
 import { chunk } from '../../platform/chunk.js'
-import type { Database } from '../../platform/db/index.js'
+import { type Database, orderedSubquery, runningSum } from '../../platform/db/index.js'
 import { ownCopy } from '../../platform/text.js'
 import { runningTotalOnOrBefore } from './read/running.js'
 
@@ -288,18 +288,20 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
             trx,
           )
         }
+        // Each resource's days in order: `cross join` keeps them the outer loop (see runningSum).
+        const running = runningSum(trx, [sql`g.running_rank`], sql`g.date`, sql`g.cost`)
         await sql`
           insert into resource_running_costs (month, resource_id, currency, date, running_cost, cost)
           select substr(g.date, 1, 7), k.resource_id, k.currency, g.date,
-            g.running${continued ? sql` + b.base` : sql``}, g.cost
+            ${running}${continued ? sql` + b.base` : sql``}, g.cost
           from (
-            select r.running_rank, s.date, min(s.key_id) as key_id, sum(s.cost) as cost,
-              sum(sum(s.cost)) over (partition by r.running_rank order by s.date) as running
+            select r.running_rank, s.date, min(s.key_id) as key_id, sum(s.cost) as cost
             from ${rows} s join ${keys} r on r.id = s.key_id
             where ${ofRange}
             group by r.running_rank, s.date
+            ${orderedSubquery(trx, [sql`r.running_rank`, sql`s.date`])}
           ) g cross join ${keys} k on k.id = g.key_id${
-            continued ? sql` join ${bases} b on b.running_rank = g.running_rank` : sql``
+            continued ? sql` cross join ${bases} b on b.running_rank = g.running_rank` : sql``
           }`.execute(trx)
         if (continued) await sql`drop table ${bases}`.execute(trx)
       },

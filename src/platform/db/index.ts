@@ -17,8 +17,10 @@ import {
 import type Pg from 'pg'
 import { type SqliteSynchronous, sqliteFileOf } from '../../config.js'
 import { migrations } from './migrations/index.js'
+import { registerRunningSum } from './running-sum.js'
 import type { Database } from './schema.js'
 
+export { orderedSubquery, runningSum } from './running-sum.js'
 export type { Database } from './schema.js'
 export type DialectName = 'sqlite' | 'postgres'
 export type Tx = Transaction<Database>
@@ -91,6 +93,7 @@ export function openDatabase(
   // sorted in pieces, merged by two threads instead of one. The final transaction that does it holds the
   // database's write lock, so this shortens that wait for everyone; smaller sorts never start a thread.
   sqlite.pragma('threads = 2')
+  registerRunningSum(sqlite)
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
