@@ -482,5 +482,85 @@ for (const dialect of testDialects()) {
         6,
       )
     })
+
+    it('rewrites a tag key over every day only when a resource that changed has cost outside the days rebuilt', async () => {
+      const span = await costRowsOf(t.db.kysely, tenant.id)
+        .select((eb) => [eb.fn.min('date').as('first'), eb.fn.max('date').as('last')])
+        .executeTakeFirstOrThrow()
+      const rebuilt = addDays(span.last, -1)
+      const rebuild = (from: string) =>
+        t.db.kysely.transaction().execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, from, span.last))
+      const resourceWithTeam = async (costedOn: string) => {
+        const rows = await t.db.kysely
+          .selectFrom('resources')
+          .select(['id', 'armIdLower', 'tags'])
+          .where('tenantId', '=', tenant.id)
+          .where(
+            'armIdLower',
+            'in',
+            costRowsOf(t.db.kysely, tenant.id)
+              .select('costResources.resourceKey')
+              .where('dailyCosts.date', '=', costedOn),
+          )
+          .orderBy('id')
+          .execute()
+        return rows.find((r) => 'team' in JSON.parse(String(r.tags)))!
+      }
+      const retag = (id: string, tags: string, team: string) =>
+        t.db.kysely
+          .updateTable('resources')
+          .set({ tags: JSON.stringify({ ...JSON.parse(tags), team }) })
+          .where('id', '=', id)
+          .execute()
+      // A resource whose cost is only on the days rebuilt, as a resource new in a pull's next month is: its other
+      // days' cost rows go, and the series of every day are summed again without them.
+      const late = await resourceWithTeam(span.last)
+      const lateId = (
+        await t.db.kysely
+          .selectFrom('costResources')
+          .select('id')
+          .where('tenantId', '=', tenant.id)
+          .where('resourceKey', '=', late.armIdLower)
+          .executeTakeFirstOrThrow()
+      ).id
+      await t.db.kysely.deleteFrom('dailyCosts').where('resourceId', '=', lateId).where('date', '<', rebuilt).execute()
+      await rebuild(span.first)
+      // A mark on the first day's team series: a rewrite of the key's every day would take it away.
+      const marked = sql`update tag_cost_series set cost = cost + 1000
+        where tenant_id = ${tenant.id} and tag_key = 'team' and date = ${span.first}`
+      const markedRows = Number((await marked.execute(t.db.kysely)).numAffectedRows)
+      expect(markedRows).toBeGreaterThan(0)
+      const firstDayTeams = async () =>
+        Number(
+          (
+            await sql<{ cost: number }>`select sum(cost) as cost from tag_cost_series
+              where tenant_id = ${tenant.id} and tag_key = 'team' and date = ${span.first}`.execute(t.db.kysely)
+          ).rows[0]!.cost,
+        )
+      const markedTotal = await firstDayTeams()
+      const lateTeam = async () =>
+        Number(
+          (
+            await sql<{ cost: number }>`select sum(cost) as cost from tag_cost_series
+              where tenant_id = ${tenant.id} and tag_key = 'team' and tag_value = 'late-team'`.execute(t.db.kysely)
+          ).rows[0]!.cost,
+        )
+
+      await retag(late.id, late.tags, 'late-team')
+      await rebuild(rebuilt)
+      expect(await firstDayTeams()).toBeCloseTo(markedTotal, 6)
+      const lateCost = await costRowsOf(t.db.kysely, tenant.id)
+        .where('dailyCosts.resourceId', '=', lateId)
+        .select((eb) => eb.fn.sum<number>('dailyCosts.cost').as('cost'))
+        .executeTakeFirstOrThrow()
+      expect(await lateTeam()).toBeCloseTo(Number(lateCost.cost), 6)
+
+      // A resource with cost on the first day changes team: the key's every day is summed again, the mark gone.
+      const early = await resourceWithTeam(span.first)
+      await retag(early.id, early.tags, 'early-team')
+      await rebuild(rebuilt)
+      expect(await firstDayTeams()).toBeCloseTo(markedTotal - 1000 * markedRows, 6)
+      expect(await lateTeam()).toBeCloseTo(Number(lateCost.cost), 6)
+    })
   })
 }

@@ -85,8 +85,8 @@ export async function rebuildSeries(
 /**
  * Rewrites the tag series of [from, to] from the resource series and the resources' tags. The tags are read
  * from the inventory and compared with those the series were last summed with (resource_tags): a tag key whose
- * value changed on any resource (or that appeared or went) has its series rewritten over every day, since a
- * chart groups all days by the tags a resource has now. Runs after the inventory is synced, in the same
+ * value changed (or that appeared or went) on a resource with cost outside [from, to] has its series rewritten
+ * over every day, since a chart groups all days by the tags a resource has now. Runs after the inventory is synced, in the same
  * transaction (a snapshot run and an import sync it just before merging their costs).
  */
 async function rebuildTagSeries(
@@ -98,24 +98,35 @@ async function rebuildTagSeries(
 ) {
   const current = currentTags(trx, tenantId)
   const stored = sql`select resource_key, tag_key, tag_value from resource_tags where tenant_id = ${tenantId}`
-  const changed = (
-    await sql<{ tagKey: string }>`
-      select distinct tag_key as "tagKey" from (
+  // Each tag key with a difference, and whether one of its resources that differ has cost outside [from, to]
+  // (its summary's first or last day there): only then do days outside the range change. A resource new in this
+  // range (a pull's next month brings hundreds) has none, and its tags no longer rewrite their keys' whole history.
+  const differences = (
+    await sql<{ tagKey: string; beyond: number }>`
+      select tag_key as "tagKey", max(case when resource_key in (
+          select resource_key from resource_cost_totals
+          where tenant_id = ${tenantId} and (first_date < ${from} or last_date > ${to})
+        ) then 1 else 0 end) as beyond
+      from (
         select * from (${current} except ${stored}) added
         union all
         select * from (${stored} except ${current}) removed
-      ) differences`.execute(trx)
-  ).rows.map((r) => r.tagKey)
-  const changedKeys = sql.join(changed)
-  if (changed.length) {
+      ) differences
+      group by tag_key`.execute(trx)
+  ).rows
+  const changedKeys = sql.join(differences.map((r) => r.tagKey))
+  if (differences.length) {
     await sql`delete from resource_tags where tenant_id = ${tenantId} and tag_key in (${changedKeys})`.execute(trx)
     await sql`
       insert into resource_tags (tenant_id, resource_key, tag_key, tag_value)
       select ${tenantId}, resource_key, tag_key, tag_value from (${current}) tags
       where tag_key in (${changedKeys})`.execute(trx)
-    for (const table of [sql.table('tag_cost_series'), sql.table('tag_value_series')])
-      await sql`delete from ${table} where tenant_id = ${tenantId} and tag_key in (${changedKeys})`.execute(trx)
   }
+  const changed = differences.filter((r) => Number(r.beyond) === 1).map((r) => r.tagKey)
+  const rewrittenKeys = sql.join(changed)
+  if (changed.length)
+    for (const table of [sql.table('tag_cost_series'), sql.table('tag_value_series')])
+      await sql`delete from ${table} where tenant_id = ${tenantId} and tag_key in (${rewrittenKeys})`.execute(trx)
   for (const table of [sql.table('tag_cost_series'), sql.table('tag_value_series')])
     await sql`delete from ${table} where tenant_id = ${tenantId} and date >= ${from} and date <= ${to}`.execute(trx)
   // A tenant without tags (costs imported without an inventory) has nothing to sum: no join of every resource day.
@@ -155,7 +166,7 @@ async function rebuildTagSeries(
               s.resource_group_key`
     await insertSums(sql`s.date >= ${from} and s.date <= ${to}`, sql`true`).execute(trx)
     if (changed.length) {
-      await insertSums(sql`(s.date < ${from} or s.date > ${to})`, sql`t.tag_key in (${changedKeys})`).execute(trx)
+      await insertSums(sql`(s.date < ${from} or s.date > ${to})`, sql`t.tag_key in (${rewrittenKeys})`).execute(trx)
     }
   })
   // The charts' sums of the same rows, per key, day, value and currency (in the tag series' key order: no sort).
@@ -166,7 +177,7 @@ async function rebuildTagSeries(
     group by tenant_id, tag_key, date, tag_value, currency`
   await insertValueSums(sql`date >= ${from} and date <= ${to}`).execute(trx)
   if (changed.length)
-    await insertValueSums(sql`tag_key in (${changedKeys}) and (date < ${from} or date > ${to})`).execute(trx)
+    await insertValueSums(sql`tag_key in (${rewrittenKeys}) and (date < ${from} or date > ${to})`).execute(trx)
 }
 
 /**
