@@ -498,9 +498,10 @@ for (const dialect of testDialects()) {
         for (let i = 0; i < 4; i++) await test(fast.id)
         await until('the fast deliveries', async () => receiver.of('/hook/fast').length === 4, 10_000)
         expect(Date.now() - started).toBeLessThan(1_500)
-        // At most four of one channel at once: the slow one's other deliveries wait their turn.
-        // (the first four arrived at once and answer after 2 s; the receiver counts requests as they arrive)
-        expect(receiver.of('/hook/slow')).toHaveLength(4)
+        // At most four of one channel at once: the slow one's other deliveries wait their turn. (The first four
+        // are sent at once and answered after 2 s; the receiver counts requests as they arrive, and on a busy
+        // machine the fourth may not have arrived yet: at most four, never the eight queued.)
+        expect(receiver.of('/hook/slow').length).toBeLessThanOrEqual(4)
       } finally {
         await until('the slow deliveries', async () => receiver.of('/hook/slow').length === 8, 20_000)
         await worker.stop()
