@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseFocusFiles } from '../../src/connectors/focus/parse.js'
-import { type FocusReadProgress, idleReaderCount, readFocusFiles } from '../../src/connectors/focus/read.js'
+import { type FocusReadProgress, readFocusFiles } from '../../src/connectors/focus/read.js'
 import type { FocusParseResult } from '../../src/connectors/focus/types.js'
 import { type DailyCostRow, toDailyCostRows } from '../../src/connectors/types.js'
 
@@ -153,30 +153,6 @@ describe('reading the files of an import side by side', () => {
     })
     await expect(reading).rejects.toThrow('the last step failed')
     expect(stored).toBe(0)
-  })
-
-  it('keeps its readers for the next import, which reads as on new ones, and stops those of a failed import', async () => {
-    const serial = await parseFocusFiles(files)
-    await readSideBySide()
-    const kept = idleReaderCount()
-    expect(kept).toBeGreaterThan(0)
-    // Imports one after the other on the kept threads: each starts its keys and batches again.
-    for (let i = 0; i < 3; i++) {
-      const { result, costs } = await readSideBySide()
-      expect(withoutCosts(result)).toEqual(withoutCosts(serial))
-      expectSameCosts(costs, serial.costs)
-      expect(idleReaderCount()).toBe(kept)
-    }
-    const failing = readFocusFiles(files, {
-      batchRows: 3,
-      progressRows: 1000,
-      onCosts: async () => {
-        throw new Error('disk full')
-      },
-    })
-    expect(idleReaderCount()).toBe(0)
-    await expect(failing).rejects.toThrow('disk full')
-    expect(idleReaderCount()).toBe(0)
   })
 
   it('fails with the error of whoever stores the rows, and stops reading', async () => {

@@ -4,7 +4,7 @@
  * It stays at most READ_AHEAD_BATCHES ahead of the thread that stores the batches, so memory does not grow when
  * storing is the slower side.
  */
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import type { KeyedCostRows } from '../types.js'
 import { createCostBatchWriter } from './cost-batch.js'
 import { createCostKeys, createFocusAggregator } from './parse.js'
@@ -12,7 +12,7 @@ import type { FromReader, ReaderSettings, ToReader } from './read.js'
 
 const port = parentPort
 if (!port) throw new Error('read-worker runs as a worker thread of readFocusFiles')
-let settings: ReaderSettings | null = null
+const settings = workerData as ReaderSettings
 
 let unstored = 0
 let reading = Promise.resolve()
@@ -24,9 +24,9 @@ port.on('message', (message: ToReader) => {
     stored?.()
     return
   }
-  // Files given ahead are read one after the other; an import's start comes after the last import's files.
+  // Files given ahead are read one after the other.
   reading = reading
-    .then(() => (message.type === 'begin' ? begin(message.settings) : read(message.file, message.index)))
+    .then(() => read(message.file, message.index))
     .catch((err: unknown) => {
       // An error of the reader itself (the aggregator reports a file's own problems as issues).
       setImmediate(() => {
@@ -35,17 +35,9 @@ port.on('message', (message: ToReader) => {
     })
 })
 
-// One set of keys for every file of an import this reader reads: each key is one object, numbered once in its
-// batches. A new import (this thread kept for the next, see readFocusFiles) starts both again.
-let writeBatch = createCostBatchWriter()
-let costKeys = createCostKeys()
-
-function begin(next: ReaderSettings) {
-  settings = next
-  writeBatch = createCostBatchWriter()
-  costKeys = createCostKeys()
-  unstored = 0
-}
+const writeBatch = createCostBatchWriter()
+// One set of keys for every file this reader reads: each key is one object, numbered once in its batches.
+const costKeys = createCostKeys()
 
 function post(message: FromReader) {
   const { batch } = message.type === 'costs' ? message : { batch: null }
@@ -53,20 +45,18 @@ function post(message: FromReader) {
 }
 
 async function read(file: string, index: number): Promise<void> {
-  if (settings === null) throw new Error('read-worker was given a file before an import began')
-  const { maxIssues, batchRows, readAheadBatches, progressRows } = settings
   let reported = 0
   const aggregator = createFocusAggregator({
-    maxIssues,
+    maxIssues: settings.maxIssues,
     checkCurrencies: false,
     costKeys,
     afterChunk: async ({ rowsRead, pendingCosts }) => {
-      if (pendingCosts >= batchRows) {
+      if (pendingCosts >= settings.batchRows) {
         reported = rowsRead
         postCosts(aggregator.takeCosts(), rowsRead, aggregator.errorCount())
-        while (unstored >= readAheadBatches) await new Promise<void>((resume) => (stored = resume))
+        while (unstored >= settings.readAheadBatches) await new Promise<void>((resume) => (stored = resume))
         stored = null
-      } else if (rowsRead - reported >= progressRows) {
+      } else if (rowsRead - reported >= settings.progressRows) {
         reported = rowsRead
         post({ type: 'progress', index, rowsRead, errorCount: aggregator.errorCount() })
       }

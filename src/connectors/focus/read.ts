@@ -59,13 +59,8 @@ export interface FocusReadOptions {
   after?: Promise<unknown>
 }
 
-type ReaderListener = Parameters<Worker['off']>[1]
-
-/** What a reader thread is told: an import begins, read a file of it, or one of its batches is stored. */
-export type ToReader =
-  | { type: 'begin'; settings: ReaderSettings }
-  | { type: 'read'; file: string; index: number }
-  | { type: 'stored' }
+/** What a reader thread is told: read a file, or that one of its batches is stored. */
+export type ToReader = { type: 'read'; file: string; index: number } | { type: 'stored' }
 /** What a reader thread posts, each about the file at `index` among the import's files. */
 export type FromReader =
   | { type: 'costs'; index: number; batch: CostBatch; rowsRead: number; errorCount: number }
@@ -95,15 +90,8 @@ export async function readFocusFiles(files: readonly string[], options: FocusRea
   }
   const readers = Array.from(
     { length: Math.max(1, Math.min(options.after ? 1 : MAX_READERS, availableParallelism(), files.length)) },
-    () => takeReader(settings),
+    () => startReader(settings),
   )
-  let finished = false
-  // This import's listeners, taken off a reader kept for the next import.
-  const listeners: [Worker, string, ReaderListener][] = []
-  const listen = (reader: Worker, event: string, listener: ReaderListener) => {
-    reader.on(event, listener)
-    listeners.push([reader, event, listener])
-  }
   // Per file being read: rows and errors so far. Parts of files read out of order wait for the ones before.
   const reading = new Map<number, { rowsRead: number; errorCount: number }>()
   const parts = new Map<number, FocusFilePart>()
@@ -153,10 +141,7 @@ export async function readFocusFiles(files: readonly string[], options: FocusRea
             aggregator.absorb(part)
             await options.onProgress?.(progress(true))
           }
-          if (nextToAbsorb === files.length) {
-            finished = !failed
-            done()
-          }
+          if (nextToAbsorb === files.length) done()
           return
         }
         reading.set(message.index, { rowsRead: message.rowsRead, errorCount: message.errorCount })
@@ -168,18 +153,18 @@ export async function readFocusFiles(files: readonly string[], options: FocusRea
       }
       for (const reader of readers) {
         const readBatch = createCostBatchReader()
-        listen(reader, 'message', (message: FromReader) => {
+        reader.on('message', (message: FromReader) => {
           if (message.type === 'read' && !failed) giveFile(reader)
           turn = turn.then(() => (failed ? undefined : handle(reader, readBatch, message))).catch(stop)
         })
-        listen(reader, 'error', (err: Error & { code?: string }) =>
+        reader.on('error', (err: Error & { code?: string }) =>
           stop(
             err.code === 'ERR_WORKER_OUT_OF_MEMORY'
               ? new Error(`a FOCUS reader thread ran out of memory (${READER_LIMITS.maxOldGenerationSizeMb} MB)`)
               : err,
           ),
         )
-        listen(reader, 'exit', (code: number) => {
+        reader.on('exit', (code) => {
           if (nextToAbsorb < files.length) stop(new Error(`a FOCUS reader thread stopped (exit code ${code})`))
         })
         giveFile(reader)
@@ -189,10 +174,7 @@ export async function readFocusFiles(files: readonly string[], options: FocusRea
       if (readers.length === 1) while (giveFile(readers[0]!));
     })
   } finally {
-    // Readers that read every file are kept for the next import (see keepReader); after a failure, whatever a
-    // reader is still doing is stopped with it.
-    for (const [reader, event, listener] of listeners) reader.off(event, listener)
-    await Promise.all(readers.map((reader) => (finished ? keepReader(reader) : reader.terminate())))
+    await Promise.all(readers.map((reader) => reader.terminate()))
   }
   return aggregator.result()
 }
@@ -206,54 +188,7 @@ export async function readFocusFiles(files: readonly string[], options: FocusRea
  */
 const READER_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 512 }
 
-/**
- * Reader threads kept between imports, at most MAX_READERS, each stopped after READER_IDLE_MS unused. A pull's
- * steps are imports one after the other, and a new thread for each started cold: its modules loaded and its hot
- * functions compiled again, about 8% of the CPU of the benchmark's 2-million-row pull (V8's compiler threads). An
- * idle reader does not keep the process alive.
- */
-const idleReaders: { reader: Worker; timer: NodeJS.Timeout; forget: () => void }[] = []
-const READER_IDLE_MS = 10_000
-
-/** How many reader threads are kept, idle, for the next import. */
-export function idleReaderCount(): number {
-  return idleReaders.length
-}
-
-/** A reader thread (read-worker.ts) for an import: a kept one, else a new one. */
-function takeReader(settings: ReaderSettings): Worker {
-  const kept = idleReaders.pop()
-  let reader: Worker
-  if (kept) {
-    clearTimeout(kept.timer)
-    reader = kept.reader
-    reader.off('error', kept.forget).off('exit', kept.forget)
-    reader.ref()
-  } else reader = startThread(import.meta.url, 'read-worker', { resourceLimits: READER_LIMITS })
-  reader.postMessage({ type: 'begin', settings } satisfies ToReader)
-  return reader
-}
-
-/** Keeps a reader that read every file of its import for the next one, or stops it when enough are kept. */
-async function keepReader(reader: Worker): Promise<void> {
-  if (idleReaders.length >= MAX_READERS) {
-    await reader.terminate()
-    return
-  }
-  const forget = () => {
-    const at = idleReaders.indexOf(kept)
-    if (at >= 0) idleReaders.splice(at, 1)
-  }
-  const kept = {
-    reader,
-    forget,
-    timer: setTimeout(() => {
-      forget()
-      void reader.terminate()
-    }, READER_IDLE_MS).unref(),
-  }
-  // A kept reader that fails or stops while idle is forgotten (its error is not this import's).
-  reader.on('error', forget).on('exit', forget)
-  reader.unref()
-  idleReaders.push(kept)
+/** A reader thread (read-worker.ts). */
+function startReader(settings: ReaderSettings): Worker {
+  return startThread(import.meta.url, 'read-worker', { workerData: settings, resourceLimits: READER_LIMITS })
 }
