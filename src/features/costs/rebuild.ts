@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, SqliteAdapter, sql } from 'kysely'
 import { chunk } from '../../platform/chunk.js'
-import { type Database, orderedSubquery, runningSum } from '../../platform/db/index.js'
+import { type Database, keptWhole, orderedSubquery, runningSum } from '../../platform/db/index.js'
 import { keyOfResource } from './keys.js'
 import { costRowDays, monthsBetween } from './read/rows.js'
 import { runningTotalOnOrBefore } from './read/running.js'
@@ -245,12 +245,6 @@ async function insertRows(trx: Kysely<Database>, table: RawBuilder<unknown>, row
 
 /** The order of a resource's days, and the running sum over them, of a subquery `days` (see runningSum). */
 const DAYS_ORDER = [sql`resource_id`, sql`currency`, sql`date`]
-/**
- * `limit -1` (no limit) on SQLite: keeps the subquery whole, so an outer WHERE (the bases' rows left out) applies
- * to its rows after their running sums, not to the rows summed.
- */
-const keptWhole = (trx: Kysely<Database>) =>
-  trx.getExecutor().adapter instanceof SqliteAdapter ? sql`limit -1` : sql``
 const runningOfDays = (trx: Kysely<Database>) =>
   runningSum(trx, [sql`resource_id`, sql`currency`], sql`date`, sql`cost`)
 
@@ -326,15 +320,13 @@ async function rebuildRunningCosts(trx: Kysely<Database>, tenantId: string, from
       select substr(date, 1, 7), resource_id, currency, date, running, cost from (
         select resource_id, currency, date, cost, ${runningOfDays(trx)} as running
         from (
-          select resource_id, currency, date, cost from (
-            select resource_id, currency, date, sum(cost) as cost from resource_cost_series
-            where tenant_id = ${tenantId} and date >= ${from}
-            group by resource_id, currency, date
-            union all
-            select k.resource_id, k.currency, '' as date,
-              coalesce(${runningTotalOnOrBefore(sql`k.resource_id`, sql`k.currency`, from, false)}, 0) as cost
-            from (${touched}) k
-          ) united
+          select resource_id, currency, date, sum(cost) as cost from resource_cost_series
+          where tenant_id = ${tenantId} and date >= ${from}
+          group by resource_id, currency, date
+          union all
+          select k.resource_id, k.currency, '' as date,
+            coalesce(${runningTotalOnOrBefore(sql`k.resource_id`, sql`k.currency`, from, false)}, 0) as cost
+          from (${touched}) k
           ${orderedSubquery(trx, DAYS_ORDER)}
         ) days
         ${keptWhole(trx)}

@@ -20,7 +20,7 @@ import { migrations } from './migrations/index.js'
 import { registerRunningSum } from './running-sum.js'
 import type { Database } from './schema.js'
 
-export { orderedSubquery, runningSum } from './running-sum.js'
+export { keptWhole, orderedSubquery, runningSum } from './running-sum.js'
 export type { Database } from './schema.js'
 export type DialectName = 'sqlite' | 'postgres'
 export type Tx = Transaction<Database>

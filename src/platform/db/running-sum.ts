@@ -30,7 +30,15 @@ export function orderedSubquery(
   executor: Kysely<Database>,
   order: readonly RawBuilder<unknown>[],
 ): RawBuilder<unknown> {
-  return isSqlite(executor) ? sql`order by ${sql.join(order)} limit -1` : sql``
+  return isSqlite(executor) ? sql`order by ${sql.join(order)} ${keptWhole(executor)}` : sql``
+}
+
+/**
+ * The end of a subquery whose running sums an outer WHERE filters: `limit -1` (no limit) on SQLite, which keeps
+ * the subquery from being merged into the outer query, where the WHERE would drop rows before they are summed.
+ */
+export function keptWhole(executor: Kysely<Database>): RawBuilder<unknown> {
+  return isSqlite(executor) ? sql`limit -1` : sql``
 }
 
 function isSqlite(executor: Kysely<Database>): boolean {
