@@ -102,6 +102,8 @@ export interface CostEntry {
  * yet taken, in day order.
  */
 export interface MeterCosts {
+  /** The meter's id (an own copy). */
+  meterId: string
   keys: CostRowKey[]
   entries: CostEntry[]
   /** The aggregator whose entries these are: another one sharing the keys starts them anew. */
