@@ -160,7 +160,12 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     }
     return meters
   }
+  /** The meters of charges without a resource, as a ResourceKeys holds a resource's. */
   let unplaced: { meters: Map<string, MeterCosts>; lastMeter: MeterCosts | null } | null = null
+  function unplacedMeters() {
+    if (unplaced === null) unplaced = { meters: metersOf(''), lastMeter: null }
+    return unplaced
+  }
 
   // Meter and service names, one own copy of each: a copy per summed row made two strings each, and gave whoever
   // numbers the rows' texts (a reader's batches) a new string to hash every time.
@@ -256,7 +261,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     resource: ResourceKeys | null,
     group: ResourceGroupItem | null,
   ) {
-    const place = resource ?? (unplaced ??= { meters: metersOf(''), lastMeter: null })
+    const place = resource ?? unplacedMeters()
     let meter = place.lastMeter
     if (meter === null || meter.meterId !== row.meterId) {
       meter = place.meters.get(row.meterId) ?? null
