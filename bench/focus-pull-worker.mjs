@@ -17,7 +17,8 @@ const { systemClock, uuidV7Ids } = await import(`${dist}/platform/clock.js`)
 const { createCollectionWorker } = await import(`${dist}/worker.js`)
 
 const config = loadConfig(process.env)
-const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
+// As `costwatch worker` opens it (main.ts).
+const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous, checkpointInBackground: true })
 const services = createServices({ db, config, clock: systemClock, ids: uuidV7Ids })
 const worker = createCollectionWorker({
   db,

@@ -23,11 +23,14 @@ async function backend() {
 /** Opens the configured database, migrated, with every feature wired; closes it when `work` is done. */
 async function withServices<T>(
   work: (s: Services, ctx: { db: Db; config: Config }) => Promise<T>,
-  options: { defaultConnector?: ConnectorName } = {},
+  options: { defaultConnector?: ConnectorName; writesMuch?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig(process.env, options)
   const { openDatabase, migrateToLatest, createServices, systemClock, uuidV7Ids, pino } = await backend()
-  const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
+  const db = openDatabase(config.databaseUrl, {
+    synchronous: config.sqliteSynchronous,
+    checkpointInBackground: options.writesMuch,
+  })
   try {
     await migrateToLatest(db)
     const log = pino({ level: config.logLevel }, process.stderr)
@@ -60,7 +63,10 @@ async function serve(opts: { worker: boolean; demo: boolean }) {
   const demoDefaults = { defaultConnector: 'simulated' as const, simulatedPlantedChanges: true }
   const config = loadConfig(process.env, opts.demo ? demoDefaults : {})
   const { openDatabase, migrateToLatest } = await import('./platform/db/index.js')
-  const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
+  const db = openDatabase(config.databaseUrl, {
+    synchronous: config.sqliteSynchronous,
+    checkpointInBackground: opts.worker,
+  })
   await migrateToLatest(db)
   const { createRuntime } = await import('./runtime.js')
   const runtime = await createRuntime({ db, config })
@@ -127,7 +133,10 @@ export function program(): Command {
       const { openDatabase, migrateToLatest, createServices, systemClock, uuidV7Ids, pino } = await backend()
       const { redactingDestination } = await import('./platform/log.js')
       const { processRegistry } = await import('./platform/http/metrics.js')
-      const db = openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous })
+      const db = openDatabase(config.databaseUrl, {
+        synchronous: config.sqliteSynchronous,
+        checkpointInBackground: true,
+      })
       await migrateToLatest(db)
       const log = pino({ level: config.logLevel }, redactingDestination())
       if (!config.smtpUrl) log.warn((await import('./platform/mail.js')).MAIL_OFF_WARNING)

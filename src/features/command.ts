@@ -10,7 +10,11 @@ export interface CommandContext {
   /** Opens the configured database, migrated, with every feature wired; closes it when `work` is done. */
   withServices<T>(
     work: (s: Services, ctx: { db: Db; config: Config }) => Promise<T>,
-    options?: { defaultConnector?: ConnectorName },
+    options?: {
+      defaultConnector?: ConnectorName
+      /** A command that writes much (an import): SQLite's checkpoints in a thread of their own. */
+      writesMuch?: boolean
+    },
   ): Promise<T>
   /** Prints `value` as JSON with --json, `human` otherwise. */
   print(json: boolean, value: unknown, human: string): void

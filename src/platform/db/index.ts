@@ -16,6 +16,7 @@ import {
 } from 'kysely'
 import type Pg from 'pg'
 import { type SqliteSynchronous, sqliteFileOf } from '../../config.js'
+import { checkpointInBackground } from './checkpoints.js'
 import { migrations } from './migrations/index.js'
 import { registerRunningSum } from './running-sum.js'
 import type { Database } from './schema.js'
@@ -58,7 +59,16 @@ export const SQLITE_PAGE_BYTES = 16 * 1024
 /** Opens SQLite (a file path or `sqlite:` URL, WAL mode) or PostgreSQL (`postgres://`), by the URL's form. */
 export function openDatabase(
   url: string,
-  options: { poolSize?: number; busyTimeoutMs?: number; synchronous?: SqliteSynchronous } = {},
+  options: {
+    poolSize?: number
+    busyTimeoutMs?: number
+    synchronous?: SqliteSynchronous
+    /**
+     * SQLite: checkpoint the WAL in a thread of its own rather than in this connection's commits (see
+     * checkpointInBackground), for the processes that write much: the worker and the command line.
+     */
+    checkpointInBackground?: boolean
+  } = {},
 ): Db {
   if (isPostgresUrl(url)) {
     // Required here, not imported at the top: a SQLite installation (and its command line) never loads pg, which
@@ -94,12 +104,17 @@ export function openDatabase(
   // database's write lock, so this shortens that wait for everyone; smaller sorts never start a thread.
   sqlite.pragma('threads = 2')
   registerRunningSum(sqlite)
+  const stopCheckpoints = options.checkpointInBackground ? checkpointInBackground(sqlite, file) : null
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
   })
   sqliteOf.set(kysely, sqlite)
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() }
+  const close = async () => {
+    await stopCheckpoints?.()
+    await kysely.destroy()
+  }
+  return { kysely, dialect: 'sqlite', close }
 }
 
 const STATEMENT_CACHE_ENTRIES = 500
