@@ -51,12 +51,15 @@ export async function rebuildSeries(
         and ${costRowDays(from, to)}
       group by date, resource_id, service_name, charge_category, currency`.execute(trx)
   }
-  await sql`
-    insert into group_cost_series (tenant_id, date, subscription_id, resource_group_key, service_name,
-      charge_category, currency, cost)
-    select ${tenantId}, date, subscription_id, resource_group_key, service_name, charge_category, currency, sum(cost)
-    from resource_cost_series where ${range}
-    group by date, subscription_id, resource_group_key, service_name, charge_category, currency`.execute(trx)
+  if (fresh) await fresh.groupSeries(trx)
+  else
+    await sql`
+      insert into group_cost_series (tenant_id, date, subscription_id, resource_group_key, service_name,
+        charge_category, currency, cost)
+      select ${tenantId}, date, subscription_id, resource_group_key, service_name, charge_category, currency,
+        sum(cost)
+      from resource_cost_series where ${range}
+      group by date, subscription_id, resource_group_key, service_name, charge_category, currency`.execute(trx)
   await sql`
     insert into cost_series (tenant_id, level, date, scope_key, charge_category, currency, cost)
     select tenant_id, 'resourceGroup', date, subscription_id || '/' || resource_group_key, charge_category,
