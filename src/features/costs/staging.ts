@@ -256,6 +256,17 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
     const keys = sql.id(stage.keysTable)
     const rows = sql.id(stage.table)
     const ofRange = sql`r.tenant_id = ${range.tenantId} and s.date >= ${range.from} and s.date <= ${range.to}`
+    /**
+     * The staged rows of the range summed per day and `rank` (a rank column of the keys table: its series' order),
+     * as `g` (date, cost), each beside one of its keys as `k`, for the series' texts: in the series' key order.
+     */
+    const sumsByDayAnd = (rank: RawBuilder<unknown>) => sql`
+      (
+        select s.date, r.${rank}, min(s.key_id) as key_id, sum(s.cost) as cost
+        from ${rows} s join ${keys} r on r.id = s.key_id
+        where ${ofRange}
+        group by s.date, r.${rank}
+      ) g cross join ${keys} k on k.id = g.key_id`
     return {
       ...range,
       stagedResources: sql`select distinct resource_id, currency from ${keys} where tenant_id = ${range.tenantId}`,
@@ -265,12 +276,7 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
             subscription_id, resource_group_key, cost)
           select ${range.tenantId}, g.date, k.resource_id, k.service_name, k.charge_category, k.currency,
             k.subscription_id, k.resource_group_key, g.cost
-          from (
-            select s.date, r.series_rank, min(s.key_id) as key_id, sum(s.cost) as cost
-            from ${rows} s join ${keys} r on r.id = s.key_id
-            where ${ofRange}
-            group by s.date, r.series_rank
-          ) g cross join ${keys} k on k.id = g.key_id`.execute(trx)
+          from ${sumsByDayAnd(sql`series_rank`)}`.execute(trx)
       },
       async groupSeries(trx) {
         await sql`
@@ -278,12 +284,7 @@ export function createTempStaging(db: Kysely<Database>, options: { sortCacheFrom
             charge_category, currency, cost)
           select ${range.tenantId}, g.date, k.subscription_id, k.resource_group_key, k.service_name,
             k.charge_category, k.currency, g.cost
-          from (
-            select s.date, r.group_rank, min(s.key_id) as key_id, sum(s.cost) as cost
-            from ${rows} s join ${keys} r on r.id = s.key_id
-            where ${ofRange}
-            group by s.date, r.group_rank
-          ) g cross join ${keys} k on k.id = g.key_id`.execute(trx)
+          from ${sumsByDayAnd(sql`group_rank`)}`.execute(trx)
       },
       async appendRunningCosts(trx, continued) {
         // Each resource's last running total before the days, looked up once per resource into a table of its
