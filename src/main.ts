@@ -25,11 +25,12 @@ async function withServices<T>(
   work: (s: Services, ctx: { db: Db; config: Config }) => Promise<T>,
   options: { defaultConnector?: ConnectorName; writesMuch?: boolean } = {},
 ): Promise<T> {
-  const config = loadConfig(process.env, options)
+  const { writesMuch, ...defaults } = options
+  const config = loadConfig(process.env, defaults)
   const { openDatabase, migrateToLatest, createServices, systemClock, uuidV7Ids, pino } = await backend()
   const db = openDatabase(config.databaseUrl, {
     synchronous: config.sqliteSynchronous,
-    checkpointInBackground: options.writesMuch,
+    checkpointInBackground: writesMuch,
   })
   try {
     await migrateToLatest(db)

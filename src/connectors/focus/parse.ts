@@ -49,7 +49,7 @@ interface ResourceKeys {
   meters: Map<string, MeterCosts>
   /** The meter of its last row: a resource's rows mostly repeat one meter. */
   lastMeter: MeterCosts | null
-  /** Its entry in this aggregator's inventory, once a row has made it. */
+  /** Its entry in this aggregator's inventory, once a row has made or found it (addResource). */
   entry: ResourceEntry | undefined
 }
 
@@ -145,7 +145,7 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
       const id = ownCopy(resourceId)
       const lower = ownCopy(resourceId.toLowerCase())
       const key = arm ? lower : id
-      known = { id, key, inventoryKey: lower, meters: metersOf(key), lastMeter: null, entry: resources.get(lower) }
+      known = { id, key, inventoryKey: lower, meters: metersOf(key), lastMeter: null, entry: undefined }
       if (resourceKeys.size >= MEMO_RESOURCES_MAX) resourceKeys.clear()
       resourceKeys.set(id, known)
     }
@@ -161,8 +161,8 @@ export function createFocusAggregator(options: Omit<FocusParseOptions, 'fileName
     return meters
   }
   /** The meters of charges without a resource, as a ResourceKeys holds a resource's. */
-  let unplaced: { meters: Map<string, MeterCosts>; lastMeter: MeterCosts | null } | null = null
-  function unplacedMeters() {
+  let unplaced: Pick<ResourceKeys, 'meters' | 'lastMeter'> | null = null
+  function unplacedMeters(): Pick<ResourceKeys, 'meters' | 'lastMeter'> {
     if (unplaced === null) unplaced = { meters: metersOf(''), lastMeter: null }
     return unplaced
   }

@@ -1,6 +1,6 @@
 /**
  * The checkpoint thread of `checkpointInBackground`: a connection of its own to the database file, and a PASSIVE
- * checkpoint every few milliseconds. PASSIVE copies what no reader still needs and never waits; another
+ * checkpoint every `intervalMs`. PASSIVE copies what no reader still needs and never waits; another
  * checkpoint already running (another process's) makes it SQLITE_BUSY, tried again at the next tick.
  */
 import { workerData } from 'node:worker_threads'

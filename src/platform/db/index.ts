@@ -65,7 +65,7 @@ export function openDatabase(
     synchronous?: SqliteSynchronous
     /**
      * SQLite: checkpoint the WAL in a thread of its own rather than in this connection's commits (see
-     * checkpointInBackground), for the processes that write much: the worker and the command line.
+     * checkpointInBackground), for the processes that write much: the worker, `serve` with its worker, imports.
      */
     checkpointInBackground?: boolean
   } = {},
