@@ -2,9 +2,11 @@ import SqliteDatabase from 'better-sqlite3'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { DailyCostRow } from '../../src/connectors/types.js'
+import { type CostIngest, createCostIngest } from '../../src/features/costs/ingest.js'
 import { rebuildSeries } from '../../src/features/costs/rebuild.js'
 import { createTempStaging, SORT_CACHE_KIB } from '../../src/features/costs/staging.js'
 import { currentResourceTags } from '../../src/features/inventory/store.js'
+import type { DialectName } from '../../src/platform/db/index.js'
 import { type OrgContext, useTestApp } from '../support/app.js'
 import { costRow, costRowsOf } from '../support/cost-rows.js'
 import { testDialects } from '../support/dialects.js'
@@ -16,13 +18,30 @@ const DISK = `/subscriptions/${SUB}/resourceGroups/App/providers/Microsoft.Compu
 const row = (over: Partial<DailyCostRow>) =>
   costRow({ subscriptionId: SUB, resourceArmId: VM, resourceGroupName: 'App', ...over })
 
-for (const dialect of testDialects()) {
-  describe(`${dialect}: staged cost rows`, () => {
+// SQLite holds a stage's rows in memory up to a limit, then in a TEMP table: both, the table from the first row.
+const variants = testDialects().flatMap((dialect): { dialect: DialectName; memoryRows?: number; name: string }[] =>
+  dialect === 'sqlite'
+    ? [
+        { dialect, memoryRows: undefined, name: 'sqlite' },
+        { dialect, memoryRows: 0, name: 'sqlite, rows staged in a table' },
+      ]
+    : [{ dialect, memoryRows: undefined, name: dialect }],
+)
+
+for (const { dialect, memoryRows, name } of variants) {
+  describe(`${name}: staged cost rows`, () => {
     const t = useTestApp({ dialect, now: '2026-03-01T09:00:00.000Z' })
     let org: OrgContext
+    let ingest: CostIngest | undefined
     beforeAll(async () => {
       org = await t.given.organisation()
     })
+    /** The services' cost ingest, or one whose stages put every row in their table. */
+    const costIngest = () => {
+      if (memoryRows === undefined) return t.services.costIngest
+      ingest ??= createCostIngest(t.db.kysely, dialect, currentResourceTags, { memoryRows })
+      return ingest
+    }
 
     const stored = async (tenantId: string) =>
       costRowsOf(t.db.kysely, tenantId)
@@ -44,7 +63,7 @@ for (const dialect of testDialects()) {
 
     it('sums rows of one key across batches, keeps the greater description, and merges in one transaction', async () => {
       const tenant = await t.given.tenant(org)
-      const store = t.services.costIngest
+      const store = costIngest()
       await store.stage('merge-1:1', tenant.id, [
         row({ cost: 2 }),
         row({ meterId: 'meter-disk', resourceArmId: DISK, serviceName: 'Storage', meterName: null, cost: 0.5 }),
@@ -113,7 +132,7 @@ for (const dialect of testDialects()) {
 
     it('keeps each day’s own currency and names when they change during the staged days', async () => {
       const tenant = await t.given.tenant(org)
-      const store = t.services.costIngest
+      const store = costIngest()
       await store.stage('changed:1', tenant.id, [
         row({ date: '2026-02-01', cost: 2 }),
         row({ date: '2026-02-02', cost: 3, currency: 'USD', meterName: 'D2s v3 (renamed)' }),
@@ -223,7 +242,7 @@ for (const dialect of testDialects()) {
     }
 
     it('sums the series of a first merge from the staged rows as from the stored rows, a moved resource too', async () => {
-      const store = t.services.costIngest
+      const store = costIngest()
       const days = ['2026-02-01', '2026-02-02', '2026-02-03', '2026-02-04']
       const rowsOf = (moved: boolean) =>
         days.flatMap((date, i) => [
@@ -255,8 +274,47 @@ for (const dialect of testDialects()) {
       expect(await leftStaged()).toBe(0)
     })
 
+    it('sums a first merge of two tenants’ rows, staged in two batches that repeat a key and day, as a rebuild does', async () => {
+      const store = costIngest()
+      const tenants = [await t.given.tenant(org), await t.given.tenant(org)]
+      const days = ['2026-05-01', '2026-05-02', '2026-05-03']
+      // The second tenant's days start later: each tenant's series cover its own days only.
+      const batchOf = (n: number, offset: number) =>
+        days
+          .slice(n)
+          .flatMap((date, i) => [
+            row({ date, cost: 1 + i + offset }),
+            row({ date, meterId: 'meter-ip', serviceName: 'Network', cost: 0.25 }),
+            row({ date, resourceArmId: DISK, serviceName: 'Storage', meterId: 'meter-disk', cost: 0.5 * (i + n) }),
+          ])
+      for (const [n, tenant] of tenants.entries()) {
+        await store.stage('two-tenants:1', tenant.id, batchOf(n, 0))
+        await store.stage('two-tenants:1', tenant.id, batchOf(n, 10))
+      }
+      await t.db.kysely.transaction().execute(async (trx) => {
+        await store.mergeStaged(trx, 'two-tenants:1')
+        await store.clearStaged('two-tenants', trx)
+      })
+      for (const [n, tenant] of tenants.entries()) {
+        const merged = await seriesOf(tenant.id)
+        expect(merged.resources).toHaveLength((days.length - n) * 3)
+        // The VM's two batches summed per day: (1 + i) + (11 + i), and its running totals from them.
+        const vm = merged.running
+          .map((r) => JSON.parse(r))
+          .filter((r) => r.resource === VM.toLowerCase())
+          .map((r) => [r.date, r.cost])
+          .sort()
+        expect(vm).toEqual(days.slice(n).map((date, i) => [date, 12 + 2 * i + 0.5]))
+        await t.db.kysely
+          .transaction()
+          .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, days[n]!, days.at(-1)!))
+        expect(merged).toEqual(await seriesOf(tenant.id))
+      }
+      expect(await leftStaged()).toBe(0)
+    })
+
     it('continues the running totals of fresh days after the tenant’s last from its stored ones, as a rebuild sums them', async () => {
-      const store = t.services.costIngest
+      const store = costIngest()
       const tenant = await t.given.tenant(org)
       const first = ['2026-03-01', '2026-03-02']
       const later = ['2026-03-03', '2026-03-04']
@@ -290,7 +348,7 @@ for (const dialect of testDialects()) {
     })
 
     it('finds a resource’s running total in an earlier month when the months between have none (month ends)', async () => {
-      const store = t.services.costIngest
+      const store = costIngest()
       const tenant = await t.given.tenant(org)
       const disk = { resourceArmId: DISK, serviceName: 'Storage', meterId: 'meter-disk' }
       // Three months merged one after the other, as a pull's periods are: the VM has no cost in December, and none
@@ -359,7 +417,7 @@ for (const dialect of testDialects()) {
     })
 
     it('deletes the running totals a restatement leaves without cost, past the tenant’s new last day too', async () => {
-      const store = t.services.costIngest
+      const store = costIngest()
       const tenant = await t.given.tenant(org)
       const disk = { resourceArmId: DISK, serviceName: 'Storage', meterId: 'meter-disk' }
       const periods: Record<string, DailyCostRow[]> = {
@@ -428,7 +486,7 @@ for (const dialect of testDialects()) {
     })
 
     it('merges a cost key of two billing periods on days of their own, and sums them on a day they share', async () => {
-      const store = t.services.costIngest
+      const store = costIngest()
       for (const shared of [false, true]) {
         const tenant = await t.given.tenant(org)
         const rows = [
@@ -462,7 +520,7 @@ for (const dialect of testDialects()) {
     it('merges each tenant of one staging key over its own days', async () => {
       const first = await t.given.tenant(org)
       const second = await t.given.tenant(org)
-      const store = t.services.costIngest
+      const store = costIngest()
       await store.stage('two-tenants:1', first.id, [row({ date: '2026-01-05', cost: 4 })])
       await store.stage('two-tenants:1', second.id, [
         row({ date: '2026-01-20', cost: 8 }),
@@ -489,7 +547,7 @@ for (const dialect of testDialects()) {
 
     it('leaves nothing staged nor stored when the final transaction rolls back and the run is cleared', async () => {
       const tenant = await t.given.tenant(org)
-      const store = t.services.costIngest
+      const store = costIngest()
       await store.stage('rolled-back:1', tenant.id, [row({ cost: 9 })])
       await expect(
         t.db.kysely.transaction().execute(async (trx) => {
@@ -510,7 +568,7 @@ for (const dialect of testDialects()) {
         try {
           other.pragma('busy_timeout = 0')
           await t.db.kysely.transaction().execute(async (trx) => {
-            await t.services.costIngest.stage('no-lock:1', tenant.id, [row({ cost: 1 }), row({ cost: 2 })], trx)
+            await costIngest().stage('no-lock:1', tenant.id, [row({ cost: 1 }), row({ cost: 2 })], trx)
             // Mid-staging, another process can still write.
             other.exec('begin immediate')
             other.prepare('update tenants set name = name where id = ?').run(tenant.id)
@@ -519,7 +577,7 @@ for (const dialect of testDialects()) {
         } finally {
           other.close()
         }
-        await t.services.costIngest.clearStaged('no-lock')
+        await costIngest().clearStaged('no-lock')
         expect(await leftStaged()).toBe(0)
       })
     }

@@ -54,9 +54,12 @@ export function createCostIngest(
   dialect: DialectName,
   /** The resources' tags now, lent by the inventory (see CurrentTags). */
   currentTags: CurrentTags,
+  /** SQLite's staging (see createTempStaging): its defaults unless a test sets them. */
+  stagingOptions: Parameters<typeof createTempStaging>[1] = {},
 ) {
-  // SQLite stages in the connection's TEMP database (see staging.ts); PostgreSQL in the cost_staging table.
-  const tempStaging = dialect === 'sqlite' ? createTempStaging(db) : null
+  // SQLite stages in this process's memory and the connection's TEMP database (see staging.ts); PostgreSQL in the
+  // cost_staging table.
+  const tempStaging = dialect === 'sqlite' ? createTempStaging(db, stagingOptions) : null
   const perInsert = STAGE_ROWS
   const fullInsert = stagingInsert(dialect, perInsert)
 
