@@ -280,13 +280,13 @@ for (const { dialect, memoryRows, name } of variants) {
       const days = ['2026-05-01', '2026-05-02', '2026-05-03']
       // The second tenant's days start later: each tenant's series cover its own days only.
       const batchOf = (n: number, offset: number) =>
-        days
-          .slice(n)
-          .flatMap((date, i) => [
-            row({ date, cost: 1 + i + offset }),
-            row({ date, meterId: 'meter-ip', serviceName: 'Network', cost: 0.25 }),
-            row({ date, resourceArmId: DISK, serviceName: 'Storage', meterId: 'meter-disk', cost: 0.5 * (i + n) }),
-          ])
+        days.slice(n).flatMap((date, i) => [
+          row({ date, cost: 1 + i + offset }),
+          row({ date, meterId: 'meter-ip', serviceName: 'Network', cost: 0.25 }),
+          // A second meter of the VM's series (same service and currency): one series row a day for both.
+          row({ date, meterId: 'meter-2', cost: 0.125 }),
+          row({ date, resourceArmId: DISK, serviceName: 'Storage', meterId: 'meter-disk', cost: 0.5 * (i + n) }),
+        ])
       for (const [n, tenant] of tenants.entries()) {
         await store.stage('two-tenants:1', tenant.id, batchOf(n, 0))
         await store.stage('two-tenants:1', tenant.id, batchOf(n, 10))
@@ -298,13 +298,14 @@ for (const { dialect, memoryRows, name } of variants) {
       for (const [n, tenant] of tenants.entries()) {
         const merged = await seriesOf(tenant.id)
         expect(merged.resources).toHaveLength((days.length - n) * 3)
-        // The VM's two batches summed per day: (1 + i) + (11 + i), and its running totals from them.
+        // The VM's two batches summed per day: (1 + i) + (11 + i) + 2 x 0.25 + 2 x 0.125, and its running
+        // totals from them.
         const vm = merged.running
           .map((r) => JSON.parse(r))
           .filter((r) => r.resource === VM.toLowerCase())
           .map((r) => [r.date, r.cost])
           .sort()
-        expect(vm).toEqual(days.slice(n).map((date, i) => [date, 12 + 2 * i + 0.5]))
+        expect(vm).toEqual(days.slice(n).map((date, i) => [date, 12 + 2 * i + 0.75]))
         await t.db.kysely
           .transaction()
           .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, days[n]!, days.at(-1)!))
