@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
 import type { CostRowKey, DailyCostRow, KeyedCostRows } from '../../connectors/types.js'
 import { chunk } from '../../platform/chunk.js'
-import { type Database, orderedSubquery, runningSum } from '../../platform/db/index.js'
+import { type Database, orderedSubquery, runningSum, STATEMENT_CACHE_MAX_SQL } from '../../platform/db/index.js'
 import { ownCopy } from '../../platform/text.js'
 import { runningTotalOnOrBefore } from './read/running.js'
 
@@ -62,24 +62,25 @@ function countingSort(order: Uint32Array, bucketOf: (i: number) => number, bucke
 }
 
 /**
- * INSERTs into a TEMP table of rows given one by one (`add`), 500 a statement; `done` writes the last ones.
+ * INSERTs into a TEMP table of rows given one by one (`add`), as many a statement as keep its text short enough
+ * to be compiled once (STATEMENT_CACHE_MAX_SQL: 8 columns, 400 rows); `done` writes the last ones.
  */
 function batchedInsert(trx: Kysely<Database>, table: string, columns: readonly string[]) {
-  const PER_INSERT = 500
+  const tuple = `(${columns.map(() => '?').join(',')})`
   const textOf = (rows: number) =>
-    `insert into temp."${table}" (${columns.join(', ')})
-      values ${new Array(rows).fill(`(${columns.map(() => '?').join(',')})`).join(',')}`
-  const full = textOf(PER_INSERT)
+    `insert into temp."${table}" (${columns.join(', ')}) values ${new Array(rows).fill(tuple).join(',')}`
+  const perInsert = Math.min(500, Math.floor((STATEMENT_CACHE_MAX_SQL - textOf(0).length) / (tuple.length + 1)))
+  const full = textOf(perInsert)
   let parameters: unknown[] = []
   const write = async () => {
     const rows = parameters.length / columns.length
-    if (rows > 0) await trx.executeQuery(CompiledQuery.raw(rows === PER_INSERT ? full : textOf(rows), parameters))
+    if (rows > 0) await trx.executeQuery(CompiledQuery.raw(rows === perInsert ? full : textOf(rows), parameters))
     parameters = []
   }
   return {
     async add(...row: unknown[]): Promise<void> {
       for (const value of row) parameters.push(value)
-      if (parameters.length === PER_INSERT * columns.length) await write()
+      if (parameters.length === perInsert * columns.length) await write()
     },
     done: write,
   }
@@ -192,6 +193,11 @@ export function createTempStaging(
     groupSumsTable: string
     /** Whether each first sum of a series' day holds the series' cost that day (see sortedSums). */
     seriesSummed: boolean
+    /**
+     * Whether each first sum of a resource's day (of a running rank) holds its cost that day and its running total
+     * over the staged days (see sortedSums).
+     */
+    daysSummed: boolean
     /** tenant -> ARM id as written ('' for none) -> meter -> its keys (charge category, class, description). */
     keys: Map<string, Map<string, Map<string, CostKey[]>>>
     /** The key of each key object of keyed rows (stageKeyed), found once per object. */
@@ -239,6 +245,7 @@ export function createTempStaging(
         sortedTable: `staged_cost_sums_${n}`,
         groupSumsTable: `staged_group_sums_${n}`,
         seriesSummed: false,
+        daysSummed: false,
         keys: new Map(),
         keysByReference: new Map(),
         keyCount: 0,
@@ -372,12 +379,13 @@ export function createTempStaging(
     await sql`drop table if exists ${sums}`.execute(trx)
     await sql`drop table if exists ${groupSums}`.execute(trx)
     await sql`create temp table ${sums} (running_rank integer not null, date text not null, key_id integer not null,
-      series_rank integer not null, cost real not null, series_cost real,
+      series_rank integer not null, cost real not null, series_cost real, day_cost real, day_running real,
       primary key (running_rank, date, key_id)) without rowid`.execute(trx)
     await sql`create temp table ${groupSums} (date text not null, group_rank integer not null,
       key_id integer not null, cost real not null, primary key (date, group_rank)) without rowid`.execute(trx)
     const held = stage.held
     stage.seriesSummed = false
+    stage.daysSummed = false
     if (held === null) {
       await sql`
         insert into ${sums} (running_rank, date, key_id, series_rank, cost)
@@ -427,34 +435,56 @@ export function createTempStaging(
       'series_rank',
       'cost',
       'series_cost',
+      'day_cost',
+      'day_running',
     ])
     // Per (day, group rank): the group's cost that day and its first key.
     const groupCells = new Map<number, { cost: number; key: number }>()
-    // The rows of one series on one day are next to each other now, each key's in a run of its own.
+    /** Where the run of rows from `at` on for which `same(row)` holds ends, and their cost. */
+    const runOf = (at: number, same: (row: number) => boolean) => {
+      let end = at
+      let cost = 0
+      for (; end < order.length && same(order[end]!); end++) cost += held.costs[order[end]!]!
+      return { end, cost }
+    }
+    // The rows of one resource's day (of one running rank) are next to each other now, in them each series' rows,
+    // and in those each key's.
+    let runningOf = -1
+    let runningCost = 0
     for (let at = 0; at < order.length; ) {
       const day = held.days[order[at]!]!
-      const ofSeries = series[held.keys[order[at]!]!]!
-      let end = at
-      let seriesCost = 0
-      for (
-        ;
-        end < order.length && held.days[order[end]!] === day && series[held.keys[order[end]!]!] === ofSeries;
-        end++
-      )
-        seriesCost += held.costs[order[end]!]!
-      let first = true
-      while (at < end) {
-        const key = held.keys[order[at]!]!
-        let cost = 0
-        for (; at < end && held.keys[order[at]!] === key; at++) cost += held.costs[order[at]!]!
-        await sumsInsert.add(running[key], stage.dates[day], key, ofSeries, cost, first ? seriesCost : null)
-        first = false
-        const cell = dayRank[day]! * (groupRanks + 1) + group[key]!
-        const sum = groupCells.get(cell)
-        if (sum === undefined) groupCells.set(cell, { cost, key })
-        else {
-          sum.cost += cost
-          if (key < sum.key) sum.key = key
+      const rank = running[held.keys[order[at]!]!]!
+      const ofDay = runOf(at, (row) => held.days[row] === day && running[held.keys[row]!] === rank)
+      runningCost = rank === runningOf ? runningCost + ofDay.cost : ofDay.cost
+      runningOf = rank
+      let firstOfDay = true
+      while (at < ofDay.end) {
+        const ofSeries = series[held.keys[order[at]!]!]!
+        const seriesRun = runOf(at, (row) => held.days[row] === day && series[held.keys[row]!] === ofSeries)
+        let firstOfSeries = true
+        while (at < seriesRun.end) {
+          const key = held.keys[order[at]!]!
+          const keyRun = runOf(at, (row) => held.days[row] === day && held.keys[row] === key)
+          at = keyRun.end
+          await sumsInsert.add(
+            rank,
+            stage.dates[day],
+            key,
+            ofSeries,
+            keyRun.cost,
+            firstOfSeries ? seriesRun.cost : null,
+            firstOfDay ? ofDay.cost : null,
+            firstOfDay ? runningCost : null,
+          )
+          firstOfSeries = false
+          firstOfDay = false
+          const cell = dayRank[day]! * (groupRanks + 1) + group[key]!
+          const sum = groupCells.get(cell)
+          if (sum === undefined) groupCells.set(cell, { cost: keyRun.cost, key })
+          else {
+            sum.cost += keyRun.cost
+            if (key < sum.key) sum.key = key
+          }
         }
       }
     }
@@ -467,6 +497,7 @@ export function createTempStaging(
     }
     await groupInsert.done()
     stage.seriesSummed = dayCount <= SERIES_FRONT_DAYS
+    stage.daysSummed = true
   }
 
   /**
@@ -532,53 +563,51 @@ export function createTempStaging(
             trx,
           )
         }
-        // Each resource's days in order, which is the sums' own order (no sort): `cross join` keeps them the outer
-        // loop (see runningSum).
-        const running = runningSum(trx, [sql`g.running_rank`], sql`g.date`, sql`g.cost`)
-        await sql`
-          insert into resource_running_costs (month, resource_id, currency, date, running_cost, cost)
-          select substr(g.date, 1, 7), k.resource_id, k.currency, g.date,
-            ${running}${continued ? sql` + b.base` : sql``}, g.cost
-          from (
-            select o.running_rank, o.date, min(o.key_id) as key_id, sum(o.cost) as cost
-            from ${sums} o
-            where ${ofRange}
-            group by o.running_rank, o.date
-            ${orderedSubquery(trx, [sql`o.running_rank`, sql`o.date`])}
-          ) g cross join ${keys} k on k.id = g.key_id${
-            continued ? sql` cross join ${bases} b on b.running_rank = g.running_rank` : sql``
-          }`.execute(trx)
+        const insert = sql`insert into resource_running_costs (month, resource_id, currency, date, running_cost, cost)`
+        const base = continued ? sql` + b.base` : sql``
+        const withBase = (of: RawBuilder<unknown>) =>
+          continued ? sql` cross join ${bases} b on b.running_rank = ${of}.running_rank` : sql``
+        // The sums' running totals over the staged days hold for the range when it has every staged day of the
+        // tenant (the range is the run's window, or those days).
+        const staged = stage.days.get(range.tenantId)
+        if (stage.daysSummed && staged !== undefined && staged.from >= range.from && staged.to <= range.to)
+          await sql`${insert}
+            select substr(o.date, 1, 7), k.resource_id, k.currency, o.date, o.day_running${base}, o.day_cost
+            from ${sums} o cross join ${keys} k on k.id = o.key_id${withBase(sql`o`)}
+            where o.day_cost is not null and ${ofRange}`.execute(trx)
+        else {
+          // Each resource's days in order, which is the sums' own order (no sort): `cross join` keeps them the
+          // outer loop (see runningSum).
+          const running = runningSum(trx, [sql`g.running_rank`], sql`g.date`, sql`g.cost`)
+          await sql`${insert}
+            select substr(g.date, 1, 7), k.resource_id, k.currency, g.date, ${running}${base}, g.cost
+            from (
+              select o.running_rank, o.date, min(o.key_id) as key_id, sum(o.cost) as cost
+              from ${sums} o
+              where ${ofRange}
+              group by o.running_rank, o.date
+              ${orderedSubquery(trx, [sql`o.running_rank`, sql`o.date`])}
+            ) g cross join ${keys} k on k.id = g.key_id${withBase(sql`g`)}`.execute(trx)
+        }
         if (continued) await sql`drop table ${bases}`.execute(trx)
       },
     }
   }
 
-  /** Rows per INSERT: 500 x 3 parameters, a statement of 4 KB, compiled once per staging table. */
-  const PER_INSERT = 500
-  const insertText = (table: string, rows: number) =>
-    `insert into temp."${table}" (key_id, date, cost) values ${new Array(rows).fill('(?,?,?)').join(',')}`
-
   /** Runs `work` in the executor's transaction, or in one of its own (of the TEMP database alone, see above). */
   const inTransaction = async (executor: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<void>) =>
     executor.isTransaction ? work(executor) : executor.transaction().execute(work)
 
-  /**
-   * Writes `count` rows into the stage's table, the i-th given by `rowAt(i)` as its key number, day and cost, in
-   * INSERTs of PER_INSERT.
-   */
+  /** Writes `count` rows into the stage's table, the i-th given by `rowAt(i)` as its key number, day and cost. */
   async function insertIntoTable(
     trx: Kysely<Database>,
     stage: Stage,
     count: number,
-    rowAt: (i: number, parameters: unknown[], at: number) => void,
+    rowAt: (i: number) => [number, string, number],
   ): Promise<void> {
-    const fullInsert = insertText(stage.table, PER_INSERT)
-    for (let i = 0; i < count; i += PER_INSERT) {
-      const n = Math.min(PER_INSERT, count - i)
-      const parameters: unknown[] = new Array(n * 3)
-      for (let j = 0; j < n; j++) rowAt(i + j, parameters, j * 3)
-      await trx.executeQuery(CompiledQuery.raw(n === PER_INSERT ? fullInsert : insertText(stage.table, n), parameters))
-    }
+    const insert = batchedInsert(trx, stage.table, ['key_id', 'date', 'cost'])
+    for (let i = 0; i < count; i++) await insert.add(...rowAt(i))
+    await insert.done()
   }
 
   /** Moves the rows a stage holds in memory into its table, which takes every later row (see stageRows). */
@@ -588,11 +617,11 @@ export function createTempStaging(
     await inTransaction(executor, async (trx) => {
       await sql`create temp table ${sql.id(stage.table)} (key_id integer not null, date text not null,
         cost real not null)`.execute(trx)
-      await insertIntoTable(trx, stage, held.length, (i, parameters, at) => {
-        parameters[at] = held.keys[i]
-        parameters[at + 1] = stage.dates[held.days[i]!]
-        parameters[at + 2] = held.costs[i]
-      })
+      await insertIntoTable(trx, stage, held.length, (i) => [
+        held.keys[i]!,
+        stage.dates[held.days[i]!]!,
+        held.costs[i]!,
+      ])
     })
     stage.held = null
   }
@@ -641,11 +670,7 @@ export function createTempStaging(
     } else {
       await moveToTable(executor, stage)
       await inTransaction(executor, (trx) =>
-        insertIntoTable(trx, stage, count, (i, parameters, at) => {
-          parameters[at] = noted(i).id
-          parameters[at + 1] = dateAt(i)
-          parameters[at + 2] = costAt(i)
-        }),
+        insertIntoTable(trx, stage, count, (i) => [noted(i).id, dateAt(i), costAt(i)]),
       )
     }
     stage.rows += count

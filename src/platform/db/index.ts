@@ -119,7 +119,7 @@ export function openDatabase(
 
 const STATEMENT_CACHE_ENTRIES = 500
 /** Longer SQL (multi-row inserts of a bulk load) is prepared once per batch anyway; caching it would only hold memory. */
-const STATEMENT_CACHE_MAX_SQL = 8_192
+export const STATEMENT_CACHE_MAX_SQL = 8_192
 
 /**
  * Kysely's SQLite driver calls `prepare(sql)` for every query, and better-sqlite3 compiles the SQL anew each
