@@ -342,7 +342,7 @@ async function rawIngest(database: BenchDatabase, data: GeneratedRows, table: Ra
         on conflict (tenant_id, resource_key, date, meter_id, charge_category, charge_class) do update set ${update}`)
     } else {
       upsert = raw.prepare(`insert into daily_costs (month, resource_id, ${columns})
-        values (substr(?2, 1, 7), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+        values (substr(?, 1, 7), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         on conflict (month, resource_id, date, meter_id, charge_category, charge_class) do update set ${update}`)
       const numberResource = raw.prepare('insert into cost_resources (tenant_id, resource_key) values (?, ?)')
       for (const key of [...new Set(data.templates.map((t) => resourceKeyOf(t.resourceArmId)))].sort())
@@ -368,7 +368,9 @@ async function rawIngest(database: BenchDatabase, data: GeneratedRows, table: Ra
               r.currency,
             )
         : (r: Omit<DailyCostRow, 'date' | 'cost'>, date: string, cost: number) =>
+            // The date twice: for the month, then itself (better-sqlite3 takes no numbered parameter twice).
             upsert.run(
+              date,
               resourceIds.get(resourceKeyOf(r.resourceArmId)),
               date,
               r.meterId,

@@ -352,25 +352,63 @@ export function createTempStaging(
     return false
   }
 
+  /** Each key's ranks (see the ranks in merge), by key number, and the greatest of each. */
+  async function ranksOf(trx: Kysely<Database>, stage: Stage) {
+    const rows = await sql<{ id: number; runningRank: number; seriesRank: number; groupRank: number }>`
+      select id, running_rank, series_rank, group_rank from ${sql.id(stage.keysTable)}`.execute(trx)
+    const ranks = {
+      running: new Int32Array(stage.keyCount),
+      series: new Int32Array(stage.keyCount),
+      group: new Int32Array(stage.keyCount),
+      most: { running: 0, series: 0, group: 0 },
+    }
+    for (const r of rows.rows) {
+      ranks.running[r.id] = r.runningRank
+      ranks.series[r.id] = r.seriesRank
+      ranks.group[r.id] = r.groupRank
+      ranks.most.running = Math.max(ranks.most.running, r.runningRank)
+      ranks.most.series = Math.max(ranks.most.series, r.seriesRank)
+      ranks.most.group = Math.max(ranks.most.group, r.groupRank)
+    }
+    return ranks
+  }
+
+  /**
+   * The held rows' indexes in (running rank, day, series rank, key) order, and the days in order: `byDate` their
+   * indexes in `stage.dates` by date, `dayRank` each one's place in it.
+   */
+  function heldInOrder(stage: Stage, held: HeldRows, ranks: Awaited<ReturnType<typeof ranksOf>>) {
+    // Days compare as text, as SQLite compares them (ISO dates: byte order is date order).
+    const byDate = stage.dates.map((_, i) => i).sort((a, b) => (stage.dates[a]! < stage.dates[b]! ? -1 : 1))
+    const dayRank = new Int32Array(byDate.length)
+    for (const [rank, day] of byDate.entries()) dayRank[day] = rank
+    let order: Uint32Array = new Uint32Array(held.length)
+    for (let i = 0; i < order.length; i++) order[i] = i
+    // Least significant first: each sort keeps the order of the one before among equals.
+    order = countingSort(order, (i) => held.keys[i]!, stage.keyCount)
+    order = countingSort(order, (i) => ranks.series[held.keys[i]!]!, ranks.most.series + 1)
+    order = countingSort(order, (i) => dayRank[held.days[i]!]!, byDate.length)
+    order = countingSort(order, (i) => ranks.running[held.keys[i]!]!, ranks.most.running + 1)
+    return { order, dayRank, byDate }
+  }
+
   /**
    * Sums the staged rows per key and day into the stage's sorted table, in the order of its key: (running rank,
    * day, key), i.e. resource by resource, each resource's days in order. The cost rows' upsert and the running
    * totals then read the sums in their order, where each sorted the staged rows for itself, and the cost rows go
-   * into daily_costs (month, resource, date, ...) as appends to each month's part of it. The series by day sort
-   * the sums, fewer and narrower than the staged rows, with their ranks beside them.
+   * into daily_costs (month, resource, date, ...) as appends to each month's part of it.
    *
-   * Rows held in memory are sorted there (three counting sorts, a few milliseconds for 200,000 rows) and written
-   * in that order; rows in the stage's table are sorted by SQLite.
+   * Rows held in memory are sorted there (four counting sorts, a few milliseconds for 200,000 rows) and written
+   * in that order. Walking them in that order also gives each resource's cost and running total per day and each
+   * series' cost per day, kept on the first sum of each (see daysSummed, seriesSummed), and each group's cost per
+   * day (a few hundred sums, in a table of their own). Rows in the stage's table are sorted by SQLite, which gives
+   * the sums and the groups' alone.
    *
-   * The focus-pull benchmark's 2-million-row pull (10 merges of 200,000 rows): the cost rows' upsert took 7.2 s,
-   * the running totals 8.8 s and the staged rows' INSERTs 2.7 s; now 3.8 s, 5.6 s and 3.6 s for the sums' INSERTs.
-   * The pull 57.2 s and 92.9 s of CPU, now 46.0 s and 83.1 s. Sorted by SQLite instead (the rows staged in the
-   * table as before), the sort cost what the two statements gained: 52.0 s and 94.7 s.
-   *
-   * Sorted here, the rows also give each series' cost per day (on the first sum of its day, read resource by
-   * resource when the days are few: see SERIES_FRONT_DAYS) and each group's (a few hundred sums, where SQLite
-   * sorted every sum by day and group). The same pull: the resource series 6.8 -> 5.7 s, the group series
-   * 2.3 -> 0.06 s; the pull, in pairs with the code before, 49.7 and 45.7 s against 50.4 and 50.4 s.
+   * The focus-pull benchmark's 2-million-row pull (10 merges of 200,000 rows), statement times before and now:
+   * cost rows 7.2 -> 4.1 s, running totals 8.8 -> 3.3 s, resource series 7.1 -> 6.4 s, group series
+   * 2.3 -> 0.06 s, the staged rows' INSERTs 2.7 s -> the sums' 4.7 s. The pull, in pairs with the code before:
+   * 47.2 and 48.8 s against 53.3 and 55.3 s. The same sums sorted by SQLite from the staged rows (tried first):
+   * the sort cost what the cost rows and running totals gained.
    */
   async function sortedSums(trx: Kysely<Database>, stage: Stage): Promise<void> {
     const sums = sql.id(stage.sortedTable)
@@ -399,35 +437,10 @@ export function createTempStaging(
         group by s.date, r.group_rank`.execute(trx)
       return
     }
-    const ranks = await sql<{ id: number; runningRank: number; seriesRank: number; groupRank: number }>`
-      select id, running_rank, series_rank, group_rank from ${keys}`.execute(trx)
-    const running = new Int32Array(stage.keyCount)
-    const series = new Int32Array(stage.keyCount)
-    const group = new Int32Array(stage.keyCount)
-    let runningRanks = 0
-    let seriesRanks = 0
-    let groupRanks = 0
-    for (const r of ranks.rows) {
-      running[r.id] = r.runningRank
-      series[r.id] = r.seriesRank
-      group[r.id] = r.groupRank
-      runningRanks = Math.max(runningRanks, r.runningRank)
-      seriesRanks = Math.max(seriesRanks, r.seriesRank)
-      groupRanks = Math.max(groupRanks, r.groupRank)
-    }
-    // Days compare as text, as SQLite compares them (ISO dates: byte order is date order).
-    const dayCount = stage.dates.length
-    const byDate = stage.dates.map((_, i) => i).sort((a, b) => (stage.dates[a]! < stage.dates[b]! ? -1 : 1))
-    const dayRank = new Int32Array(dayCount)
-    for (const [rank, day] of byDate.entries()) dayRank[day] = rank
-    let order: Uint32Array = new Uint32Array(held.length)
-    for (let i = 0; i < order.length; i++) order[i] = i
-    // (running rank, day, series rank, key), least significant first: each sort keeps the order of the one before
-    // among equals.
-    order = countingSort(order, (i) => held.keys[i]!, stage.keyCount)
-    order = countingSort(order, (i) => series[held.keys[i]!]!, seriesRanks + 1)
-    order = countingSort(order, (i) => dayRank[held.days[i]!]!, dayCount)
-    order = countingSort(order, (i) => running[held.keys[i]!]!, runningRanks + 1)
+    const ranks = await ranksOf(trx, stage)
+    const { running, series, group } = ranks
+    const { order, dayRank, byDate } = heldInOrder(stage, held, ranks)
+    const groupRanks = ranks.most.group
     const sumsInsert = batchedInsert(trx, stage.sortedTable, [
       'running_rank',
       'date',
@@ -496,7 +509,7 @@ export function createTempStaging(
       await groupInsert.add(stage.dates[byDate[(cell - rank) / (groupRanks + 1)]!], rank, sum.key, sum.cost)
     }
     await groupInsert.done()
-    stage.seriesSummed = dayCount <= SERIES_FRONT_DAYS
+    stage.seriesSummed = byDate.length <= SERIES_FRONT_DAYS
     stage.daysSummed = true
   }
 
