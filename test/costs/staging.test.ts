@@ -314,6 +314,30 @@ for (const { dialect, memoryRows, name } of variants) {
       expect(await leftStaged()).toBe(0)
     })
 
+    it('sums a first merge of more days than are written resource by resource (70) as a rebuild does', async () => {
+      const store = costIngest()
+      const tenant = await t.given.tenant(org)
+      const days = Array.from({ length: 70 }, (_, i) => new Date(Date.UTC(2026, 5, 1 + i)).toISOString().slice(0, 10))
+      const rows = days.flatMap((date, i) => [
+        row({ date, cost: 1 + (i % 7) }),
+        row({ date, meterId: 'meter-2', cost: 0.5 }),
+        row({ date, resourceArmId: DISK, serviceName: 'Storage', meterId: 'meter-disk', cost: 0.25 * (i % 3) }),
+      ])
+      await store.stage('seventy:1', tenant.id, rows)
+      const window = { tenantId: tenant.id, from: days[0]!, to: days.at(-1)! }
+      await t.db.kysely.transaction().execute(async (trx) => {
+        await store.mergeStaged(trx, 'seventy:1', window)
+        await store.clearStaged('seventy', trx)
+      })
+      const merged = await seriesOf(tenant.id)
+      expect(merged.resources).toHaveLength(70 * 2)
+      expect(merged.running).toHaveLength(70 * 2)
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => rebuildSeries(trx, currentResourceTags, tenant.id, window.from, window.to))
+      expect(merged).toEqual(await seriesOf(tenant.id))
+    })
+
     it('continues the running totals of fresh days after the tenant’s last from its stored ones, as a rebuild sums them', async () => {
       const store = costIngest()
       const tenant = await t.given.tenant(org)
