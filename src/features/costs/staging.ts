@@ -1,6 +1,5 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
 import type { CostRowKey, DailyCostRow, KeyedCostRows } from '../../connectors/types.js'
-import { chunk } from '../../platform/chunk.js'
 import { type Database, orderedSubquery, runningSum, STATEMENT_CACHE_MAX_SQL } from '../../platform/db/index.js'
 import { ownCopy } from '../../platform/text.js'
 import { runningTotalOnOrBefore } from './read/running.js'
@@ -191,11 +190,10 @@ export function createTempStaging(
     sortedTable: string
     /** Their sums per day and group rank (see sortedSums). */
     groupSumsTable: string
-    /** Whether each first sum of a series' day holds the series' cost that day (see sortedSums). */
-    seriesSummed: boolean
     /**
-     * Whether each first sum of a resource's day (of a running rank) holds its cost that day and its running total
-     * over the staged days (see sortedSums).
+     * Whether the sums carry, on the first of each resource's day (of a running rank), its cost that day and its
+     * running total over the staged days, and on the first of each series' day the series' cost: rows sorted in
+     * memory do (see sortedSums).
      */
     daysSummed: boolean
     /** tenant -> ARM id as written ('' for none) -> meter -> its keys (charge category, class, description). */
@@ -244,7 +242,6 @@ export function createTempStaging(
         keysTable: `staged_cost_keys_${n}`,
         sortedTable: `staged_cost_sums_${n}`,
         groupSumsTable: `staged_group_sums_${n}`,
-        seriesSummed: false,
         daysSummed: false,
         keys: new Map(),
         keysByReference: new Map(),
@@ -400,7 +397,7 @@ export function createTempStaging(
    *
    * Rows held in memory are sorted there (four counting sorts, a few milliseconds for 200,000 rows) and written
    * in that order. Walking them in that order also gives each resource's cost and running total per day and each
-   * series' cost per day, kept on the first sum of each (see daysSummed, seriesSummed), and each group's cost per
+   * series' cost per day, kept on the first sum of each (see daysSummed), and each group's cost per
    * day (a few hundred sums, in a table of their own). Rows in the stage's table are sorted by SQLite, which gives
    * the sums and the groups' alone.
    *
@@ -422,7 +419,6 @@ export function createTempStaging(
     await sql`create temp table ${groupSums} (date text not null, group_rank integer not null,
       key_id integer not null, cost real not null, primary key (date, group_rank)) without rowid`.execute(trx)
     const held = stage.held
-    stage.seriesSummed = false
     stage.daysSummed = false
     if (held === null) {
       await sql`
@@ -509,7 +505,6 @@ export function createTempStaging(
       await groupInsert.add(stage.dates[byDate[(cell - rank) / (groupRanks + 1)]!], rank, sum.key, sum.cost)
     }
     await groupInsert.done()
-    stage.seriesSummed = byDate.length <= SERIES_FRONT_DAYS
     stage.daysSummed = true
   }
 
@@ -536,10 +531,11 @@ export function createTempStaging(
       async resourceSeries(trx) {
         // Each series' cost on each day beside its first key: resource by resource when the sums hold them,
         // else summed per day and series rank (sorted by day: the series' order).
-        const series = stage.seriesSummed
-          ? sql`(select o.date, o.key_id, o.series_cost as cost from ${sums} o
+        const series =
+          stage.daysSummed && stage.dates.length <= SERIES_FRONT_DAYS
+            ? sql`(select o.date, o.key_id, o.series_cost as cost from ${sums} o
               where o.series_cost is not null and ${ofRange}) g`
-          : sql`(select o.date, o.series_rank, min(o.key_id) as key_id, sum(o.cost) as cost from ${sums} o
+            : sql`(select o.date, o.series_rank, min(o.key_id) as key_id, sum(o.cost) as cost from ${sums} o
               where ${ofRange}
               group by o.date, o.series_rank) g`
         await sql`
@@ -763,33 +759,39 @@ export function createTempStaging(
         meter_name text, service_name text not null, currency text not null, billing_period text not null,
         resource_id integer,
         series_rank integer, running_rank integer, group_rank integer)`.execute(trx)
+      const keysInsert = batchedInsert(trx, stage.keysTable, [
+        'id',
+        'tenant_id',
+        'resource_key',
+        'meter_id',
+        'charge_category',
+        'charge_class',
+        'subscription_id',
+        'resource_group_key',
+        'meter_name',
+        'service_name',
+        'currency',
+        'billing_period',
+      ])
       const all: CostKey[] = []
       for (const byResource of stage.keys.values())
         for (const byMeter of byResource.values()) for (const charges of byMeter.values()) all.push(...charges)
-      const PER_KEY_INSERT = 200
-      for (const part of chunk(all, PER_KEY_INSERT)) {
-        await trx.executeQuery(
-          CompiledQuery.raw(
-            `insert into temp."${stage.keysTable}" (id, tenant_id, resource_key, meter_id, charge_category,
-              charge_class, subscription_id, resource_group_key, meter_name, service_name, currency, billing_period)
-            values ${part.map(() => '(?,?,?,?,?,?,?,?,?,?,?,?)').join(',')}`,
-            part.flatMap((k) => [
-              k.id,
-              k.tenantId,
-              k.resourceKey,
-              k.meterId,
-              k.chargeCategory,
-              k.chargeClass,
-              k.subscriptionId,
-              k.resourceGroupKey,
-              k.meterName,
-              k.serviceName,
-              k.currency,
-              k.billingPeriod,
-            ]),
-          ),
+      for (const k of all)
+        await keysInsert.add(
+          k.id,
+          k.tenantId,
+          k.resourceKey,
+          k.meterId,
+          k.chargeCategory,
+          k.chargeClass,
+          k.subscriptionId,
+          k.resourceGroupKey,
+          k.meterName,
+          k.serviceName,
+          k.currency,
+          k.billingPeriod,
         )
-      }
+      await keysInsert.done()
       // The number of each resource (see cost_resources), new ones numbered in the order of their keys.
       await sql`
         insert into cost_resources (tenant_id, resource_key)
